@@ -1,0 +1,32 @@
+# Two commands: `make run` installs studpoker and runs it; `make test` installs it with the
+# test dependencies and runs the whole suite. Both create ./.venv on first use.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+
+.PHONY: run test lint bench clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+run: $(PY)
+	$(PY) -m pip install --quiet -e .
+	$(VENV)/bin/stud eval As Ad 7c 7h 2s Kd 9c --low8 --razz
+
+test: $(PY)
+	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pytest
+
+lint: $(PY)
+	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m ruff check src tests bench tools
+	$(PY) -m ruff format --check src tests bench tools
+	$(PY) -m mypy --strict src
+
+bench: $(PY)
+	$(PY) -m pip install --quiet -e '.[bench]'
+	$(PY) bench/evaluate.py
+
+clean:
+	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis

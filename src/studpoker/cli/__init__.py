@@ -1,0 +1,71 @@
+"""The ``stud`` command line.
+
+Subcommands so far: ``stud eval CARDS...``. Every user mistake ends with a
+one-line ``stud: error: ...`` message and exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from .. import __version__
+from ..cards import CardError, format_cards, parse_cards
+
+__all__ = ["main"]
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="stud",
+        description="studpoker: seven-card stud, stud hi/lo, five-card stud and razz.",
+    )
+    parser.add_argument("--version", action="version", version=f"studpoker {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    ev = sub.add_parser(
+        "eval",
+        help="name the best hand in 5 to 7 cards",
+        description="Print the best high hand in 5 to 7 cards and, if asked, the best low.",
+        epilog="example: stud eval As Ad 7c 7h 2s Kd 9c --low8",
+    )
+    ev.add_argument("cards", nargs="+", metavar="CARD", help="cards such as As, td, 10h or A♠ (5 to 7 of them)")
+    ev.add_argument("--low8", action="store_true", help="also print the eight-or-better low (stud hi/lo)")
+    ev.add_argument("--razz", action="store_true", help="also print the razz low (ace-to-five, pairs count)")
+    ev.add_argument("--symbols", action="store_true", help="print suits as ♣ ♦ ♥ ♠")
+    ev.set_defaults(run=_eval)
+    return parser
+
+
+def _eval(args: argparse.Namespace) -> str:
+    from ..evaluation import evaluate_high, evaluate_low8, evaluate_razz
+
+    cards = parse_cards(" ".join(args.cards))
+    high = evaluate_high(cards)
+    lines = [f"High: {high.description} ({format_cards(high.cards, symbols=args.symbols)})"]
+    if args.low8:
+        low = evaluate_low8(cards)
+        if low is None:
+            lines.append("Low (8 or better): none")
+        else:
+            lines.append(f"Low (8 or better): {low.description} ({format_cards(low.cards, symbols=args.symbols)})")
+    if args.razz:
+        razz = evaluate_razz(cards)
+        lines.append(f"Razz: {razz.description} ({format_cards(razz.cards, symbols=args.symbols)})")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``stud``; returns the exit status (0 ok, 2 for a user error)."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        print(args.run(args))
+    except CardError as err:
+        parser.exit(2, f"stud {args.command}: error: {err}\n")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
