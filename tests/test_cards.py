@@ -128,3 +128,11 @@ def test_from_index_errors() -> None:
         Card.from_index(52)
     with pytest.raises(CardError, match="must be an int"):
         Card.from_index("3")  # type: ignore[arg-type]
+
+
+def test_card_indices_accepts_numpy_integers() -> None:
+    import numpy as np
+
+    assert card_indices([np.int64(51), np.uint8(0)]) == [51, 0]
+    with pytest.raises(CardError, match="card index 60 is outside"):
+        card_indices([np.int16(60)])

@@ -15,6 +15,7 @@ array of cards in studpoker uses this encoding.
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -249,10 +250,15 @@ def _one_index(c: object) -> int:
         return c.index
     if isinstance(c, str):
         return parse_card(c).index
-    if type(c) is int or (isinstance(c, int) and not isinstance(c, bool)):
-        if not 0 <= c < 52:
-            raise CardError(f"card index {c} is outside 0..51")
-        return int(c)
+    if not isinstance(c, bool):
+        try:
+            i = operator.index(c)  # type: ignore[arg-type]  # int, NumPy integers; else TypeError
+        except TypeError:
+            pass
+        else:
+            if not 0 <= i < 52:
+                raise CardError(f"card index {i} is outside 0..51")
+            return i
     raise CardError(f"{c!r} is not a card (expected a Card, card text or an index 0..51)")
 
 

@@ -32,6 +32,8 @@ from enum import IntEnum
 from functools import cache
 from typing import TYPE_CHECKING
 
+from ..cards import Card, CardsLike, card_indices
+
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
@@ -54,6 +56,32 @@ RANK_MASK = (1 << SUIT_SHIFT) - 1
 #: Per-card key (see the module docstring), indexed by card index.
 CARD_KEYS: tuple[int, ...] = tuple(RANK_WEIGHTS[i >> 2] + (SUIT_WEIGHTS[i & 3] << SUIT_SHIFT) for i in range(52))
 HAND_SIZES = (5, 6, 7)
+
+
+def scan(cards: CardsLike) -> int:
+    """Validate a 5- to 7-card hand and return ``key_sum << 3 | number_of_cards``.
+
+    The common case, a list or tuple of distinct :class:`Card` objects or
+    indices, is checked in the same pass that adds the keys (a bit set catches
+    repeats); anything else goes through :func:`~studpoker.cards.card_indices`,
+    which also words the error for bad input. One packed ``int`` rather than a
+    tuple keeps the scalar evaluators' hot path short.
+    """
+    if type(cards) is list or type(cards) is tuple:
+        key = seen = 0
+        try:
+            for c in cards:
+                i = c.index if type(c) is Card else c if type(c) is int else -1
+                seen |= 1 << i  # ValueError for a negative index or another type
+                key += CARD_KEYS[i]  # IndexError past 51
+        except (ValueError, IndexError):
+            seen = -1
+        n = len(cards)
+        if seen.bit_count() == n and 5 <= n <= 7:
+            return key << 3 | n
+    idx = card_indices(cards, counts=HAND_SIZES)
+    return sum(CARD_KEYS[i] for i in idx) << 3 | len(idx)
+
 
 HIGH_CLASSES = 7462
 LOW8_CLASSES = 56

@@ -14,17 +14,19 @@ larger is better and the numbers equal :func:`~studpoker.evaluation.high_value`,
 [0, 56]
 
 The input is checked (integer dtype, shape, indices in 0..51, no card twice in
-a row) unless ``check=False``, which skips the duplicate test for arrays the
-caller already knows to be valid (about a fifth faster). ``uint8`` input is
-the fastest; any integer dtype works.
+a row); ``check=False`` skips only the duplicate test, for arrays the caller
+already knows to be valid (about 15% faster). ``uint8`` input is the fastest;
+any integer dtype works (it is copied to ``uint8`` first).
 
-How it is fast: per card one lookup of a 32-bit key in a 52-entry table, one
-addition per card, and one lookup in a per-hand-size table (see
-``_tables``); rows are processed in blocks that stay in the CPU cache.
+How it is fast: a hand's key is the sum of per-card keys (see ``_tables``),
+looked up two cards at a time in a 2,704-entry table of card pairs; one more
+lookup in a per-hand-size table gives the value. Rows go through in blocks
+that stay in the CPU cache, and no Python code runs per hand.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import cache
 from itertools import combinations
 
@@ -37,29 +39,36 @@ from ._tables import CARD_KEYS, RANK_MASK, RANK_WEIGHTS, SUIT_SHIFT
 
 __all__ = ["high_batch", "high_categories", "low8_batch", "razz_batch"]
 
-_BLOCK = 4096  # rows per block: the block's intermediates stay in L1/L2
-_CHECK_BLOCK = 65536
+_OUTER = 65536  # rows transposed (and checked for duplicates) at a time
+_INNER = 8192  # rows per gather block: the block's intermediates stay in the L2 cache
 
 Hands = npt.ArrayLike
 Values = npt.NDArray[np.int32]
+Sums = npt.NDArray[np.uint32]
 
 
 @cache
-def _key_tables() -> tuple[npt.NDArray[np.uint32], npt.NDArray[np.uint32]]:
-    full = np.array(CARD_KEYS, dtype=np.uint32)
-    rank_only = np.array([RANK_WEIGHTS[i >> 2] for i in range(52)], dtype=np.uint32)
-    return full, rank_only
+def _key_tables(rank_only: bool) -> npt.NDArray[np.uint32]:
+    """Keys of card pairs at ``52 * first + second``, then of single cards at ``2704 + card``."""
+    if rank_only:
+        keys = np.array([RANK_WEIGHTS[i >> 2] for i in range(52)], dtype=np.uint32)
+    else:
+        keys = np.array(CARD_KEYS, dtype=np.uint32)
+    return np.concatenate([(keys[:, None] + keys[None, :]).ravel(), keys])
 
 
 @cache
-def _flush_arrays(size: int) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int32]]:
-    suits = np.array(_tables.flush_suits(size), dtype=np.int8)
+def _flush_arrays(size: int) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.uint64], npt.NDArray[np.int32]]:
+    """Flush lookups: (suit part of a key sum -> has a flush), (card -> its rank bit in its
+    suit's 16-bit field), (13-bit ranks of one suit -> best flush value or 0)."""
+    has_flush = np.array(_tables.flush_suits(size), dtype=np.int16) >= 0
+    suit_bits = np.array([1 << (16 * (c & 3) + (c >> 2)) for c in range(52)], dtype=np.uint64)
     values = np.array(_tables.flush_values(), dtype=np.int32)
-    return suits, values
+    return has_flush, suit_bits, values
 
 
-def _hands(cards: Hands, check: bool) -> npt.NDArray[np.uint8]:
-    """The input as a validated (N, k) integer array; errors name the row at fault."""
+def _hands(cards: Hands) -> npt.NDArray[np.uint8]:
+    """The input as an (N, k) uint8 array of valid indices; errors name the row at fault."""
     arr = np.asarray(cards)
     if arr.dtype.kind not in "iu":
         raise CardError(f"hands must be an integer array of card indices 0..51, got dtype {arr.dtype}")
@@ -70,73 +79,89 @@ def _hands(cards: Hands, check: bool) -> npt.NDArray[np.uint8]:
     if (arr.dtype.kind == "i" and arr.min() < 0) or arr.max() > 51:
         row, col = np.argwhere((arr < 0) | (arr > 51))[0]
         raise CardError(f"card index {arr[row, col]} in row {row}, column {col} is outside 0..51")
-    if arr.dtype != np.uint8:  # one compact copy: every later pass reads 1 byte per card
-        arr = arr.astype(np.uint8)
-    if check:
-        _check_duplicates(arr)
-    return arr
+    return arr.astype(np.uint8, copy=False)  # one byte per card: every later pass reads less
 
 
-def _check_duplicates(arr: npt.NDArray[np.uint8]) -> None:
-    k = arr.shape[1]
-    pairs = list(combinations(range(k), 2))
-    for a in range(0, arr.shape[0], _CHECK_BLOCK):
-        cols = np.ascontiguousarray(arr[a : a + _CHECK_BLOCK].T)
-        same = cols[0] == cols[1]
-        for i, j in pairs[1:]:
-            same |= cols[i] == cols[j]
-        if same.any():
-            row = a + int(np.flatnonzero(same)[0])
-            cards = " ".join(str(CARDS[c]) for c in arr[row].tolist())
-            raise CardError(f"row {row} holds the same card twice: {cards}")
+def _check_duplicates(cols: npt.NDArray[np.uint8], first_row: int, arr: npt.NDArray[np.uint8]) -> None:
+    """Raise if any row of the transposed block ``cols`` holds a card twice."""
+    pairs = list(combinations(range(cols.shape[0]), 2))
+    same = cols[0] == cols[1]
+    for i, j in pairs[1:]:
+        same |= cols[i] == cols[j]
+    if same.any():
+        row = first_row + int(np.flatnonzero(same)[0])
+        cards = " ".join(str(CARDS[c]) for c in arr[row].tolist())
+        raise CardError(f"row {row} holds the same card twice: {cards}")
 
 
-def _sums_into(arr: npt.NDArray[np.uint8], keys: npt.NDArray[np.uint32], a: int, b: int) -> npt.NDArray[np.uint32]:
-    """Per-row sum of the card keys for rows a..b."""
-    g: npt.NDArray[np.uint32] = np.take(keys, arr[a:b].T)
-    s: npt.NDArray[np.uint32] = g[0] + g[1]
-    for j in range(2, g.shape[0]):
-        s += g[j]
-    return s
+def _key_sums(arr: npt.NDArray[np.uint8], check: bool, rank_only: bool) -> Iterator[tuple[int, int, Sums]]:
+    """Yield (start, stop, per-row key sums) block by block.
+
+    Rows are transposed a block at a time so that each card position is one
+    contiguous run; cards are then looked up two at a time in a table of card
+    pairs (index ``52 * a + b``), which halves the number of lookups.
+    """
+    n, k = arr.shape
+    keys = _key_tables(rank_only)
+    lookups = (k + 1) // 2  # k // 2 pairs, and the last card alone if k is odd
+    index = np.empty((lookups, _INNER), dtype=np.uint16)
+    for outer in range(0, n, _OUTER):
+        cols = np.ascontiguousarray(arr[outer : outer + _OUTER].T)
+        if check:
+            _check_duplicates(cols, outer, arr)
+        for a in range(0, cols.shape[1], _INNER):
+            x = cols[:, a : a + _INNER]
+            m = x.shape[1]
+            idx = index[:, :m]
+            np.multiply(x[0 : k - 1 : 2], 52, out=idx[: k // 2], dtype=np.uint16)
+            idx[: k // 2] += x[1:k:2]
+            if k % 2:
+                np.add(x[k - 1], 2704, out=idx[-1], dtype=np.uint16)
+            g = np.take(keys, idx)
+            s: Sums = g[0] + g[1]
+            for j in range(2, lookups):
+                s += g[j]
+            yield outer + a, outer + a + m, s
 
 
 def high_batch(cards: Hands, *, check: bool = True) -> Values:
     """High values (1..7462, larger is better) of each row of 5 to 7 card indices."""
-    arr = _hands(cards, check)
+    arr = _hands(cards)
     n, k = arr.shape
     out = np.empty(n, dtype=np.int32)
     if n == 0:
         return out
-    keys = _key_tables()[0]
     table = _tables.dense_table(k, "high")
-    suit_of, flush_values = _flush_arrays(k)
-    suits = np.empty(n, dtype=np.int8)
-    for a in range(0, n, _BLOCK):
-        b = min(n, a + _BLOCK)
-        s = _sums_into(arr, keys, a, b)
-        np.take(suit_of, s >> SUIT_SHIFT, out=suits[a:b])
-        s &= RANK_MASK
-        np.take(table, s, out=out[a:b])
-    rows = np.flatnonzero(suits >= 0)
-    if rows.size:
-        held = arr[rows].astype(np.int32)
-        in_suit = (held & 3) == suits[rows, None]
-        masks = np.where(in_suit, 1 << (held >> 2), 0).sum(axis=1)
-        out[rows] = flush_values[masks]
+    has_flush, suit_bits, flush_values = _flush_arrays(k)
+    flush = np.empty(n, dtype=np.bool_)
+    for a, b, sums in _key_sums(arr, check, rank_only=False):
+        np.take(has_flush, sums >> SUIT_SHIFT, out=flush[a:b])
+        np.bitwise_and(sums, RANK_MASK, out=sums)
+        np.take(table, sums, out=out[a:b])
+    rows = np.flatnonzero(flush)
+    if rows.size:  # about 3% of random 7-card hands
+        # Per row, the ranks held in each suit as four 16-bit fields; the flush suit's
+        # field is the only one with 5+ bits, so the best of the four lookups is the flush.
+        bits = np.take(suit_bits, arr[rows])
+        held = bits[:, 0] | bits[:, 1]
+        for j in range(2, k):
+            held |= bits[:, j]
+        best = np.take(flush_values, held & 0x1FFF)
+        for suit in (1, 2, 3):
+            np.maximum(best, np.take(flush_values, (held >> (16 * suit)) & 0x1FFF), out=best)
+        out[rows] = best
     return out
 
 
 def _rank_only(cards: Hands, check: bool, kind: str) -> Values:
-    arr = _hands(cards, check)
+    arr = _hands(cards)
     n, k = arr.shape
     out = np.empty(n, dtype=np.int32)
     if n == 0:
         return out
-    keys = _key_tables()[1]
     table = _tables.dense_table(k, kind)
-    for a in range(0, n, _BLOCK):
-        b = min(n, a + _BLOCK)
-        np.take(table, _sums_into(arr, keys, a, b), out=out[a:b])
+    for a, b, s in _key_sums(arr, check, rank_only=True):
+        np.take(table, s, out=out[a:b])
     return out
 
 

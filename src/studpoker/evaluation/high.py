@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from ..cards import CARDS, Card, CardsLike, card_indices
 from . import _tables
-from ._tables import CARD_KEYS, RANK_MASK, SUIT_SHIFT, HandCategory
+from ._tables import RANK_MASK, SUIT_SHIFT, HandCategory, scan
 
 __all__ = ["HandCategory", "HighHand", "evaluate_high", "high_category", "high_value"]
 
@@ -38,21 +38,17 @@ def _load(size: int) -> tuple[tuple[int, ...], dict[int, int], tuple[int, ...]]:
     return loaded
 
 
-def _value_of_indices(idx: list[int]) -> int:
-    """High value of already-validated card indices (5..7 distinct, 0..51)."""
-    n = len(idx)
+def _value(packed: int, cards: CardsLike) -> int:
+    """High value of a hand from its :func:`~._tables.scan`; ``cards`` are read again only for a flush."""
     try:
-        suits, table, flushes = _LOADED[n]
+        suits, table, flushes = _LOADED[packed & 7]
     except KeyError:
-        suits, table, flushes = _load(n)
-    key = 0
-    for c in idx:
-        key += CARD_KEYS[c]
-    suit = suits[key >> SUIT_SHIFT]
+        suits, table, flushes = _load(packed & 7)
+    suit = suits[packed >> (SUIT_SHIFT + 3)]
     if suit < 0:
-        return table[key & RANK_MASK]
+        return table[packed >> 3 & RANK_MASK]
     mask = 0
-    for c in idx:
+    for c in card_indices(cards):
         if c & 3 == suit:
             mask |= 1 << (c >> 2)
     return flushes[mask]
@@ -60,7 +56,7 @@ def _value_of_indices(idx: list[int]) -> int:
 
 def high_value(cards: CardsLike) -> int:
     """Strength of the best five-card high hand in 5 to 7 cards: 1 (7-5-4-3-2) .. 7462 (royal flush)."""
-    return _value_of_indices(card_indices(cards, counts=_SIZES))
+    return _value(scan(cards), cards)
 
 
 def high_category(value: int) -> HandCategory:
@@ -154,7 +150,7 @@ class HighHand:
 def evaluate_high(cards: CardsLike) -> HighHand:
     """The best high hand in 5 to 7 cards, with its category, cards and description."""
     idx = card_indices(cards, counts=_SIZES)
-    value = _value_of_indices(idx)
+    value = _value(scan(idx), idx)
     cls = _tables.high_classes()[value - 1]
     category = HandCategory(cls.category)
     suit = None

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from ..cards import CARDS, RANK_CHARS, Card, CardsLike, Rank, card_indices
 from . import _tables
-from ._tables import CARD_KEYS, RANK_MASK, LowCategory
+from ._tables import RANK_MASK, LowCategory, scan
 
 __all__ = [
     "LowCategory",
@@ -36,37 +36,30 @@ _LOW8: dict[int, dict[int, int]] = {}
 _RAZZ: dict[int, dict[int, int]] = {}
 
 
-def _rank_key(idx: list[int]) -> int:
-    key = 0
-    for c in idx:
-        key += CARD_KEYS[c]
-    return key & RANK_MASK
-
-
-def _low8_of_indices(idx: list[int]) -> int:
-    n = len(idx)
+def _low8(packed: int) -> int:
+    n = packed & 7
     table = _LOW8.get(n)
     if table is None:
         table = _LOW8[n] = _tables.scalar_tables(n)[1]
-    return table[_rank_key(idx)]
+    return table[packed >> 3 & RANK_MASK]
 
 
-def _razz_of_indices(idx: list[int]) -> int:
-    n = len(idx)
+def _razz(packed: int) -> int:
+    n = packed & 7
     table = _RAZZ.get(n)
     if table is None:
         table = _RAZZ[n] = _tables.scalar_tables(n)[2]
-    return table[_rank_key(idx)]
+    return table[packed >> 3 & RANK_MASK]
 
 
 def low8_value(cards: CardsLike) -> int:
     """Strength of the best eight-or-better low in 5 to 7 cards: 0 if none, else 1 (8-7-6-5-4) .. 56 (wheel)."""
-    return _low8_of_indices(card_indices(cards, counts=_SIZES))
+    return _low8(scan(cards))
 
 
 def razz_value(cards: CardsLike) -> int:
     """Strength of the best razz low in 5 to 7 cards: 1 (K-K-K-K-Q) .. 6175 (5-4-3-2-A)."""
-    return _razz_of_indices(card_indices(cards, counts=_SIZES))
+    return _razz(scan(cards))
 
 
 def _low_char(rank: int) -> str:
@@ -168,11 +161,11 @@ def _make(game: str, idx: list[int], value: int) -> LowHand:
 def evaluate_low8(cards: CardsLike) -> LowHand | None:
     """The best eight-or-better low in 5 to 7 cards, or ``None`` if the cards hold no qualifying low."""
     idx = card_indices(cards, counts=_SIZES)
-    value = _low8_of_indices(idx)
+    value = _low8(scan(idx))
     return _make("low8", idx, value) if value else None
 
 
 def evaluate_razz(cards: CardsLike) -> LowHand:
     """The best razz low in 5 to 7 cards (pairs count against it; every hand has one)."""
     idx = card_indices(cards, counts=_SIZES)
-    return _make("razz", idx, _razz_of_indices(idx))
+    return _make("razz", idx, _razz(scan(idx)))
