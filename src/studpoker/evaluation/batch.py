@@ -67,22 +67,24 @@ def _flush_arrays(size: int) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.uint
     return has_flush, suit_bits, values
 
 
-def _hands(cards: Hands) -> npt.NDArray[np.uint8]:
-    """The input as an (N, k) uint8 array of valid indices; errors name the row at fault."""
+def _hands(cards: Hands) -> npt.NDArray[np.integer]:
+    """The input as an (N, k) integer array; the card indices are checked block by block later."""
     arr = np.asarray(cards)
     if arr.dtype.kind not in "iu":
         raise CardError(f"hands must be an integer array of card indices 0..51, got dtype {arr.dtype}")
     if arr.ndim != 2 or arr.shape[1] not in _tables.HAND_SIZES:
         raise CardError(f"hands must have shape (N, k) with k in 5..7 cards, got shape {arr.shape}")
-    if arr.shape[0] == 0:
-        return np.zeros(arr.shape, dtype=np.uint8)
-    if (arr.dtype.kind == "i" and arr.min() < 0) or arr.max() > 51:
-        row, col = np.argwhere((arr < 0) | (arr > 51))[0]
-        raise CardError(f"card index {arr[row, col]} in row {row}, column {col} is outside 0..51")
-    return arr.astype(np.uint8, copy=False)  # one byte per card: every later pass reads less
+    return arr
 
 
-def _check_duplicates(cols: npt.NDArray[np.uint8], first_row: int, arr: npt.NDArray[np.uint8]) -> None:
+def _check_range(block: npt.NDArray[np.integer], first_row: int) -> None:
+    """Raise unless every index in ``block`` (rows from ``first_row`` on) lies in 0..51."""
+    if (block.dtype.kind == "i" and block.min() < 0) or block.max() > 51:
+        row, col = np.argwhere((block < 0) | (block > 51))[0]
+        raise CardError(f"card index {block[row, col]} in row {first_row + row}, column {col} is outside 0..51")
+
+
+def _check_duplicates(cols: npt.NDArray[np.uint8], first_row: int, arr: npt.NDArray[np.integer]) -> None:
     """Raise if any row of the transposed block ``cols`` holds a card twice."""
     pairs = list(combinations(range(cols.shape[0]), 2))
     same = cols[0] == cols[1]
@@ -94,19 +96,22 @@ def _check_duplicates(cols: npt.NDArray[np.uint8], first_row: int, arr: npt.NDAr
         raise CardError(f"row {row} holds the same card twice: {cards}")
 
 
-def _key_sums(arr: npt.NDArray[np.uint8], check: bool, rank_only: bool) -> Iterator[tuple[int, int, Sums]]:
-    """Yield (start, stop, per-row key sums) block by block.
+def _key_sums(arr: npt.NDArray[np.integer], check: bool, rank_only: bool) -> Iterator[tuple[int, int, Sums]]:
+    """Check the hands and yield (start, stop, per-row key sums) block by block.
 
-    Rows are transposed a block at a time so that each card position is one
-    contiguous run; cards are then looked up two at a time in a table of card
-    pairs (index ``52 * a + b``), which halves the number of lookups.
+    Rows are transposed (and narrowed to one byte per card) a block at a time,
+    so each card position is one contiguous run while the block is in cache;
+    cards are then looked up two at a time in a table of card pairs (index
+    ``52 * a + b``), which halves the number of lookups.
     """
     n, k = arr.shape
     keys = _key_tables(rank_only)
     lookups = (k + 1) // 2  # k // 2 pairs, and the last card alone if k is odd
     index = np.empty((lookups, _INNER), dtype=np.uint16)
     for outer in range(0, n, _OUTER):
-        cols = np.ascontiguousarray(arr[outer : outer + _OUTER].T)
+        block = arr[outer : outer + _OUTER]
+        _check_range(block, outer)
+        cols = np.ascontiguousarray(block.astype(np.uint8, copy=False).T)
         if check:
             _check_duplicates(cols, outer, arr)
         for a in range(0, cols.shape[1], _INNER):
