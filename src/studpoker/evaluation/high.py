@@ -18,8 +18,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import CARDS, Card, CardsLike, card_indices
+from ..cards import CARDS, Card, CardsLike, Rank, card_indices
 from . import _tables
+from ._ordering import Ranked
 from ._tables import RANK_MASK, SUIT_SHIFT, HandCategory, scan
 
 __all__ = ["HandCategory", "HighHand", "evaluate_high", "high_category", "high_value"]
@@ -67,31 +68,27 @@ def high_category(value: int) -> HandCategory:
     return HandCategory(category)
 
 
-def _describe(category: HandCategory, ranks: tuple[int, ...]) -> str:
-    from ..cards import Rank
+_WORDS = {
+    HandCategory.STRAIGHT_FLUSH: "Straight flush, {0.noun} high",
+    HandCategory.FOUR_OF_A_KIND: "Four of a kind, {0.plural}",
+    HandCategory.FULL_HOUSE: "Full house, {0.plural} full of {3.plural}",
+    HandCategory.FLUSH: "Flush, {0.noun} high",
+    HandCategory.STRAIGHT: "Straight, {0.noun} high",
+    HandCategory.THREE_OF_A_KIND: "Three of a kind, {0.plural}",
+    HandCategory.TWO_PAIR: "Two pair, {0.plural} and {2.plural}",
+    HandCategory.ONE_PAIR: "Pair of {0.plural}",
+    HandCategory.HIGH_CARD: "High card, {0.noun}",
+}
 
-    r = [Rank(x) for x in ranks]
-    if category == HandCategory.STRAIGHT_FLUSH:
-        return "Royal flush" if r[0] == Rank.ACE else f"Straight flush, {r[0].noun} high"
-    if category == HandCategory.FOUR_OF_A_KIND:
-        return f"Four of a kind, {r[0].plural}"
-    if category == HandCategory.FULL_HOUSE:
-        return f"Full house, {r[0].plural} full of {r[3].plural}"
-    if category == HandCategory.FLUSH:
-        return f"Flush, {r[0].noun} high"
-    if category == HandCategory.STRAIGHT:
-        return f"Straight, {r[0].noun} high"
-    if category == HandCategory.THREE_OF_A_KIND:
-        return f"Three of a kind, {r[0].plural}"
-    if category == HandCategory.TWO_PAIR:
-        return f"Two pair, {r[0].plural} and {r[2].plural}"
-    if category == HandCategory.ONE_PAIR:
-        return f"Pair of {r[0].plural}"
-    return f"High card, {r[0].noun}"
+
+def _describe(category: HandCategory, ranks: tuple[int, ...]) -> str:
+    if category == HandCategory.STRAIGHT_FLUSH and ranks[0] == Rank.ACE:
+        return "Royal flush"
+    return _WORDS[category].format(*(Rank(r) for r in ranks))
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class HighHand:
+class HighHand(Ranked):
     """A high hand: its value (larger is better), category and the five cards it plays.
 
     Hands compare by value only: equal values are equal hands, whatever the suits.
@@ -119,32 +116,6 @@ class HighHand:
     def __repr__(self) -> str:
         cards = " ".join(map(str, self.cards))
         return f"HighHand({self.description!r}, cards='{cards}', value={self.value})"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, HighHand) and self.value == other.value
-
-    def __hash__(self) -> int:
-        return hash(("HighHand", self.value))
-
-    def __lt__(self, other: HighHand) -> bool:
-        if not isinstance(other, HighHand):
-            return NotImplemented
-        return self.value < other.value
-
-    def __le__(self, other: HighHand) -> bool:
-        if not isinstance(other, HighHand):
-            return NotImplemented
-        return self.value <= other.value
-
-    def __gt__(self, other: HighHand) -> bool:
-        if not isinstance(other, HighHand):
-            return NotImplemented
-        return self.value > other.value
-
-    def __ge__(self, other: HighHand) -> bool:
-        if not isinstance(other, HighHand):
-            return NotImplemented
-        return self.value >= other.value
 
 
 def evaluate_high(cards: CardsLike) -> HighHand:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from ..cards import CARDS, RANK_CHARS, Card, CardsLike, Rank, card_indices
 from . import _tables
+from ._ordering import Ranked
 from ._tables import RANK_MASK, LowCategory, scan
 
 __all__ = [
@@ -32,34 +33,27 @@ __all__ = [
 ]
 
 _SIZES = _tables.HAND_SIZES
-_LOW8: dict[int, dict[int, int]] = {}
-_RAZZ: dict[int, dict[int, int]] = {}
+_LOW8, _RAZZ = 1, 2  # positions in _tables.scalar_tables(size)
+_LOADED: dict[int, tuple[dict[int, int], dict[int, int], dict[int, int]]] = {}
 
 
-def _low8(packed: int) -> int:
+def _low(packed: int, which: int) -> int:
+    """Eight-or-better (``_LOW8``) or razz (``_RAZZ``) value of a hand from its :func:`~._tables.scan`."""
     n = packed & 7
-    table = _LOW8.get(n)
-    if table is None:
-        table = _LOW8[n] = _tables.scalar_tables(n)[1]
-    return table[packed >> 3 & RANK_MASK]
-
-
-def _razz(packed: int) -> int:
-    n = packed & 7
-    table = _RAZZ.get(n)
-    if table is None:
-        table = _RAZZ[n] = _tables.scalar_tables(n)[2]
-    return table[packed >> 3 & RANK_MASK]
+    tables = _LOADED.get(n)
+    if tables is None:
+        tables = _LOADED[n] = _tables.scalar_tables(n)
+    return tables[which][packed >> 3 & RANK_MASK]
 
 
 def low8_value(cards: CardsLike) -> int:
     """Strength of the best eight-or-better low in 5 to 7 cards: 0 if none, else 1 (8-7-6-5-4) .. 56 (wheel)."""
-    return _low8(scan(cards))
+    return _low(scan(cards), _LOW8)
 
 
 def razz_value(cards: CardsLike) -> int:
     """Strength of the best razz low in 5 to 7 cards: 1 (K-K-K-K-Q) .. 6175 (5-4-3-2-A)."""
-    return _razz(scan(cards))
+    return _low(scan(cards), _RAZZ)
 
 
 def _low_char(rank: int) -> str:
@@ -76,7 +70,7 @@ _CATEGORY_WORDS = {
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class LowHand:
+class LowHand(Ranked):
     """An ace-to-five low: value (larger is better), shape, and the five cards it plays.
 
     ``game`` is ``"low8"`` (eight-or-better; always five different ranks) or
@@ -111,34 +105,8 @@ class LowHand:
         cards = " ".join(map(str, self.cards))
         return f"LowHand({self.game!r}, {self.description!r}, cards='{cards}', value={self.value})"
 
-    def _check(self, other: object) -> bool:
-        return isinstance(other, LowHand) and other.game == self.game
-
-    def __eq__(self, other: object) -> bool:
-        return self._check(other) and self.value == other.value  # type: ignore[attr-defined]
-
-    def __hash__(self) -> int:
-        return hash(("LowHand", self.game, self.value))
-
-    def __lt__(self, other: LowHand) -> bool:
-        if not self._check(other):
-            return NotImplemented
-        return self.value < other.value
-
-    def __le__(self, other: LowHand) -> bool:
-        if not self._check(other):
-            return NotImplemented
-        return self.value <= other.value
-
-    def __gt__(self, other: LowHand) -> bool:
-        if not self._check(other):
-            return NotImplemented
-        return self.value > other.value
-
-    def __ge__(self, other: LowHand) -> bool:
-        if not self._check(other):
-            return NotImplemented
-        return self.value >= other.value
+    def _kind(self) -> tuple[object, ...]:
+        return (LowHand, self.game)
 
 
 def _classes(game: str) -> tuple[_tables.HandClass, ...]:
@@ -161,11 +129,11 @@ def _make(game: str, idx: list[int], value: int) -> LowHand:
 def evaluate_low8(cards: CardsLike) -> LowHand | None:
     """The best eight-or-better low in 5 to 7 cards, or ``None`` if the cards hold no qualifying low."""
     idx = card_indices(cards, counts=_SIZES)
-    value = _low8(scan(idx))
+    value = _low(scan(idx), _LOW8)
     return _make("low8", idx, value) if value else None
 
 
 def evaluate_razz(cards: CardsLike) -> LowHand:
     """The best razz low in 5 to 7 cards (pairs count against it; every hand has one)."""
     idx = card_indices(cards, counts=_SIZES)
-    return _make("razz", idx, _razz(scan(idx)))
+    return _make("razz", idx, _low(scan(idx), _RAZZ))
