@@ -1,0 +1,51 @@
+"""The rules engine: one hand of stud as SPEC.md describes it.
+
+* :class:`Rules`: the table sign (variant, stakes, every option of SPEC section 2, presets).
+* :class:`HandState`: the hand state machine (``legal_actions``, ``apply``, ``deal``, ``view``, ``copy``).
+* :class:`Action`: what a player does; amounts are totals for the betting round.
+* ``events``: the structured log of everything that happened.
+
+Nothing here does I/O or imports anything above ``cards`` and ``evaluation``.
+"""
+
+from .actions import Action, ActionKind
+from .errors import CardSupplyError, EngineError, IllegalActionError, RulesError
+from .pots import Pot
+from .rules import (
+    ChipsRequest,
+    CommunityFirstActor,
+    HeadsUpUncap,
+    OddChipRule,
+    Rules,
+    ShortDeckProcedure,
+    Stud5Opening,
+    Tiebreak,
+    Variant,
+)
+from .settle import Award
+from .state import CardRequest, HandState, Phase, PlayerView, View
+
+__all__ = [
+    "Action",
+    "ActionKind",
+    "Award",
+    "CardRequest",
+    "CardSupplyError",
+    "ChipsRequest",
+    "CommunityFirstActor",
+    "EngineError",
+    "HandState",
+    "HeadsUpUncap",
+    "IllegalActionError",
+    "OddChipRule",
+    "Phase",
+    "PlayerView",
+    "Pot",
+    "Rules",
+    "RulesError",
+    "ShortDeckProcedure",
+    "Stud5Opening",
+    "Tiebreak",
+    "Variant",
+    "View",
+]

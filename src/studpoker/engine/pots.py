@@ -1,0 +1,76 @@
+"""Pots: uncalled chips, main and side pots, and splitting a pot with odd chips (SPEC R11).
+
+Pure functions on lists of integers; the hand state calls them at the end of a hand.
+
+>>> uncalled([101 + 20, 101 + 12])            # TC-39: 8 of the 20 were never called
+(0, 8)
+>>> build_pots([1, 31, 31, 31], live=[True, True, True, False])
+[Pot(amount=4, eligible=(0, 1, 2)), Pot(amount=90, eligible=(1, 2))]
+>>> split(101, [3, 1], unit=1)                # odd chip to the first in priority order
+[(3, 51), (1, 50)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+__all__ = ["Pot", "build_pots", "split", "uncalled"]
+
+
+class Pot(NamedTuple):
+    """A main or side pot: its chips and the live players who may win it (in position order)."""
+
+    amount: int
+    eligible: tuple[int, ...]
+
+
+def uncalled(totals: Sequence[int]) -> tuple[int, int]:
+    """(player, chips) of the part of the largest total that nobody matched, or (-1, 0) (R11.2)."""
+    if len(totals) < 2:
+        return (-1, 0)
+    top = max(range(len(totals)), key=lambda p: totals[p])
+    second = max(t for p, t in enumerate(totals) if p != top)
+    excess = totals[top] - second
+    return (top, excess) if excess > 0 else (-1, 0)
+
+
+def build_pots(totals: Sequence[int], live: Sequence[bool]) -> list[Pot]:
+    """Main pot first, then side pots, by the total contribution levels of the live players (R11.1).
+
+    Each pot holds, from every player (folded players included), the part of his
+    total between the previous level and this one; its eligible players are the
+    live players whose total reaches the level. Chips above the highest live
+    level (folded money that no live player matched) go into the last pot.
+    """
+    levels = sorted({t for t, alive in zip(totals, live, strict=True) if alive and t > 0})
+    pots: list[Pot] = []
+    previous = 0
+    for level in levels:
+        amount = sum(min(t, level) - min(t, previous) for t in totals)
+        eligible = tuple(p for p, t in enumerate(totals) if live[p] and t >= level)
+        pots.append(Pot(amount, eligible))
+        previous = level
+    extra = sum(max(0, t - previous) for t in totals)
+    if extra:
+        if pots:
+            last = pots[-1]
+            pots[-1] = Pot(last.amount + extra, last.eligible)
+        else:  # nobody live contributed: the chips go to whoever is live (e.g. everyone else folded)
+            pots.append(Pot(extra, tuple(p for p in range(len(totals)) if live[p])))
+    return pots
+
+
+def split(amount: int, winners: Sequence[int], unit: int) -> list[tuple[int, int]]:
+    """Divide ``amount`` among ``winners`` (listed in odd-chip priority order), in chips of ``unit``.
+
+    Everyone gets the same whole number of units; the leftover units go one each
+    to the first winners in the list (R11.4, R11.6).
+    """
+    units, rest = divmod(amount, unit)
+    share, odd = divmod(units, len(winners))
+    out = [(p, (share + (1 if i < odd else 0)) * unit) for i, p in enumerate(winners)]
+    if rest:  # an amount that is not a whole number of units: the remainder follows the first odd chip
+        p, chips = out[0]
+        out[0] = (p, chips + rest)
+    return out

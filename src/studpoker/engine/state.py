@@ -1,0 +1,980 @@
+"""The hand state machine: one hand of stud from the antes to the last chip awarded (SPEC sections 4-12a).
+
+>>> from studpoker.engine import HandState, Rules, Variant, Action
+>>> rules = Rules(Variant.STUD7, ante=1, bring_in=3, small_bet=10, big_bet=20)
+>>> hand = HandState(rules, [200, 200, 200], seed=7)
+>>> hand.street, hand.actor, [str(a) for a in hand.legal_actions()]
+(3, 2, ['bring in 3', 'complete to 10'])
+>>> hand.apply(Action.bring_in(3))
+>>> [str(a) for a in hand.legal_actions()]
+['fold', 'call 3', 'complete to 10']
+
+A state is created from the rules, the players' stacks in position order (player
+0 sits at the dealer's left and gets cards first) and either a deck (shuffled
+here with a seed or the OS's CSPRNG, or stacked by the caller) or, with
+``manual=True``, cards the caller supplies one at a time with :meth:`deal`
+(hand histories, live dealing); a card the caller does not know is dealt as
+``None`` and can be revealed later. Between decisions the state deals, posts and
+settles by itself; it stops only when someone must decide (:attr:`actor` and
+:meth:`legal_actions`), when a card must be supplied (:attr:`card_needed`), when
+an unknown card must be revealed (:attr:`unknown`), or when the hand is over.
+:meth:`apply` changes the state only if the action is legal, and raises
+:class:`IllegalActionError` saying why otherwise.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from ..cards import CARDS, Card, Deck, Rank, format_cards, parse_card
+from ..evaluation import first_to_act, high_board_value, high_value, low_board_value, razz_value
+from ..evaluation.board import board_tiebreak
+from .actions import Action, ActionKind
+from .errors import CardSupplyError, IllegalActionError, RulesError
+from .events import (
+    ActionTaken,
+    AntePosted,
+    Awarded,
+    Burned,
+    CardDealt,
+    CommunityCard,
+    Event,
+    HandEnded,
+    Mucked,
+    Reshuffled,
+    Returned,
+    Shown,
+    StreetStarted,
+)
+from .pots import Pot, build_pots, uncalled
+from .rules import (
+    CommunityFirstActor,
+    HeadsUpUncap,
+    Rules,
+    ShortDeckProcedure,
+    Stud5Opening,
+    Tiebreak,
+    Variant,
+)
+from .settle import Award, Contender, award
+
+__all__ = ["CardRequest", "HandState", "Phase", "PlayerView", "View"]
+
+
+class Phase(Enum):
+    """What the hand is waiting for."""
+
+    DEAL = "deal"  # a card from the caller (manual dealing)
+    BET = "bet"  # a player's betting decision
+    SHOWDOWN = "showdown"  # a player's show-or-muck decision (auto_show=False)
+    REVEAL = "reveal"  # unknown cards that decide a pot
+    OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class CardRequest:
+    """The card the dealer needs next in manual dealing: to ``player`` (face up or down), or the
+    community card (``player`` is None)."""
+
+    player: int | None
+    face_up: bool
+    street: int
+
+
+# Dealing operations, executed in order for each street.
+_BURN, _DOWN, _UP, _COMMUNITY, _SCRAMBLE, _RROP = range(6)
+
+_CARD_KEY = {c: (c.rank, c.suit) for c in CARDS}
+
+
+def _low_key(card: Card) -> tuple[int, int]:
+    """Razz bring-in order: ace lowest (R12a.2)."""
+    return (0 if card.rank == Rank.ACE else card.rank + 1, card.suit)
+
+
+class HandState:
+    """One hand of stud. See the module docstring for the life cycle."""
+
+    __slots__ = (
+        "_acted",
+        "_aggressor",
+        "_auto_show",
+        "_bet",
+        "_big_wager",
+        "_burns",
+        "_capped",
+        "_community",
+        "_completion",
+        "_deck",
+        "_down",
+        "_duty",
+        "_first_actor",
+        "_folded",
+        "_full",
+        "_h_start",
+        "_inc",
+        "_legal",
+        "_manual",
+        "_mucked",
+        "_open_pair",
+        "_opened",
+        "_ops",
+        "_raises",
+        "_round",
+        "_seed",
+        "_showdown_order",
+        "_shown",
+        "_start",
+        "_to_call",
+        "_total",
+        "_up",
+        "_used",
+        "actor",
+        "awards",
+        "events",
+        "n",
+        "phase",
+        "rules",
+        "stacks",
+        "street",
+    )
+
+    # -- creation ---------------------------------------------------------------------------------
+
+    def __init__(
+        self,
+        rules: Rules,
+        stacks: Sequence[int],
+        *,
+        seed: int | None = None,
+        deck: Deck | Sequence[Card] | None = None,
+        manual: bool = False,
+        auto_show: bool = True,
+    ) -> None:
+        """Post the antes and deal until the first decision.
+
+        ``deck``: cards in dealing order (top first), for stacked decks; otherwise a
+        deck is shuffled with ``seed`` (reproducible) or, without a seed, with the
+        CSPRNG. ``seed`` also drives the scramble of the short-deck procedure.
+        ``auto_show``: at showdown every live hand is shown (cards speak); with
+        ``False`` each player in turn decides to show or muck (R9.3, R9.4).
+        """
+        if not isinstance(rules, Rules):
+            raise RulesError(f"rules must be a Rules, got {type(rules).__name__}")
+        n = len(stacks)
+        if not 2 <= n <= rules.max_seats:  # type: ignore[operator]
+            raise RulesError(f"{rules.variant.value} is played by 2 to {rules.max_seats} players, got {n}")
+        for p, s in enumerate(stacks):
+            if not isinstance(s, int) or isinstance(s, bool) or s < rules.chip_unit:
+                raise RulesError(f"player {p}'s stack must be a whole number of chips >= {rules.chip_unit}, got {s!r}")
+            if s % rules.chip_unit:
+                raise RulesError(f"player {p}'s stack {s} is not a multiple of chip_unit {rules.chip_unit}")
+        self.rules = rules
+        self.n = n
+        self.stacks = list(stacks)
+        self._start = tuple(stacks)
+        self._total = [0] * n
+        self._bet = [0] * n
+        self._folded = [False] * n
+        self._mucked = [False] * n
+        self._shown = [False] * n
+        self._down: list[list[Card | None]] = [[] for _ in range(n)]
+        self._up: list[list[Card]] = [[] for _ in range(n)]
+        self._community: Card | None = None
+        self._burns: list[Card | None] = []
+        self._manual = manual
+        self._auto_show = auto_show
+        if manual:
+            if deck is not None:
+                raise RulesError("give either a deck or manual=True, not both")
+            self._deck: list[Card] = []
+        else:
+            if deck is None:
+                cards = list(Deck.shuffled(seed).cards)
+            else:
+                cards = list(deck.cards if isinstance(deck, Deck) else deck)
+                if len(set(cards)) != len(cards) or not all(isinstance(c, Card) for c in cards):
+                    raise RulesError("a stacked deck must hold distinct Card objects")
+            self._deck = cards[::-1]  # top of the deck at the end: pop() deals
+        self._seed = seed
+        self._used = 0  # cards dealt or burned (the stub is 52 - used in manual dealing)
+        self.events: list[Event] = []
+        self.awards: list[Award] = []
+        self._ops: list[tuple[int, int]] = []
+        self.street = 0
+        self.phase = Phase.BET
+        self.actor: int | None = None
+        self._legal: tuple[Action, ...] | None = None
+        self._showdown_order: list[int] = []
+        self._reset_round()
+        for p in range(n):
+            amount = min(rules.ante, self.stacks[p])
+            self.stacks[p] -= amount
+            self._total[p] += amount
+            self.events.append(AntePosted(p, amount, self.stacks[p] == 0))
+        self._begin_street(3 if rules.variant is not Variant.STUD5 else 2)
+        self._advance()
+
+    def _reset_round(self) -> None:
+        self._bet = [0] * self.n
+        self._acted: list[int | None] = [None] * self.n
+        self._to_call = 0
+        self._full = 0
+        self._opened = False
+        self._raises = 0
+        self._capped = False
+        self._big_wager = False
+        self._open_pair = False
+        self._aggressor: int | None = None
+        self._first_actor: int | None = None
+        self._duty = 0  # 1: the bring-in must post; 2: the bring-in is all-in, the next player must open (R5.6)
+        self._completion = False
+        self._inc = self.rules.small_bet
+        self._h_start = 0
+        self._round = 0
+
+    # -- public read-only state -----------------------------------------------------------------
+
+    @property
+    def first_street(self) -> int:
+        return 2 if self.rules.variant is Variant.STUD5 else 3
+
+    @property
+    def last_street(self) -> int:
+        return 5 if self.rules.variant is Variant.STUD5 else 7
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def pot(self) -> int:
+        """All chips put in so far (antes and bets, before any are returned or awarded)."""
+        return sum(self._total)
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Each player's total contribution to the pot this hand."""
+        return tuple(self._total)
+
+    @property
+    def bets(self) -> tuple[int, ...]:
+        """Each player's contribution in the current betting round."""
+        return tuple(self._bet)
+
+    @property
+    def to_call(self) -> int:
+        """The amount every active player must have in this round to stay (D1.8)."""
+        return self._to_call
+
+    @property
+    def starting_stacks(self) -> tuple[int, ...]:
+        return self._start
+
+    def folded(self, player: int) -> bool:
+        return self._folded[player]
+
+    def all_in(self, player: int) -> bool:
+        return not self._folded[player] and self.stacks[player] == 0
+
+    def up_cards(self, player: int) -> tuple[Card, ...]:
+        """The player's face-up cards in the order dealt (his board, R4.6)."""
+        return tuple(self._up[player])
+
+    def down_cards(self, player: int) -> tuple[Card | None, ...]:
+        """The player's face-down cards (``None`` for a card dealt as unknown). Not for players: use view()."""
+        return tuple(self._down[player])
+
+    @property
+    def community_card(self) -> Card | None:
+        return self._community
+
+    @property
+    def card_needed(self) -> CardRequest | None:
+        """In manual dealing, the card the dealer must supply next with :meth:`deal`."""
+        if self.phase is not Phase.DEAL:
+            return None
+        op, p = self._ops[0]
+        if op == _COMMUNITY:
+            return CardRequest(None, True, self.street)
+        return CardRequest(p, op == _UP, self.street)
+
+    @property
+    def unknown(self) -> tuple[int, ...]:
+        """Players whose unknown cards must be revealed before the pots can be awarded."""
+        if self.phase is not Phase.REVEAL:
+            return ()
+        return tuple(p for p in self._contenders() if None in self._down[p])
+
+    @property
+    def pots(self) -> list[Pot]:
+        """Main and side pots as they stand (uncalled chips still included until returned)."""
+        live = [not self._folded[p] and not self._mucked[p] for p in range(self.n)]
+        return build_pots(self._total, live)
+
+    def live_players(self) -> list[int]:
+        """Players still in the hand (not folded, not mucked), in position order."""
+        return [p for p in range(self.n) if not self._folded[p] and not self._mucked[p]]
+
+    def active_players(self) -> list[int]:
+        """Live players who can still act (not all-in)."""
+        return [p for p in range(self.n) if not self._folded[p] and self.stacks[p] > 0]
+
+    # -- dealing ----------------------------------------------------------------------------------
+
+    def _begin_street(self, street: int) -> None:
+        self.street = street
+        self.events.append(StreetStarted(street))
+        rules = self.rules
+        live = [p for p in range(self.n) if not self._folded[p]]
+        ops: list[tuple[int, int]] = []
+        if street == self.first_street:
+            if rules.burn_before_first_deal:
+                ops.append((_BURN, -1))
+            downs = 1 if rules.variant is Variant.STUD5 else 2
+            for _ in range(downs):
+                ops += [(_DOWN, p) for p in live]
+            ops += [(_UP, p) for p in live]
+        elif street == self.last_street:
+            face = _UP if rules.variant is Variant.STUD5 and rules.stud5_last_card_up else _DOWN
+            ops = self._last_street_plan(len(live))
+            if ops[-1][0] != _COMMUNITY:
+                ops += [(face, p) for p in live]
+        else:
+            ops = [(_BURN, -1)] + [(_UP, p) for p in live]
+        self._ops = ops
+        self.phase = Phase.DEAL
+
+    def _stub(self) -> int:
+        return 52 - self._used
+
+    def _last_street_plan(self, live: int) -> list[tuple[int, int]]:
+        """Burn-and-deal, scramble, or community card for the last street (R8)."""
+        stub, burns = self._stub(), len(self._burns)
+        if self.rules.short_deck_procedure is ShortDeckProcedure.TDA:
+            required = live + 1 + (1 if self.rules.reserve_bottom_card else 0)
+            if stub >= required:
+                return [(_BURN, -1)]
+            if stub + burns >= required:
+                return [(_SCRAMBLE, -1), (_BURN, -1)]
+            if stub >= 3:
+                return [(_BURN, -1), (_COMMUNITY, -1)]
+            return [(_SCRAMBLE, -1), (_BURN, -1), (_COMMUNITY, -1)]
+        # RRoP: everyone gets his own card iff stub + burns >= live hands (R8.4).
+        if stub + burns >= live:  # the stub's last card is never dealt straight: it is mixed with the burns
+            return [(_BURN, -1)] if stub >= live + 2 else [(_RROP, live)]
+        if stub >= 2:
+            return [(_BURN, -1), (_COMMUNITY, -1)]
+        return [(_SCRAMBLE, -1), (_BURN, -1), (_COMMUNITY, -1)]
+
+    def _run_ops(self) -> bool:
+        """Execute dealing operations; False if waiting for a card from the caller."""
+        ops = self._ops
+        while ops:
+            op, p = ops[0]
+            if op == _BURN:
+                card = self._deck.pop() if not self._manual else None
+                self._burns.append(card)
+                self._used += 1
+                self.events.append(Burned(card))
+            elif op == _SCRAMBLE:
+                self._scramble()
+            elif op == _RROP:
+                self._rrop(p)
+            elif self._manual:
+                self.phase = Phase.DEAL
+                return False
+            else:
+                self._place(op, p, self._deck.pop())
+            ops.pop(0)
+        return True
+
+    def _scramble(self) -> None:
+        """Scramble the stub with every burn card and cut (R8.2 steps 2 and 4)."""
+        count = self._stub() + len(self._burns)
+        if not self._manual:
+            pool: list[Card] = self._deck + [c for c in self._burns if c is not None]
+            self._rng().shuffle(pool)
+            self._deck = pool
+        self._used -= len(self._burns)
+        self._burns = []
+        self.events.append(Reshuffled(count))
+
+    def _rng(self) -> random.Random:
+        """Randomness for the short-deck scramble: seeded (the same for every copy) or the CSPRNG."""
+        if self._seed is None:
+            return _system_rng()
+        return random.Random(f"studpoker-scramble-{self._seed}-{self._used}")
+
+    def _rrop(self, live: int) -> None:
+        """RRoP (R8.4): burn, deal the stub down to its last card, mix it with the burns, scramble,
+        cut, burn again unless that leaves too few cards, and go on dealing."""
+        stub = self._stub()
+        if not self._manual:
+            top_first = self._deck[::-1]
+            burn = top_first[:1] if stub >= 2 else []
+            dealt = top_first[len(burn) : stub - 1]
+            pool = top_first[stub - 1 :] + [c for c in self._burns if c is not None] + burn
+            self._rng().shuffle(pool)
+            missing = live - len(dealt)
+            second = pool[:1] if len(pool) - 1 >= missing else []
+            pool = pool[len(second) :]
+            for c in burn:
+                self.events.append(Burned(c))
+            self.events.append(Reshuffled(len(pool) + len(second)))
+            for c in second:
+                self.events.append(Burned(c))
+            self._burns = []
+            self._deck = (dealt + pool)[::-1]
+            self._used = 52 - len(self._deck)
+        else:
+            self.events.append(Reshuffled(stub + len(self._burns)))
+            self._used -= len(self._burns)
+            self._burns = []
+
+    def _place(self, op: int, p: int, card: Card | None) -> None:
+        self._used += 1
+        if op == _COMMUNITY:
+            self._community = card
+            self.events.append(CommunityCard(card))
+        elif op == _UP:
+            assert card is not None
+            self._up[p].append(card)
+            self.events.append(CardDealt(p, card, True, self.street))
+        else:
+            self._down[p].append(card)
+            self.events.append(CardDealt(p, card, False, self.street))
+
+    def deal(self, card: Card | str | None) -> None:
+        """Supply the next card in manual dealing (see :attr:`card_needed`); ``None`` = unknown down card."""
+        if self.phase is not Phase.DEAL:
+            raise CardSupplyError("no card is needed now: the hand is not waiting for the dealer")
+        op, p = self._ops[0]
+        if isinstance(card, str):
+            card = parse_card(card)
+        if card is None:
+            if op != _DOWN:
+                raise CardSupplyError("an up card or the community card must be known, got an unknown card")
+        elif not isinstance(card, Card):
+            raise CardSupplyError(f"expected a Card, card text or None, got {card!r}")
+        elif card in self._known_cards():
+            raise CardSupplyError(f"{card} has already been dealt in this hand")
+        self._ops.pop(0)
+        self._place(op, p, card)
+        self._advance()
+
+    def _known_cards(self) -> set[Card]:
+        known: set[Card] = set()
+        for p in range(self.n):
+            known.update(c for c in self._down[p] if c is not None)
+            known.update(self._up[p])
+        if self._community is not None:
+            known.add(self._community)
+        return known
+
+    # -- the main loop ----------------------------------------------------------------------------
+
+    def _advance(self) -> None:
+        """Deal, start and end rounds until someone must decide or the hand is over."""
+        self._legal = None
+        while True:
+            if self.phase is Phase.DEAL:
+                if not self._run_ops():
+                    self.actor = None
+                    return
+                self._begin_round()
+                continue
+            if self.phase is Phase.BET:
+                if self.actor is not None:
+                    return
+                self._end_round()
+                continue
+            if self.phase is Phase.SHOWDOWN:
+                if self.actor is not None:
+                    return
+                self._settle()
+                return
+            return
+
+    # -- betting rounds ---------------------------------------------------------------------------
+
+    def _begin_round(self) -> None:
+        rules = self.rules
+        self._reset_round()
+        self._round = self.street - self.first_street
+        self._inc = rules.bet_size(self._round)
+        self.phase = Phase.BET
+        active = self.active_players()
+        self._h_start = len(active)
+        if self.street == self.last_street and self._community is not None and not rules.community_card_betting:
+            self.actor = None  # no betting after a community card (R8.5, seed doc C)
+            return
+        if len(active) <= 1:  # R4.7: nobody to bet against
+            self.actor = None
+            return
+        first_round = self.street == self.first_street
+        if first_round and not (rules.variant is Variant.STUD5 and rules.stud5_opening is Stud5Opening.HIGH_CARD_OPENS):
+            self._completion = True
+            bring_in = self._bring_in_player()
+            if self.stacks[bring_in] > 0:
+                self._duty = 1
+                self._first_actor = bring_in
+                self.actor = bring_in
+            else:  # R5.6: the bring-in is all-in for the ante
+                self._duty = 2
+                self.actor = self._next_active(bring_in)
+                self._first_actor = self.actor
+            return
+        if first_round:  # five-card stud, HIGH_CARD_OPENS: highest door, ties by position (R7.7)
+            live = self.live_players()
+            first = max(live, key=lambda p: (self._up[p][0].rank, -p))
+        else:
+            if self.street == 4 and rules.open_pair_double_bet and rules.variant is not Variant.STUD5:
+                self._open_pair = self._any_open_pair()
+            if self.street == 3 and rules.open_pair_double_bet and rules.variant is Variant.STUD5:
+                self._open_pair = self._any_open_pair()
+            first = self._high_board_player()
+        self._first_actor = first
+        self.actor = first if self.stacks[first] > 0 else self._next_active(first)  # R7.5
+
+    def _any_open_pair(self) -> bool:
+        return any(len(u) >= 2 and u[0].rank == u[1].rank for p, u in enumerate(self._up) if not self._folded[p])
+
+    def _bring_in_player(self) -> int:
+        """Lowest door card, suits breaking ties (R5.3); razz: highest door, ace low (R12a.2)."""
+        live = self.live_players()
+        if self.rules.variant is Variant.RAZZ:
+            return max(live, key=lambda p: _low_key(self._up[p][0]))
+        return min(live, key=lambda p: _CARD_KEY[self._up[p][0]])
+
+    def _high_board_player(self) -> int:
+        """The best board among live hands acts first (R7.2-R7.4, R8.6, R12a.3)."""
+        rules = self.rules
+        live = self.live_players()
+        low = rules.variant is Variant.RAZZ
+        by_suit = rules.later_street_tiebreak is Tiebreak.HIGH_CARD_BY_SUIT
+        if (
+            self._community is not None
+            and self.street == self.last_street
+            and rules.community_first_actor is CommunityFirstActor.HIGH_WITH_COMMUNITY
+        ):
+            community = self._community
+            if len(self._up[live[0]]) >= 4:  # a full five-card poker hand: straights and flushes count
+                value: Any = razz_value if low else high_value
+            else:  # five-card stud: three up cards and the community card are a four-card board
+                value = low_board_value if low else high_board_value
+
+            def key(p: int) -> tuple[Any, ...]:
+                tie = board_tiebreak(self._up[p], low=low) if by_suit else ()
+                return (value([*self._up[p], community]), tie, -p)
+
+            return max(live, key=key)
+        boards = [self._up[p] for p in live]
+        return live[first_to_act(boards, low=low, by_suit=by_suit)]
+
+    def _next_active(self, after: int) -> int | None:
+        n = self.n
+        for i in range(1, n + 1):
+            q = (after + i) % n
+            if not self._folded[q] and self.stacks[q] > 0:
+                return q
+        return None
+
+    def _active_count(self) -> int:
+        return sum(1 for p in range(self.n) if not self._folded[p] and self.stacks[p] > 0)
+
+    def _live_count(self) -> int:
+        return sum(1 for p in range(self.n) if not self._folded[p])
+
+    def _needs_to_act(self, q: int) -> bool:
+        if self._folded[q] or self.stacks[q] == 0:
+            return False
+        if self._acted[q] is not None and self._bet[q] >= self._to_call:
+            return False
+        if self._duty:
+            return True
+        if self._active_count() == 1:  # R6.13(c): alone, and nobody has more in
+            most = max((self._bet[p] for p in range(self.n) if p != q and not self._folded[p]), default=0)
+            if self._bet[q] >= most:
+                return False
+        return True
+
+    def _next_to_act(self, after: int) -> int | None:
+        if self._live_count() <= 1:
+            return None
+        n = self.n
+        for i in range(1, n + 1):
+            q = (after + i) % n
+            if self._needs_to_act(q):
+                return q
+        return None
+
+    def _end_round(self) -> None:
+        """Close the betting round: return uncalled chips (R11.2), then settle, show down or deal on."""
+        self._duty = 0
+        who, excess = uncalled(self._total)
+        if excess:  # at the end of a round, chips nobody matched can no longer be matched
+            self._refund(who, excess)
+        if self._live_count() == 1:
+            self._settle()
+        elif self.street == self.last_street:
+            self._start_showdown()
+        else:
+            self._begin_street(self.street + 1)
+
+    def _refund(self, player: int, amount: int) -> None:
+        self._total[player] -= amount
+        self._bet[player] = max(0, self._bet[player] - amount)
+        self.stacks[player] += amount
+        self.events.append(Returned(player, amount))
+
+    # -- legal actions ----------------------------------------------------------------------------
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """Everything the player to act may do now, with amounts (round totals); empty if nobody is to act."""
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return self._legal
+
+    def _compute_legal(self) -> tuple[Action, ...]:
+        p = self.actor
+        if p is None:
+            return ()
+        if self.phase is Phase.SHOWDOWN:
+            return (Action.show(), Action.muck())
+        rules = self.rules
+        stack, mine, to_call = self.stacks[p], self._bet[p], self._to_call
+        if self._duty:  # the bring-in (R5.4, R5.5, R5.7) or the player who must open for him (R5.6)
+            b, small = rules.bring_in, rules.small_bet
+            out = [] if self._duty == 1 else [Action.fold()]
+            out.append(Action.bring_in(min(b, stack)))
+            if b < small and stack > b:
+                out.append(Action.complete(min(small, stack)))
+            return tuple(out)
+        out = []
+        if mine < to_call:
+            out.append(Action.fold())
+            out.append(Action.call(min(to_call, mine + stack)))
+        else:
+            if rules.allow_fold_when_check_available:
+                out.append(Action.fold())
+            out.append(Action.check())
+        if mine + stack > to_call and self._aggression_open(p):
+            kind, targets = self._aggressive_targets()
+            seen: set[int] = set()
+            for target in targets:
+                amount = min(target, mine + stack)
+                if amount > to_call and amount not in seen:
+                    seen.add(amount)
+                    out.append(Action(kind, amount))
+        return tuple(out)
+
+    def _aggressive_targets(self) -> tuple[ActionKind, tuple[int, ...]]:
+        small, big = self.rules.small_bet, self.rules.big_bet
+        two_sizes = self._open_pair and not self._big_wager
+        if not self._opened:
+            if self._completion:
+                return ActionKind.COMPLETE, (small,)
+            kind = ActionKind.COMPLETE if self._to_call > 0 else ActionKind.BET
+            return kind, ((small, big) if two_sizes else (self._inc,))
+        if two_sizes:
+            return ActionKind.RAISE, (self._full + small, self._full + big)
+        return ActionKind.RAISE, (self._full + self._inc,)
+
+    def _aggression_open(self, p: int) -> bool:
+        """R6.9: the cap does not bar it and the betting is open (or re-opened) to the player."""
+        active = self._active_count()
+        if active < 2:  # nobody could answer a wager (R4.7, R6.13c)
+            return False
+        cap = self.rules.raise_cap
+        if cap is not None and self._opened and self._raises >= cap:
+            mode = self.rules.headsup_uncap
+            if mode is HeadsUpUncap.NEVER:
+                return False
+            if mode is HeadsUpUncap.ROUND_BEGINS_HEADSUP:
+                if self._h_start != 2:
+                    return False
+            elif active >= 3 or self._capped:
+                return False
+        acted = self._acted[p]
+        return acted is None or 2 * (self._to_call - acted) >= self._half_base()
+
+    def _half_base(self) -> int:
+        """The bet whose half re-opens the betting or makes an all-in a full wager (R6.9, R6.12, R6.14.4)."""
+        if self._completion and not self._opened:
+            return self.rules.small_bet
+        return self._inc
+
+    # -- applying actions -------------------------------------------------------------------------
+
+    def apply(self, action: Action) -> None:
+        """Take an action for the player to act. Illegal actions raise and change nothing."""
+        if not isinstance(action, Action):
+            raise IllegalActionError(f"expected an Action, got {action!r}")
+        legal = self.legal_actions()
+        if self.actor is None:
+            raise IllegalActionError(f"nobody is to act: the hand is {self._waiting_for()}")
+        if action not in legal:
+            allowed = ", ".join(str(a) for a in legal)
+            raise IllegalActionError(f"player {self.actor} may not {action} now; legal: {allowed}")
+        p = self.actor
+        if self.phase is Phase.SHOWDOWN:
+            self._showdown_decision(p, action)
+            return
+        self._bet_action(p, action)
+
+    def _waiting_for(self) -> str:
+        if self.phase is Phase.DEAL:
+            return "waiting for a card (deal())"
+        if self.phase is Phase.REVEAL:
+            return f"waiting for unknown cards of players {list(self.unknown)} (reveal())"
+        return "over"
+
+    def _pay(self, p: int, total: int) -> None:
+        chips = total - self._bet[p]
+        self.stacks[p] -= chips
+        self._bet[p] = total
+        self._total[p] += chips
+
+    def _bet_action(self, p: int, action: Action) -> None:
+        kind, amount = action.kind, action.amount
+        if kind is ActionKind.FOLD:
+            self._folded[p] = True
+        elif kind is ActionKind.CHECK:
+            self._acted[p] = self._to_call
+        elif kind is ActionKind.CALL:
+            self._pay(p, amount)
+            self._acted[p] = self._to_call
+        elif kind is ActionKind.BRING_IN:
+            self._pay(p, amount)
+            self._to_call = max(self._to_call, self.rules.bring_in)  # R6.10: others owe the full bring-in
+            if self.rules.bring_in == self.rules.small_bet and amount == self.rules.bring_in:
+                self._opened, self._full = True, amount  # R5.7: the bring-in is the opening bet
+            self._duty = 0
+            self._acted[p] = self._to_call
+            self._aggressor = p if self._opened else self._aggressor
+        else:
+            self._wager(p, kind, amount)
+        self.events.append(ActionTaken(p, action, self.street, self.stacks[p] == 0 and not self._folded[p]))
+        self.actor = self._next_to_act(p)  # after a fold under R5.6 the next player has the same options
+        self._advance()
+
+    def _wager(self, p: int, kind: ActionKind, amount: int) -> None:
+        """Complete, bet or raise to ``amount`` (R6.3-R6.5, R6.12, R6.14)."""
+        small, big = self.rules.small_bet, self.rules.big_bet
+        before = self._full if self._opened else 0
+        regular = amount in self._aggressive_targets()[1]
+        self._pay(p, amount)
+        if regular or 2 * (amount - before) >= self._half_base():  # a full bet, completion or raise
+            if self._opened:
+                self._raises += 1
+            self._opened = True
+            self._full = amount
+            if self._open_pair and not self._big_wager and amount - before >= big > small:
+                self._big_wager = True
+                self._inc = big
+        self._to_call = max(self._to_call, amount)
+        self._duty = 0
+        self._aggressor = p
+        self._acted[p] = self._to_call
+        cap = self.rules.raise_cap
+        if cap is not None and self._raises >= cap and self._active_count() >= 3:
+            self._capped = True
+
+    # -- showdown and settlement ------------------------------------------------------------------
+
+    def _contenders(self) -> list[int]:
+        return [p for p in range(self.n) if not self._folded[p] and not self._mucked[p]]
+
+    def _start_showdown(self) -> None:
+        live = self.live_players()
+        first = self._aggressor if self._aggressor is not None else self._first_actor
+        if first is None or first not in live:  # no betting on the final round: the high board (R9.3)
+            first = self._high_board_player()
+        order = sorted(live, key=lambda p: (p - first) % self.n)  # clockwise from the first to show (R9.3)
+        self._showdown_order = order
+        all_in = any(self.stacks[p] == 0 for p in live)
+        self.phase = Phase.SHOWDOWN
+        if self._auto_show or all_in:  # R9.2: with an all-in, every hand is turned up
+            for p in order:
+                self._show(p)
+            self.actor = None
+        else:
+            self.actor = order[0]
+
+    def _show(self, p: int) -> None:
+        self._shown[p] = True
+        self.events.append(Shown(p, (*self._down[p], *self._up[p])))
+
+    def _showdown_decision(self, p: int, action: Action) -> None:
+        if action.kind is ActionKind.SHOW:
+            if action.cards:
+                self.reveal(p, action.cards, _advance=False)
+            self._show(p)
+            self.events.append(ActionTaken(p, action, self.street, False))
+        else:
+            self._mucked[p] = True
+            self.events.append(ActionTaken(p, action, self.street, False))
+            self.events.append(Mucked(p))
+        remaining = [q for q in self._showdown_order if not self._shown[q] and not self._mucked[q]]
+        undecided = [q for q in remaining if q != p]
+        alive = [q for q in self._showdown_order if not self._mucked[q]]
+        if len(alive) == 1:
+            self.actor = None  # everyone else mucked: the last hand wins unseen (R9.4)
+        else:
+            self.actor = undecided[0] if undecided else None
+        self._legal = None
+        if self.actor is None:
+            self._settle()
+
+    def reveal(self, player: int, cards: Sequence[Card | str], *, _advance: bool = True) -> None:
+        """Fill in a player's unknown down cards (in the order dealt) with the cards now shown."""
+        parsed = [parse_card(c) if isinstance(c, str) else c for c in cards]
+        hidden = [i for i, c in enumerate(self._down[player]) if c is None]
+        known_down = [c for c in self._down[player] if c is not None]
+        mine = set(known_down) | set(self._up[player])
+        new = [c for c in parsed if c not in mine]
+        if len(new) != len(hidden):
+            raise CardSupplyError(
+                f"player {player} has {len(hidden)} unknown card(s); got {len(new)} new card(s): {format_cards(parsed)}"
+            )
+        taken = self._known_cards() - mine
+        for c in new:
+            if c in taken:
+                raise CardSupplyError(f"{c} is already in another hand or on the board")
+        if len(set(new)) != len(new):
+            raise CardSupplyError(f"the same card twice in {format_cards(new)}")
+        for i, c in zip(hidden, new, strict=True):
+            self._down[player][i] = c
+        if _advance and self.phase is Phase.REVEAL:
+            self._settle()
+
+    def _settle(self) -> None:
+        """Return uncalled chips, build the pots and award them (R11)."""
+        who, excess = uncalled(self._total)
+        if excess:
+            self._refund(who, excess)
+        contenders = self._contenders()
+        pots = build_pots(self._total, [not self._folded[p] and not self._mucked[p] for p in range(self.n)])
+        contested = any(len(pot.eligible) > 1 for pot in pots)
+        if contested and any(None in self._down[p] for p in contenders):
+            self.phase = Phase.REVEAL
+            self.actor = None
+            return
+        entries = [
+            Contender(p, tuple(c for c in (*self._down[p], *self._up[p]) if c is not None), self._community)
+            for p in contenders
+        ]
+        self.awards = award(self.rules, pots, entries)
+        for a in self.awards:
+            self.stacks[a.player] += a.amount
+            self.events.append(Awarded(*a))
+        self.phase = Phase.OVER
+        self.actor = None
+        self.events.append(HandEnded(tuple(self.stacks)))
+
+    # -- copies and views -------------------------------------------------------------------------
+
+    def copy(self) -> HandState:
+        """An independent copy (cheap: lists of small values are copied, immutable parts shared)."""
+        new = HandState.__new__(HandState)
+        for name in HandState.__slots__:
+            value = getattr(self, name)
+            if type(value) is list:
+                value = [v[:] if type(v) is list else v for v in value]
+            setattr(new, name, value)
+        return new
+
+    def view(self, viewer: int | None) -> View:
+        """What ``viewer`` may know (``None``: a spectator). Hidden cards are ``None``; nothing else leaks."""
+        if viewer is not None and not 0 <= viewer < self.n:
+            raise IllegalActionError(f"no player {viewer} at this table")
+        players = []
+        for p in range(self.n):
+            visible = p == viewer or self._shown[p]
+            players.append(
+                PlayerView(
+                    player=p,
+                    stack=self.stacks[p],
+                    bet=self._bet[p],
+                    total=self._total[p],
+                    folded=self._folded[p],
+                    all_in=self.all_in(p),
+                    up=tuple(self._up[p]),
+                    down=tuple(c if visible else None for c in self._down[p]),
+                )
+            )
+        return View(
+            viewer=viewer,
+            variant=self.rules.variant,
+            street=self.street,
+            phase=self.phase,
+            players=tuple(players),
+            community=self._community,
+            pot=self.pot,
+            to_call=self._to_call,
+            actor=self.actor,
+            legal_actions=self.legal_actions(),
+            events=tuple(self._visible(e, viewer) for e in self.events),
+        )
+
+    def _visible(self, event: Event, viewer: int | None) -> Event:
+        if isinstance(event, CardDealt) and not event.face_up and event.player != viewer:
+            if not self._shown[event.player]:
+                return event._replace(card=None)
+        elif isinstance(event, Burned) and event.card is not None:
+            return Burned(None)
+        return event
+
+    def __repr__(self) -> str:
+        return (
+            f"<HandState {self.rules.variant.value} street={self.street} phase={self.phase.value} "
+            f"actor={self.actor} pot={self.pot} stacks={self.stacks}>"
+        )
+
+
+_SYSTEM_RNG: random.Random | None = None
+
+
+def _system_rng() -> random.Random:
+    global _SYSTEM_RNG
+    if _SYSTEM_RNG is None:
+        import secrets
+
+        _SYSTEM_RNG = secrets.SystemRandom()
+    return _SYSTEM_RNG
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """One player as a viewer sees him: chips, bets, and cards (``None`` where hidden)."""
+
+    player: int
+    stack: int
+    bet: int
+    total: int
+    folded: bool
+    all_in: bool
+    up: tuple[Card, ...]
+    down: tuple[Card | None, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What one seat (or a spectator, ``viewer=None``) may know about the hand."""
+
+    viewer: int | None
+    variant: Variant
+    street: int
+    phase: Phase
+    players: tuple[PlayerView, ...]
+    community: Card | None
+    pot: int
+    to_call: int
+    actor: int | None
+    legal_actions: tuple[Action, ...]
+    events: tuple[Event, ...]
