@@ -6,6 +6,7 @@ import secrets
 
 import pytest
 
+from studpoker import cards as cards_module
 from studpoker.cards import CARDS, CardError, Deck, parse_cards
 
 
@@ -41,17 +42,31 @@ def test_seeded_shuffle_is_reproducible() -> None:
 
 
 def test_unseeded_shuffle_uses_the_csprng(monkeypatch: pytest.MonkeyPatch) -> None:
-    used: list[str] = []
+    used: list[int] = []
 
     class Spy(secrets.SystemRandom):
-        def shuffle(self, x: list) -> None:  # type: ignore[override,type-arg]
-            used.append("csprng")
-            super().shuffle(x)
+        def getrandbits(self, k: int) -> int:
+            used.append(k)
+            return super().getrandbits(k)
 
     monkeypatch.setattr(secrets, "SystemRandom", Spy)
+    monkeypatch.setattr(cards_module, "_SYSTEM_RANDOM", None)
     deck = Deck.shuffled()
-    assert used == ["csprng"]
+    assert used and used[0] == math.factorial(52).bit_length()  # one draw below 52! (maybe redrawn)
     assert sorted(deck.cards) == list(CARDS)
+
+
+def test_seeds_of_any_size() -> None:
+    assert sorted(Deck.shuffled(seed=-5).cards) == list(CARDS)
+    assert Deck.shuffled(seed=2**200).cards != Deck.shuffled(seed=2**200 + 1).cards
+    with pytest.raises(TypeError, match="seed must be an int"):
+        Deck.shuffled(seed="7")  # type: ignore[arg-type]
+
+
+def test_long_lists_shuffle_too() -> None:
+    items = list(range(200))
+    cards_module.shuffle_in_place(items, seed=3)
+    assert sorted(items) == list(range(200)) and items != list(range(200))
 
 
 def _chi2_critical(dof: int, z: float = 4.753) -> float:
@@ -95,15 +110,14 @@ def test_shuffle_is_uniform(path: str) -> None:
 
 def test_the_chi_square_check_catches_a_biased_shuffle(monkeypatch: pytest.MonkeyPatch) -> None:
     # The statistic must be able to fail: a shuffle that leaves the last card in place is rejected.
-    original = random.Random.shuffle
+    original = cards_module.shuffle_in_place
 
-    def biased(self: random.Random, x: list) -> None:  # type: ignore[type-arg]
-        last = x[-1]
-        rest = x[:-1]
-        original(self, rest)
-        x[:] = [*rest, last]
+    def biased(items: list, seed: int | None = None) -> None:  # type: ignore[type-arg]
+        rest = items[:-1]
+        original(rest, seed)
+        items[:-1] = rest
 
-    monkeypatch.setattr(random.Random, "shuffle", biased)
+    monkeypatch.setattr(cards_module, "shuffle_in_place", biased)
     rng = random.Random(1)
     chi_pos, _ = _position_chi2(5_000, lambda i: rng.getrandbits(64))
     assert chi_pos > _chi2_critical(51 * 51)

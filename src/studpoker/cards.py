@@ -15,11 +15,14 @@ array of cards in studpoker uses this encoding.
 
 from __future__ import annotations
 
+import hashlib
+import math
 import operator
 import random
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
+from typing import Any
 
 __all__ = [
     "Card",
@@ -32,6 +35,7 @@ __all__ = [
     "format_cards",
     "parse_card",
     "parse_cards",
+    "shuffle_in_place",
 ]
 
 
@@ -177,6 +181,9 @@ class Card:
             return self.symbol
         return format(str(self), spec)
 
+    def __hash__(self) -> int:  # equal cards have equal indices; cheaper than hashing (rank, suit)
+        return self.index
+
     def __int__(self) -> int:
         return self.index
 
@@ -284,6 +291,64 @@ def card_indices(cards: CardsLike, *, counts: Sequence[int] | None = None) -> li
     return out
 
 
+def shuffle_in_place(items: list[Any], seed: int | None = None) -> None:
+    """Shuffle ``items`` uniformly: reproducibly from an integer ``seed``, or with the CSPRNG.
+
+    Fisher-Yates, with every swap index read (in mixed radix) from one random number
+    drawn uniformly below ``len(items)!`` by rejection: exactly the uniformity of
+    drawing each index separately, with one draw instead of one per card. The draw
+    comes from the operating system's CSPRNG (:class:`secrets.SystemRandom`) when
+    there is no seed; with a seed it is BLAKE2b of the seed and a counter, a
+    deterministic stream that is as good as uniform and ten times cheaper to start
+    than seeding :class:`random.Random` (simulations shuffle millions of decks).
+    """
+    n = len(items)
+    total = math.factorial(n)
+    bits = total.bit_length()
+    if seed is None:
+        draw = _system_random().getrandbits
+    elif bits <= 512:
+        draw = _seeded_stream(seed, bits)
+    else:  # longer than any deck: the standard generator
+        random.Random(seed).shuffle(items)
+        return
+    x = draw(bits)
+    while x >= total:
+        x = draw(bits)
+    for i in range(n - 1, 0, -1):
+        x, j = divmod(x, i + 1)
+        items[i], items[j] = items[j], items[i]
+
+
+_SYSTEM_RANDOM: random.Random | None = None
+
+
+def _system_random() -> random.Random:
+    global _SYSTEM_RANDOM
+    if _SYSTEM_RANDOM is None:
+        import secrets  # imported here: it is slow to import and only real play needs it
+
+        _SYSTEM_RANDOM = secrets.SystemRandom()
+    return _SYSTEM_RANDOM
+
+
+def _seeded_stream(seed: int, bits: int) -> Callable[[int], int]:
+    """Successive ``bits``-bit numbers from BLAKE2b(seed, counter)."""
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise TypeError(f"a shuffle seed must be an int, got {seed!r}")
+    key = str(seed).encode()
+    size = (bits + 7) // 8
+    counter = 0
+
+    def draw(k: int) -> int:
+        nonlocal counter
+        digest = hashlib.blake2b(key, digest_size=size, person=b"studpoker-deck", salt=counter.to_bytes(16, "little"))
+        counter += 1
+        return int.from_bytes(digest.digest(), "little") >> (8 * size - k)
+
+    return draw
+
+
 class Deck:
     """A 52-card deck, dealt from the top.
 
@@ -301,7 +366,7 @@ class Deck:
 
     def __init__(self, cards: Iterable[Card] | None = None) -> None:
         self._cards: list[Card] = list(CARDS if cards is None else cards)
-        if len(set(self._cards)) != len(self._cards):
+        if cards is not None and len(set(self._cards)) != len(self._cards):
             raise CardError("a deck cannot hold the same card twice")
 
     @classmethod
@@ -312,14 +377,8 @@ class Deck:
         return deck
 
     def shuffle(self, seed: int | None = None) -> None:
-        """Shuffle the remaining cards uniformly (Fisher-Yates)."""
-        if seed is None:
-            import secrets  # imported here: it is slow to import and only real play needs it
-
-            rng: random.Random = secrets.SystemRandom()
-        else:
-            rng = random.Random(seed)
-        rng.shuffle(self._cards)
+        """Shuffle the remaining cards uniformly (Fisher-Yates, see :func:`shuffle_in_place`)."""
+        shuffle_in_place(self._cards, seed)
 
     def deal(self, n: int = 1) -> list[Card]:
         """Remove and return the top ``n`` cards."""

@@ -32,6 +32,9 @@ class ActionKind(Enum):
     SHOW = "show"
     MUCK = "muck"
 
+    # Members are singletons compared by identity: hash them the same (fast, C-level) way.
+    __hash__ = object.__hash__
+
     @property
     def aggressive(self) -> bool:
         """A wager that other players must answer: complete, bet or raise."""

@@ -27,12 +27,15 @@ class Pot(NamedTuple):
 
 def uncalled(totals: Sequence[int]) -> tuple[int, int]:
     """(player, chips) of the part of the largest total that nobody matched, or (-1, 0) (R11.2)."""
-    if len(totals) < 2:
-        return (-1, 0)
-    top = max(range(len(totals)), key=lambda p: totals[p])
-    second = max(t for p, t in enumerate(totals) if p != top)
-    excess = totals[top] - second
-    return (top, excess) if excess > 0 else (-1, 0)
+    top = second = -1
+    who = -1
+    for p, t in enumerate(totals):
+        if t > top:
+            top, second, who = t, top, p
+        elif t > second:
+            second = t
+    excess = top - second
+    return (who, excess) if second >= 0 and excess > 0 else (-1, 0)
 
 
 def build_pots(totals: Sequence[int], live: Sequence[bool]) -> list[Pot]:

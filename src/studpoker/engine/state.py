@@ -24,15 +24,14 @@ an unknown card must be revealed (:attr:`unknown`), or when the hand is over.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from ..cards import CARDS, Card, Deck, Rank, format_cards, parse_card
-from ..evaluation import first_to_act, high_board_value, high_value, low_board_value, razz_value
-from ..evaluation.board import board_tiebreak
+from ..cards import CARDS, Card, Deck, Rank, format_cards, parse_card, shuffle_in_place
+from ..evaluation import high_board_value, high_value, low_board_value, razz_value
+from ..evaluation.board import best_board, board_tiebreak, board_value_of_ranks
 from .actions import Action, ActionKind
 from .errors import CardSupplyError, IllegalActionError, RulesError
 from .events import (
@@ -85,10 +84,27 @@ class CardRequest:
     street: int
 
 
+_SHOWDOWN = Phase.SHOWDOWN
+# Hot events are built with tuple.__new__ directly: a named tuple's generated __new__ is a
+# Python function, and a hand logs a few dozen cards and actions.
+_tuple = tuple.__new__
+
 # Dealing operations, executed in order for each street.
 _BURN, _DOWN, _UP, _COMMUNITY, _SCRAMBLE, _RROP = range(6)
 
-_CARD_KEY = {c: (c.rank, c.suit) for c in CARDS}
+
+_K_FOLD, _K_CHECK, _K_CALL, _K_BRING_IN = ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL, ActionKind.BRING_IN
+_ACTIONS: dict[ActionKind, dict[int, Action]] = {kind: {} for kind in ActionKind}
+_FOLD, _CHECK = Action.fold(), Action.check()
+
+
+def _action(kind: ActionKind, amount: int) -> Action:
+    """Actions are immutable: one object per (kind, amount), so legal sets cost no allocations."""
+    cache = _ACTIONS[kind]
+    action = cache.get(amount)
+    if action is None:
+        action = cache[amount] = Action(kind, amount)
+    return action
 
 
 def _low_key(card: Card) -> tuple[int, int]:
@@ -113,13 +129,17 @@ class HandState:
         "_down",
         "_duty",
         "_first_actor",
+        "_first_street",
         "_folded",
         "_full",
         "_h_start",
         "_inc",
+        "_last_street",
         "_legal",
         "_manual",
         "_mucked",
+        "_n_active",
+        "_n_live",
         "_open_pair",
         "_opened",
         "_ops",
@@ -194,7 +214,8 @@ class HandState:
             self._deck: list[Card] = []
         else:
             if deck is None:
-                cards = list(Deck.shuffled(seed).cards)
+                cards = list(CARDS)
+                shuffle_in_place(cards, seed)
             else:
                 cards = list(deck.cards if isinstance(deck, Deck) else deck)
                 if len(set(cards)) != len(cards) or not all(isinstance(c, Card) for c in cards):
@@ -202,6 +223,8 @@ class HandState:
             self._deck = cards[::-1]  # top of the deck at the end: pop() deals
         self._seed = seed
         self._used = 0  # cards dealt or burned (the stub is 52 - used in manual dealing)
+        five = rules.variant is Variant.STUD5
+        self._first_street, self._last_street = (2, 5) if five else (3, 7)
         self.events: list[Event] = []
         self.awards: list[Award] = []
         self._ops: list[tuple[int, int]] = []
@@ -215,7 +238,9 @@ class HandState:
             amount = min(rules.ante, self.stacks[p])
             self.stacks[p] -= amount
             self._total[p] += amount
-            self.events.append(AntePosted(p, amount, self.stacks[p] == 0))
+            self.events.append(_tuple(AntePosted, (p, amount, self.stacks[p] == 0)))
+        self._n_live = n  # kept up to date: counting on every decision would be slow
+        self._n_active = sum(1 for s in self.stacks if s > 0)
         self._begin_street(3 if rules.variant is not Variant.STUD5 else 2)
         self._advance()
 
@@ -241,11 +266,13 @@ class HandState:
 
     @property
     def first_street(self) -> int:
-        return 2 if self.rules.variant is Variant.STUD5 else 3
+        """3 (third street), or 2 in five-card stud."""
+        return self._first_street
 
     @property
     def last_street(self) -> int:
-        return 5 if self.rules.variant is Variant.STUD5 else 7
+        """7 (the river), or 5 in five-card stud."""
+        return self._last_street
 
     @property
     def is_over(self) -> bool:
@@ -298,7 +325,7 @@ class HandState:
         """In manual dealing, the card the dealer must supply next with :meth:`deal`."""
         if self.phase is not Phase.DEAL:
             return None
-        op, p = self._ops[0]
+        op, p = self._ops[-1]
         if op == _COMMUNITY:
             return CardRequest(None, True, self.street)
         return CardRequest(p, op == _UP, self.street)
@@ -332,20 +359,21 @@ class HandState:
         rules = self.rules
         live = [p for p in range(self.n) if not self._folded[p]]
         ops: list[tuple[int, int]] = []
-        if street == self.first_street:
+        if street == self._first_street:
             if rules.burn_before_first_deal:
                 ops.append((_BURN, -1))
             downs = 1 if rules.variant is Variant.STUD5 else 2
             for _ in range(downs):
                 ops += [(_DOWN, p) for p in live]
             ops += [(_UP, p) for p in live]
-        elif street == self.last_street:
+        elif street == self._last_street:
             face = _UP if rules.variant is Variant.STUD5 and rules.stud5_last_card_up else _DOWN
             ops = self._last_street_plan(len(live))
             if ops[-1][0] != _COMMUNITY:
                 ops += [(face, p) for p in live]
         else:
             ops = [(_BURN, -1)] + [(_UP, p) for p in live]
+        ops.reverse()  # the next operation is at the end: pop() takes it
         self._ops = ops
         self.phase = Phase.DEAL
 
@@ -374,13 +402,19 @@ class HandState:
     def _run_ops(self) -> bool:
         """Execute dealing operations; False if waiting for a card from the caller."""
         ops = self._ops
+        deck, events, street, manual = self._deck, self.events, self.street, self._manual
         while ops:
-            op, p = ops[0]
-            if op == _BURN:
-                card = self._deck.pop() if not self._manual else None
-                self._burns.append(card)
+            op, p = ops[-1]
+            if op in (_UP, _DOWN) and not manual:  # the common case, inlined
+                card = deck.pop()
+                (self._up if op == _UP else self._down)[p].append(card)
+                events.append(_tuple(CardDealt, (p, card, op == _UP, street)))
                 self._used += 1
-                self.events.append(Burned(card))
+            elif op == _BURN:
+                burned = self._deck.pop() if not self._manual else None
+                self._burns.append(burned)
+                self._used += 1
+                self.events.append(Burned(burned))
             elif op == _SCRAMBLE:
                 self._scramble()
             elif op == _RROP:
@@ -390,7 +424,8 @@ class HandState:
                 return False
             else:
                 self._place(op, p, self._deck.pop())
-            ops.pop(0)
+            ops.pop()
+            deck = self._deck  # a scramble replaces the deck
         return True
 
     def _scramble(self) -> None:
@@ -398,17 +433,16 @@ class HandState:
         count = self._stub() + len(self._burns)
         if not self._manual:
             pool: list[Card] = self._deck + [c for c in self._burns if c is not None]
-            self._rng().shuffle(pool)
+            shuffle_in_place(pool, self._scramble_seed())
             self._deck = pool
         self._used -= len(self._burns)
         self._burns = []
         self.events.append(Reshuffled(count))
 
-    def _rng(self) -> random.Random:
-        """Randomness for the short-deck scramble: seeded (the same for every copy) or the CSPRNG."""
-        if self._seed is None:
-            return _system_rng()
-        return random.Random(f"studpoker-scramble-{self._seed}-{self._used}")
+    def _scramble_seed(self) -> int | None:
+        """Seed of the short-deck scramble: derived from the hand's seed (the same in every copy),
+        or None for the CSPRNG."""
+        return None if self._seed is None else (self._seed << 8) | self._used
 
     def _rrop(self, live: int) -> None:
         """RRoP (R8.4): burn, deal the stub down to its last card, mix it with the burns, scramble,
@@ -419,7 +453,7 @@ class HandState:
             burn = top_first[:1] if stub >= 2 else []
             dealt = top_first[len(burn) : stub - 1]
             pool = top_first[stub - 1 :] + [c for c in self._burns if c is not None] + burn
-            self._rng().shuffle(pool)
+            shuffle_in_place(pool, self._scramble_seed())
             missing = live - len(dealt)
             second = pool[:1] if len(pool) - 1 >= missing else []
             pool = pool[len(second) :]
@@ -453,7 +487,7 @@ class HandState:
         """Supply the next card in manual dealing (see :attr:`card_needed`); ``None`` = unknown down card."""
         if self.phase is not Phase.DEAL:
             raise CardSupplyError("no card is needed now: the hand is not waiting for the dealer")
-        op, p = self._ops[0]
+        op, p = self._ops[-1]
         if isinstance(card, str):
             card = parse_card(card)
         if card is None:
@@ -463,7 +497,7 @@ class HandState:
             raise CardSupplyError(f"expected a Card, card text or None, got {card!r}")
         elif card in self._known_cards():
             raise CardSupplyError(f"{card} has already been dealt in this hand")
-        self._ops.pop(0)
+        self._ops.pop()
         self._place(op, p, card)
         self._advance()
 
@@ -505,18 +539,17 @@ class HandState:
     def _begin_round(self) -> None:
         rules = self.rules
         self._reset_round()
-        self._round = self.street - self.first_street
+        self._round = self.street - self._first_street
         self._inc = rules.bet_size(self._round)
         self.phase = Phase.BET
-        active = self.active_players()
-        self._h_start = len(active)
-        if self.street == self.last_street and self._community is not None and not rules.community_card_betting:
+        self._h_start = active = self._n_active
+        if self.street == self._last_street and self._community is not None and not rules.community_card_betting:
             self.actor = None  # no betting after a community card (R8.5, seed doc C)
             return
-        if len(active) <= 1:  # R4.7: nobody to bet against
+        if active <= 1:  # R4.7: nobody to bet against
             self.actor = None
             return
-        first_round = self.street == self.first_street
+        first_round = self.street == self._first_street
         if first_round and not (rules.variant is Variant.STUD5 and rules.stud5_opening is Stud5Opening.HIGH_CARD_OPENS):
             self._completion = True
             bring_in = self._bring_in_player()
@@ -546,10 +579,11 @@ class HandState:
 
     def _bring_in_player(self) -> int:
         """Lowest door card, suits breaking ties (R5.3); razz: highest door, ace low (R12a.2)."""
-        live = self.live_players()
         if self.rules.variant is Variant.RAZZ:
-            return max(live, key=lambda p: _low_key(self._up[p][0]))
-        return min(live, key=lambda p: _CARD_KEY[self._up[p][0]])
+            return max(self.live_players(), key=lambda p: _low_key(self._up[p][0]))
+        # Index order is rank, then suit; folded players (none on the first street) sort last.
+        doors = [99 if self._folded[p] else up[0].index for p, up in enumerate(self._up)]
+        return doors.index(min(doors))
 
     def _high_board_player(self) -> int:
         """The best board among live hands acts first (R7.2-R7.4, R8.6, R12a.3)."""
@@ -559,7 +593,7 @@ class HandState:
         by_suit = rules.later_street_tiebreak is Tiebreak.HIGH_CARD_BY_SUIT
         if (
             self._community is not None
-            and self.street == self.last_street
+            and self.street == self._last_street
             and rules.community_first_actor is CommunityFirstActor.HIGH_WITH_COMMUNITY
         ):
             community = self._community
@@ -573,8 +607,12 @@ class HandState:
                 return (value([*self._up[p], community]), tie, -p)
 
             return max(live, key=key)
-        boards = [self._up[p] for p in live]
-        return live[first_to_act(boards, low=low, by_suit=by_suit)]
+        values = [board_value_of_ranks(tuple(sorted([c.rank for c in self._up[p]])), low) for p in live]
+        top = max(values)
+        if not by_suit or values.count(top) == 1:
+            return live[values.index(top)]  # ties: the earliest position (R7.4 POSITION)
+        boards = [[c.index for c in self._up[p]] for p in live]
+        return live[best_board(boards, low=low, by_suit=True)]
 
     def _next_active(self, after: int) -> int | None:
         n = self.n
@@ -584,33 +622,27 @@ class HandState:
                 return q
         return None
 
-    def _active_count(self) -> int:
-        return sum(1 for p in range(self.n) if not self._folded[p] and self.stacks[p] > 0)
-
-    def _live_count(self) -> int:
-        return sum(1 for p in range(self.n) if not self._folded[p])
-
-    def _needs_to_act(self, q: int) -> bool:
-        if self._folded[q] or self.stacks[q] == 0:
-            return False
-        if self._acted[q] is not None and self._bet[q] >= self._to_call:
-            return False
-        if self._duty:
-            return True
-        if self._active_count() == 1:  # R6.13(c): alone, and nobody has more in
-            most = max((self._bet[p] for p in range(self.n) if p != q and not self._folded[p]), default=0)
-            if self._bet[q] >= most:
-                return False
-        return True
-
     def _next_to_act(self, after: int) -> int | None:
-        if self._live_count() <= 1:
+        """The next player clockwise who must still act in this round (R6.7, R6.13), or None."""
+        if self._n_live <= 1:
             return None
-        n = self.n
+        n, folded, stacks, acted, bet, to_call = (
+            self.n,
+            self._folded,
+            self.stacks,
+            self._acted,
+            self._bet,
+            self._to_call,
+        )
         for i in range(1, n + 1):
             q = (after + i) % n
-            if self._needs_to_act(q):
-                return q
+            if folded[q] or stacks[q] == 0 or (acted[q] is not None and bet[q] >= to_call):
+                continue
+            if not self._duty and self._n_active == 1:  # R6.13(c): alone, and nobody has more in
+                most = max((bet[p] for p in range(n) if p != q and not folded[p]), default=0)
+                if bet[q] >= most:
+                    continue
+            return q
         return None
 
     def _end_round(self) -> None:
@@ -619,14 +651,16 @@ class HandState:
         who, excess = uncalled(self._total)
         if excess:  # at the end of a round, chips nobody matched can no longer be matched
             self._refund(who, excess)
-        if self._live_count() == 1:
+        if self._n_live == 1:
             self._settle()
-        elif self.street == self.last_street:
+        elif self.street == self._last_street:
             self._start_showdown()
         else:
             self._begin_street(self.street + 1)
 
     def _refund(self, player: int, amount: int) -> None:
+        if self.stacks[player] == 0 and not self._folded[player]:
+            self._n_active += 1
         self._total[player] -= amount
         self._bet[player] = max(0, self._bet[player] - amount)
         self.stacks[player] += amount
@@ -644,33 +678,32 @@ class HandState:
         p = self.actor
         if p is None:
             return ()
-        if self.phase is Phase.SHOWDOWN:
+        if self.phase is _SHOWDOWN:
             return (Action.show(), Action.muck())
         rules = self.rules
         stack, mine, to_call = self.stacks[p], self._bet[p], self._to_call
         if self._duty:  # the bring-in (R5.4, R5.5, R5.7) or the player who must open for him (R5.6)
             b, small = rules.bring_in, rules.small_bet
-            out = [] if self._duty == 1 else [Action.fold()]
-            out.append(Action.bring_in(min(b, stack)))
+            out = [] if self._duty == 1 else [_FOLD]
+            out.append(_action(ActionKind.BRING_IN, min(b, stack)))
             if b < small and stack > b:
-                out.append(Action.complete(min(small, stack)))
+                out.append(_action(ActionKind.COMPLETE, min(small, stack)))
             return tuple(out)
-        out = []
+        reach = mine + stack
         if mine < to_call:
-            out.append(Action.fold())
-            out.append(Action.call(min(to_call, mine + stack)))
+            out = [_FOLD, _action(_K_CALL, to_call if to_call < reach else reach)]
+        elif rules.allow_fold_when_check_available:
+            out = [_FOLD, _CHECK]
         else:
-            if rules.allow_fold_when_check_available:
-                out.append(Action.fold())
-            out.append(Action.check())
-        if mine + stack > to_call and self._aggression_open(p):
+            out = [_CHECK]
+        if reach > to_call and self._aggression_open(p):
             kind, targets = self._aggressive_targets()
-            seen: set[int] = set()
+            last = -1
             for target in targets:
-                amount = min(target, mine + stack)
-                if amount > to_call and amount not in seen:
-                    seen.add(amount)
-                    out.append(Action(kind, amount))
+                amount = target if target < reach else reach
+                if amount > to_call and amount != last:
+                    last = amount
+                    out.append(_action(kind, amount))
         return tuple(out)
 
     def _aggressive_targets(self) -> tuple[ActionKind, tuple[int, ...]]:
@@ -687,19 +720,20 @@ class HandState:
 
     def _aggression_open(self, p: int) -> bool:
         """R6.9: the cap does not bar it and the betting is open (or re-opened) to the player."""
-        active = self._active_count()
+        active = self._n_active
         if active < 2:  # nobody could answer a wager (R4.7, R6.13c)
             return False
-        cap = self.rules.raise_cap
-        if cap is not None and self._opened and self._raises >= cap:
-            mode = self.rules.headsup_uncap
-            if mode is HeadsUpUncap.NEVER:
-                return False
-            if mode is HeadsUpUncap.ROUND_BEGINS_HEADSUP:
-                if self._h_start != 2:
+        if self._opened:
+            cap = self.rules.raise_cap
+            if cap is not None and self._raises >= cap:
+                mode = self.rules.headsup_uncap
+                if mode is HeadsUpUncap.NEVER:
                     return False
-            elif active >= 3 or self._capped:
-                return False
+                if mode is HeadsUpUncap.ROUND_BEGINS_HEADSUP:
+                    if self._h_start != 2:
+                        return False
+                elif active >= 3 or self._capped:
+                    return False
         acted = self._acted[p]
         return acted is None or 2 * (self._to_call - acted) >= self._half_base()
 
@@ -715,14 +749,14 @@ class HandState:
         """Take an action for the player to act. Illegal actions raise and change nothing."""
         if not isinstance(action, Action):
             raise IllegalActionError(f"expected an Action, got {action!r}")
-        legal = self.legal_actions()
+        legal = self._legal if self._legal is not None else self.legal_actions()
         if self.actor is None:
             raise IllegalActionError(f"nobody is to act: the hand is {self._waiting_for()}")
         if action not in legal:
             allowed = ", ".join(str(a) for a in legal)
             raise IllegalActionError(f"player {self.actor} may not {action} now; legal: {allowed}")
         p = self.actor
-        if self.phase is Phase.SHOWDOWN:
+        if self.phase is _SHOWDOWN:
             self._showdown_decision(p, action)
             return
         self._bet_action(p, action)
@@ -739,17 +773,21 @@ class HandState:
         self.stacks[p] -= chips
         self._bet[p] = total
         self._total[p] += chips
+        if self.stacks[p] == 0 and chips:
+            self._n_active -= 1
 
     def _bet_action(self, p: int, action: Action) -> None:
         kind, amount = action.kind, action.amount
-        if kind is ActionKind.FOLD:
-            self._folded[p] = True
-        elif kind is ActionKind.CHECK:
-            self._acted[p] = self._to_call
-        elif kind is ActionKind.CALL:
+        if kind is _K_CALL:
             self._pay(p, amount)
             self._acted[p] = self._to_call
-        elif kind is ActionKind.BRING_IN:
+        elif kind is _K_CHECK:
+            self._acted[p] = self._to_call
+        elif kind is _K_FOLD:
+            self._folded[p] = True
+            self._n_live -= 1
+            self._n_active -= 1
+        elif kind is _K_BRING_IN:
             self._pay(p, amount)
             self._to_call = max(self._to_call, self.rules.bring_in)  # R6.10: others owe the full bring-in
             if self.rules.bring_in == self.rules.small_bet and amount == self.rules.bring_in:
@@ -759,9 +797,11 @@ class HandState:
             self._aggressor = p if self._opened else self._aggressor
         else:
             self._wager(p, kind, amount)
-        self.events.append(ActionTaken(p, action, self.street, self.stacks[p] == 0 and not self._folded[p]))
+        self.events.append(_tuple(ActionTaken, (p, action, self.street, self.stacks[p] == 0 and not self._folded[p])))
+        self._legal = None
         self.actor = self._next_to_act(p)  # after a fold under R5.6 the next player has the same options
-        self._advance()
+        if self.actor is None:  # the round is over: deal on, show down or settle
+            self._advance()
 
     def _wager(self, p: int, kind: ActionKind, amount: int) -> None:
         """Complete, bet or raise to ``amount`` (R6.3-R6.5, R6.12, R6.14)."""
@@ -782,7 +822,7 @@ class HandState:
         self._aggressor = p
         self._acted[p] = self._to_call
         cap = self.rules.raise_cap
-        if cap is not None and self._raises >= cap and self._active_count() >= 3:
+        if cap is not None and self._raises >= cap and self._n_active >= 3:
             self._capped = True
 
     # -- showdown and settlement ------------------------------------------------------------------
@@ -859,17 +899,20 @@ class HandState:
         if excess:
             self._refund(who, excess)
         contenders = self._contenders()
-        pots = build_pots(self._total, [not self._folded[p] and not self._mucked[p] for p in range(self.n)])
-        contested = any(len(pot.eligible) > 1 for pot in pots)
-        if contested and any(None in self._down[p] for p in contenders):
-            self.phase = Phase.REVEAL
-            self.actor = None
-            return
-        entries = [
-            Contender(p, tuple(c for c in (*self._down[p], *self._up[p]) if c is not None), self._community)
-            for p in contenders
-        ]
-        self.awards = award(self.rules, pots, entries)
+        if len(contenders) == 1:  # everyone else folded or mucked: one award, no evaluation
+            self.awards = [Award(contenders[0], sum(self._total), 0, "pot")]
+        else:
+            pots = build_pots(self._total, [not self._folded[p] and not self._mucked[p] for p in range(self.n)])
+            contested = any(len(pot.eligible) > 1 for pot in pots)
+            if contested and any(None in self._down[p] for p in contenders):
+                self.phase = Phase.REVEAL
+                self.actor = None
+                return
+            entries = [
+                Contender(p, tuple(c for c in (*self._down[p], *self._up[p]) if c is not None), self._community)
+                for p in contenders
+            ]
+            self.awards = award(self.rules, pots, entries)
         for a in self.awards:
             self.stacks[a.player] += a.amount
             self.events.append(Awarded(*a))
@@ -935,18 +978,6 @@ class HandState:
             f"<HandState {self.rules.variant.value} street={self.street} phase={self.phase.value} "
             f"actor={self.actor} pot={self.pot} stacks={self.stacks}>"
         )
-
-
-_SYSTEM_RNG: random.Random | None = None
-
-
-def _system_rng() -> random.Random:
-    global _SYSTEM_RNG
-    if _SYSTEM_RNG is None:
-        import secrets
-
-        _SYSTEM_RNG = secrets.SystemRandom()
-    return _SYSTEM_RNG
 
 
 @dataclass(frozen=True, slots=True)

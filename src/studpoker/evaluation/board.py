@@ -17,11 +17,21 @@ Either way the value returned is larger for the board that acts first.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
+from itertools import combinations_with_replacement
 
 from ..cards import CardError, CardsLike, card_indices
 from ._tables import HandCategory, LowCategory
 
-__all__ = ["board_tiebreak", "first_to_act", "high_board_value", "low_board_value"]
+__all__ = [
+    "best_board",
+    "board_tiebreak",
+    "board_value",
+    "board_value_of_ranks",
+    "first_to_act",
+    "high_board_value",
+    "low_board_value",
+]
 
 _BASE = 14  # ranks are stored +1 so that a missing card (shorter board) counts lowest
 _SHAPES = {
@@ -55,7 +65,7 @@ def _board(cards: CardsLike) -> list[int]:
     return idx
 
 
-def _grouped(ranks: list[int]) -> tuple[int, int]:
+def _grouped(ranks: tuple[int, ...]) -> tuple[int, int]:
     """(shape number 0..4, ranks packed largest group first, then higher rank first)."""
     counts: dict[int, int] = {}
     for r in ranks:
@@ -69,17 +79,39 @@ def _grouped(ranks: list[int]) -> tuple[int, int]:
     return shape, packed
 
 
+@cache
+def _tables() -> tuple[dict[tuple[int, ...], int], dict[tuple[int, ...], int]]:
+    """Board values of every sorted tuple of 1 to 4 ranks: (high boards, razz boards)."""
+    high: dict[tuple[int, ...], int] = {}
+    low: dict[tuple[int, ...], int] = {}
+    for size in range(1, 5):
+        for ranks in combinations_with_replacement(range(13), size):
+            shape, packed = _grouped(ranks)
+            high[ranks] = int(_HIGH_CATEGORY[shape]) * _BASE**4 + packed
+            # Ace-to-five ranks: ace 0, deuce 1, ..., king 12.
+            shape, packed = _grouped(tuple(r + 1 if r != 12 else 0 for r in ranks))
+            low[ranks] = _LOW_WORST - (int(_LOW_CATEGORY[shape]) * _BASE**4 + packed)
+    return high, low
+
+
+def board_value(indices: Sequence[int], low: bool = False) -> int:
+    """Value of a board given as valid card indices (no checks; the engine's fast path)."""
+    return _tables()[low][tuple(sorted(c >> 2 for c in indices))]
+
+
+def board_value_of_ranks(ranks: tuple[int, ...], low: bool = False) -> int:
+    """Value of a board given as its ranks sorted ascending (no checks; the engine's fast path)."""
+    return _tables()[low][ranks]
+
+
 def high_board_value(cards: CardsLike) -> int:
     """Value of a high board (stud, stud hi/lo); the largest acts first (SPEC R7.3)."""
-    shape, packed = _grouped([c >> 2 for c in _board(cards)])
-    return int(_HIGH_CATEGORY[shape]) * _BASE**4 + packed
+    return board_value(_board(cards))
 
 
 def low_board_value(cards: CardsLike) -> int:
     """Value of a razz board (ace low, pairs bad); the largest, i.e. the lowest board, acts first."""
-    # Ace-to-five ranks: ace 0, deuce 1, ..., king 12.
-    shape, packed = _grouped([(c >> 2) + 1 if c >> 2 != 12 else 0 for c in _board(cards)])
-    return _LOW_WORST - (int(_LOW_CATEGORY[shape]) * _BASE**4 + packed)
+    return board_value(_board(cards), low=True)
 
 
 def board_tiebreak(cards: CardsLike, *, low: bool = False) -> tuple[int, ...]:
@@ -106,10 +138,14 @@ def first_to_act(boards: Sequence[CardsLike], *, low: bool = False, by_suit: boo
     """
     if not boards:
         raise ValueError("first_to_act needs at least one board")
-    value = low_board_value if low else high_board_value
+    return best_board([_board(b) for b in boards], low=low, by_suit=by_suit)
 
-    def key(i: int) -> tuple[int, tuple[int, ...], int]:
-        tie = board_tiebreak(boards[i], low=low) if by_suit else ()
-        return value(boards[i]), tie, -i
 
-    return max(range(len(boards)), key=key)
+def best_board(boards: Sequence[Sequence[int]], *, low: bool = False, by_suit: bool = False) -> int:
+    """:func:`first_to_act` for boards given as valid card indices (no checks; the engine's fast path)."""
+    values = [board_value(b, low) for b in boards]
+    top = max(values)
+    tied = [i for i, v in enumerate(values) if v == top]
+    if len(tied) == 1 or not by_suit:
+        return tied[0]
+    return max(tied, key=lambda i: (board_tiebreak(boards[i], low=low), -i))
