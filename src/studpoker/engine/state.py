@@ -4,7 +4,7 @@
 >>> rules = Rules(Variant.STUD7, ante=1, bring_in=3, small_bet=10, big_bet=20)
 >>> hand = HandState(rules, [200, 200, 200], seed=7)
 >>> hand.street, hand.actor, [str(a) for a in hand.legal_actions()]
-(3, 2, ['bring in 3', 'complete to 10'])
+(3, 1, ['bring in 3', 'complete to 10'])
 >>> hand.apply(Action.bring_in(3))
 >>> [str(a) for a in hand.legal_actions()]
 ['fold', 'call 3', 'complete to 10']
