@@ -13,6 +13,7 @@ from studpoker.engine import (
     CommunityFirstActor,
     HandState,
     HeadsUpUncap,
+    IllegalActionError,
     Phase,
     ShortDeckProcedure,
     Stud5Opening,
@@ -493,3 +494,44 @@ def test_tc43_stud5_high_card_opens() -> None:
     )
     assert t.actor == S1  # tie by position, suits not used
     assert t.legal() == {"check", "bet 10"}  # no bring-in
+
+
+# ---------------------------------------------------------------------------------------------
+# Irregularities (live-dealer mode)
+
+
+def tc45_table() -> Table:
+    doors = {S1: "?? ?? Kh", S2: "?? ?? 5d", S3: "?? ?? 9s", S4: "?? ?? Qd", S5: "?? ?? 2c"}
+    t = Table(rules(), [201] * 5, doors)
+    assert t.actor == S5  # the true low card
+    t.state.misdesignate_bring_in(S2)
+    assert t.state.stacks[S2] == 197 and t.actor == S3
+    return t
+
+
+def test_tc45_wrong_bring_in_corrected_before_the_next_player_acts() -> None:
+    t = tc45_table()
+    t.state.correct_bring_in()
+    assert t.state.stacks[S2] == 200  # S2 takes back 3
+    assert t.actor == S5 and t.legal(with_check_fold=True) == {"bring-in 3", "complete 10"}
+    assert isinstance(t.state.events[-1], Returned) and t.state.events[-1] == Returned(S2, 3)
+
+
+def test_tc45_wrong_bring_in_stands_once_the_next_player_acted() -> None:
+    t = tc45_table()
+    t.act("call 3")
+    with pytest.raises(IllegalActionError, match="already acted"):
+        t.state.correct_bring_in()
+    t.play([(S4, "call 3"), (S5, "call 3")])  # S5 has no obligation: an ordinary call (or fold)
+    t.play([(S1, "call 3")])
+    assert t.state.street == 4 and t.state.stacks[S2] == 197
+
+
+def test_tc45_misdesignation_only_before_the_bring_in() -> None:
+    t = tc45_table()
+    with pytest.raises(IllegalActionError, match="before the bring-in is posted"):
+        t.state.misdesignate_bring_in(S1)
+
+
+# TC-44 (buy-ins and top-ups between hands) is a table-session scenario: it is tested with the
+# table (issue 5), not with the single-hand state machine.

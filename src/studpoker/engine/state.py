@@ -137,6 +137,7 @@ class HandState:
         "_last_street",
         "_legal",
         "_manual",
+        "_misdesignated",
         "_mucked",
         "_n_active",
         "_n_live",
@@ -232,6 +233,7 @@ class HandState:
         self.phase = Phase.BET
         self.actor: int | None = None
         self._legal: tuple[Action, ...] | None = None
+        self._misdesignated: tuple[HandState, int] | None = None
         self._showdown_order: list[int] = []
         self._reset_round()
         for p in range(n):
@@ -760,6 +762,42 @@ class HandState:
             self._showdown_decision(p, action)
             return
         self._bet_action(p, action)
+
+    # -- live-dealer irregularity: the wrong bring-in (R13.2, TC-45) ------------------------------
+
+    def misdesignate_bring_in(self, player: int) -> None:
+        """The dealer wrongly told ``player`` to bring in, and he posted it (live dealing, R13.2).
+
+        Until the next player acts, :meth:`correct_bring_in` takes the chips back and the
+        true low card must bring in; once anyone acts, the wager stands and the true low
+        card has no obligation.
+        """
+        true_player = self.actor
+        if self.phase is not Phase.BET or self._duty != 1 or true_player is None:
+            raise IllegalActionError("a bring-in can only be misdesignated before the bring-in is posted")
+        if not 0 <= player < self.n or player == true_player or self._folded[player] or self.stacks[player] == 0:
+            raise IllegalActionError(f"player {player} cannot be designated to bring in")
+        before = self.copy()
+        self.actor = player
+        self._legal = None
+        self._bet_action(player, _action(ActionKind.BRING_IN, min(self.rules.bring_in, self.stacks[player])))
+        self._misdesignated = (before, len(self.events))
+
+    def correct_bring_in(self) -> None:
+        """Undo a misdesignated bring-in if nobody has acted since (R13.2): the chips go back and
+        the true low card must bring in (or complete)."""
+        if self._misdesignated is None or len(self.events) != self._misdesignated[1]:
+            raise IllegalActionError("no misdesignated bring-in to correct: the next player has already acted")
+        before, _ = self._misdesignated
+        wrong = next(e.player for e in reversed(self.events) if isinstance(e, ActionTaken))
+        amount = self._bet[wrong]
+        events = self.events
+        for name in HandState.__slots__:
+            if name != "events":
+                setattr(self, name, getattr(before, name))
+        self.events = events
+        self.events.append(Returned(wrong, amount))
+        self._misdesignated = None
 
     def _waiting_for(self) -> str:
         if self.phase is Phase.DEAL:
