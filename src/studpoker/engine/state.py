@@ -373,6 +373,16 @@ class HandState:
             ops = self._last_street_plan(len(live))
             if ops[-1][0] != _COMMUNITY:
                 ops += [(face, p) for p in live]
+        elif not self._manual:  # a middle street from the deck: burn one, one up card each
+            deck, events, up = self._deck, self.events, self._up
+            burned = deck.pop()
+            self._burns.append(burned)
+            events.append(Burned(burned))
+            for p in live:
+                card = deck.pop()
+                up[p].append(card)
+                events.append(_tuple(CardDealt, (p, card, True, street)))
+            self._used += 1 + len(live)
         else:
             ops = [(_BURN, -1)] + [(_UP, p) for p in live]
         ops.reverse()  # the next operation is at the end: pop() takes it
