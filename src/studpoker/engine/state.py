@@ -733,7 +733,7 @@ class HandState:
     def _aggression_open(self, p: int) -> bool:
         """R6.9: the cap does not bar it and the betting is open (or re-opened) to the player."""
         active = self._n_active
-        if active < 2:  # nobody could answer a wager (R4.7, R6.13c)
+        if active < 2 or not self._can_be_answered(p):  # a wager nobody could call is not offered
             return False
         if self._opened:
             cap = self.rules.raise_cap
@@ -748,6 +748,14 @@ class HandState:
                     return False
         acted = self._acted[p]
         return acted is None or 2 * (self._to_call - acted) >= self._half_base()
+
+    def _can_be_answered(self, p: int) -> bool:
+        """Some opponent could put in more than the amount to call (else a wager is pointless)."""
+        to_call, folded, stacks, bet = self._to_call, self._folded, self.stacks, self._bet
+        for q in range(self.n):
+            if q != p and not folded[q] and stacks[q] > 0 and bet[q] + stacks[q] > to_call:
+                return True
+        return False
 
     def _half_base(self) -> int:
         """The bet whose half re-opens the betting or makes an all-in a full wager (R6.9, R6.12, R6.14.4)."""
@@ -860,6 +868,11 @@ class HandState:
         if regular or 2 * (amount - before) >= self._half_base():  # a full bet, completion or raise
             if self._opened:
                 self._raises += 1
+            elif self._completion:  # the completion is the round's first full bet: it re-opens the
+                acted = self._acted  # betting for whoever only posted or called the bring-in (R6.3)
+                for q in range(self.n):
+                    if acted[q] is not None:
+                        acted[q] = 0
             self._opened = True
             self._full = amount
             if self._open_pair and not self._big_wager and amount - before >= big > small:

@@ -1,0 +1,265 @@
+"""Hand-simulation speed: studpoker's rules engine against PokerKit, in one process.
+
+    python bench/simulate.py                   # about a minute: 14 s for each engine and policy
+    python bench/simulate.py --seconds 5
+    python bench/simulate.py --hands 2000      # a fixed number of hands for each engine and policy
+
+What is measured: complete hands of 8-handed fixed-limit seven-card stud (ante 1,
+bring-in 3, 10/20), every player starting with 1,000 chips, played one after the
+other in a single thread. One timed hand is everything from creating the hand to the
+last chip awarded:
+
+* studpoker: ``HandState(rules, stacks, seed=i)`` shuffles a deck with seed ``i``
+  (the hand's number), posts the antes and deals; then the policy takes every
+  decision (``legal_actions()``, then ``apply()``) until the hand is over. The engine
+  deals every street, returns uncalled chips, shows down (``auto_show``) and awards
+  the pots by itself. The short-deck procedure of R8 applies when all eight players
+  reach 7th street (a community card).
+* PokerKit: ``FixedLimitSevenCardStud.create_state`` with every automation on (antes,
+  bet collection, burning, hole and board dealing, runout count, showing or mucking,
+  hand killing, chips pushing and pulling) and PokerKit's own shuffled deck (the
+  ``random`` module, seeded once per run); the policy takes every decision, reading
+  the legal options from ``can_fold``, ``can_check_or_call``, ``can_post_bring_in`` and
+  ``can_complete_bet_or_raise_to`` with the min/max completion amounts. PokerKit deals
+  a board card instead of a 7th-street card when its deck runs short.
+
+The two policies, the same for both engines:
+
+* random: a uniform choice from the engine's own list of legal actions. For PokerKit
+  that list is: fold if ``can_fold()``, check-or-call if ``can_check_or_call()``,
+  bring-in if ``can_post_bring_in()``, and complete/bet/raise to the minimum amount
+  and (if different) to the maximum amount if ``can_complete_bet_or_raise_to()``.
+* always-call: check when possible, otherwise call; the bring-in player posts the
+  bring-in. Every hand goes to a showdown with all eight players.
+
+Both engines play by the same rules where they can: three raises after the opening
+bet or completion, also heads-up; no open-pair double bet; no fold when a check is
+available (PokerKit in its default tournament mode). Not timed: imports, and a few
+warm-up hands per engine before each run (studpoker builds its evaluation tables on
+first use). The clock is ``time.perf_counter``; a run stops after ``--hands`` hands or,
+by default, at the first hand that ends after ``--seconds`` seconds. Each hand's chips
+are checked for conservation (a negligible cost for both engines).
+
+Targets (from the issue): at least 20x PokerKit's hands/s on both policies; the issue
+quotes about 575 random-action and 110 always-call hands/s for PokerKit on this machine.
+The ratio is taken against PokerKit as measured in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import time
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from studpoker.engine import Action, ActionKind, HandState, HeadsUpUncap, Rules, Variant
+
+PLAYERS = 8
+STACK = 1_000
+ANTE, BRING_IN, SMALL_BET, BIG_BET = 1, 3, 10, 20
+TARGET_RATIO = 20.0
+ISSUE_POKERKIT_RATES = {"random": 575.0, "always-call": 110.0}
+POLICIES = ("random", "always-call")
+WARM_UP_HANDS = 20
+
+RULES = Rules(
+    Variant.STUD7,
+    ante=ANTE,
+    bring_in=BRING_IN,
+    small_bet=SMALL_BET,
+    big_bet=BIG_BET,
+    raise_cap=3,
+    headsup_uncap=HeadsUpUncap.NEVER,
+    open_pair_double_bet=False,
+    allow_fold_when_check_available=False,
+)
+STACKS = [STACK] * PLAYERS
+CHIPS = STACK * PLAYERS
+
+# A hand player: (hand number, policy randomness) -> decisions taken in the hand.
+HandPlayer = Callable[[int, random.Random], int]
+
+
+# -- studpoker ------------------------------------------------------------------------------------
+
+
+def ours_random(hand: int, rng: random.Random) -> int:
+    state = HandState(RULES, STACKS, seed=hand)
+    decisions = 0
+    while state.actor is not None:
+        state.apply(rng.choice(state.legal_actions()))
+        decisions += 1
+    assert state.is_over and sum(state.stacks) == CHIPS
+    return decisions
+
+
+_PASSIVE = (ActionKind.CHECK, ActionKind.CALL, ActionKind.BRING_IN)
+
+
+def _passive(legal: tuple[Action, ...]) -> Action:
+    for action in legal:
+        if action.kind in _PASSIVE:
+            return action
+    raise AssertionError(f"nothing to check, call or bring in: {legal}")
+
+
+def ours_always_call(hand: int, rng: random.Random) -> int:
+    state = HandState(RULES, STACKS, seed=hand)
+    decisions = 0
+    while state.actor is not None:
+        state.apply(_passive(state.legal_actions()))
+        decisions += 1
+    assert state.is_over and sum(state.stacks) == CHIPS
+    return decisions
+
+
+# -- PokerKit -------------------------------------------------------------------------------------
+
+
+def pokerkit_players() -> dict[str, HandPlayer] | None:
+    """PokerKit's hand players, or None if PokerKit is not installed."""
+    try:
+        import pokerkit
+    except ImportError:
+        return None
+    automations = tuple(pokerkit.Automation)  # everything but the players' decisions
+    game = pokerkit.FixedLimitSevenCardStud
+    stacks = tuple(STACKS)
+
+    def new_state() -> Any:
+        return game.create_state(automations, True, ANTE, BRING_IN, SMALL_BET, BIG_BET, stacks, PLAYERS)
+
+    def random_hand(hand: int, rng: random.Random) -> int:
+        state = new_state()
+        decisions = 0
+        while state.status:
+            legal: list[tuple[str, int]] = []
+            if state.can_fold():
+                legal.append(("fold", 0))
+            if state.can_check_or_call():
+                legal.append(("check-or-call", 0))
+            if state.can_post_bring_in():
+                legal.append(("bring-in", 0))
+            if state.can_complete_bet_or_raise_to():
+                low = state.min_completion_betting_or_raising_to_amount
+                high = state.max_completion_betting_or_raising_to_amount
+                legal.append(("raise", low))
+                if high != low:
+                    legal.append(("raise", high))
+            kind, amount = rng.choice(legal)
+            if kind == "fold":
+                state.fold()
+            elif kind == "check-or-call":
+                state.check_or_call()
+            elif kind == "bring-in":
+                state.post_bring_in()
+            else:
+                state.complete_bet_or_raise_to(amount)
+            decisions += 1
+        assert sum(state.stacks) == CHIPS
+        return decisions
+
+    def always_call_hand(hand: int, rng: random.Random) -> int:
+        state = new_state()
+        decisions = 0
+        while state.status:
+            if state.can_post_bring_in():
+                state.post_bring_in()
+            else:
+                state.check_or_call()
+            decisions += 1
+        assert sum(state.stacks) == CHIPS
+        return decisions
+
+    return {"random": random_hand, "always-call": always_call_hand}
+
+
+# -- timing ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Result:
+    engine: str
+    policy: str
+    hands: int
+    seconds: float
+    decisions: int
+
+    @property
+    def rate(self) -> float:
+        return self.hands / self.seconds
+
+
+def measure(engine: str, policy: str, play: HandPlayer, hands: int | None, seconds: float, seed: int) -> Result:
+    """Play hands until ``hands`` are done, or until ``seconds`` have passed if ``hands`` is None."""
+    rng = random.Random(seed)
+    random.seed(seed)  # PokerKit shuffles with the random module
+    for i in range(WARM_UP_HANDS):
+        play(-1 - i, rng)
+    played = decisions = 0
+    start = time.perf_counter()
+    while True:
+        decisions += play(played, rng)
+        played += 1
+        if hands is not None:
+            if played >= hands:
+                break
+        elif time.perf_counter() - start >= seconds:
+            break
+    return Result(engine, policy, played, time.perf_counter() - start, decisions)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    limit = parser.add_mutually_exclusive_group()
+    limit.add_argument("--seconds", type=float, default=14.0, help="seconds per engine and policy (default 14)")
+    limit.add_argument("--hands", type=int, help="a fixed number of hands per engine and policy instead")
+    parser.add_argument("--policy", choices=POLICIES, action="append", help="run only this policy (repeatable)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the policies and of PokerKit's shuffles")
+    args = parser.parse_args()
+    policies = args.policy or list(POLICIES)
+    warnings.filterwarnings("ignore", category=UserWarning, module="pokerkit")  # its short-deck notices
+
+    ours: dict[str, HandPlayer] = {"random": ours_random, "always-call": ours_always_call}
+    theirs = pokerkit_players()
+    limit_text = f"{args.hands:,} hands" if args.hands is not None else f"{args.seconds:g} s"
+    print(
+        f"Seven-card stud, {PLAYERS} players, ante {ANTE}, bring-in {BRING_IN}, {SMALL_BET}/{BIG_BET},"
+        f" stacks {STACK:,}; {limit_text} per engine and policy"
+    )
+    print(f"Python {platform.python_version()} on {platform.machine()} ({platform.processor() or platform.system()})")
+    if theirs is None:
+        print("PokerKit is not installed (pip install pokerkit): timing studpoker only")
+    print()
+    print(f"{'policy':<12} {'engine':<10} {'hands':>8} {'seconds':>8} {'hands/s':>9} {'decisions/hand':>15}")
+    results: dict[tuple[str, str], Result] = {}
+    for policy in policies:
+        players = [("studpoker", ours[policy])] + ([("pokerkit", theirs[policy])] if theirs else [])
+        for engine, play in players:
+            result = measure(engine, policy, play, args.hands, args.seconds, args.seed)
+            results[engine, policy] = result
+            print(
+                f"{policy:<12} {engine:<10} {result.hands:>8,} {result.seconds:>8.2f} {result.rate:>9,.0f}"
+                f" {result.decisions / result.hands:>15.1f}",
+                flush=True,
+            )
+    if theirs is None:
+        return
+    print()
+    for policy in policies:
+        mine, pokerkit = results["studpoker", policy], results["pokerkit", policy]
+        ratio = mine.rate / pokerkit.rate
+        quoted = ISSUE_POKERKIT_RATES[policy]
+        verdict = "met" if ratio >= TARGET_RATIO else "NOT met"
+        print(
+            f"{policy:<12} ours/pokerkit = {ratio:5.1f}x (target >= {TARGET_RATIO:g}x: {verdict});"
+            f" against the issue's {quoted:g} hands/s for PokerKit: {mine.rate / quoted:.1f}x"
+        )
+
+
+if __name__ == "__main__":
+    main()
