@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from ..cards import Card, Rank
-from ..evaluation import evaluate_high, evaluate_low8, evaluate_razz
+from ..evaluation import evaluate_high, evaluate_low8, evaluate_razz, high_value, low8_value, razz_value
 from ..evaluation.high import HighHand
 from ..evaluation.low import LowHand
 from .pots import Pot, split
@@ -47,17 +47,26 @@ class _Hands:
     def __init__(self, rules: Rules, contenders: Sequence[Contender]) -> None:
         self.rules = rules
         self.by_player = {c.player: c for c in contenders}
-        self.high: dict[int, HighHand] = {}
-        self.low: dict[int, LowHand | None] = {}
+        self.cards = {c.player: c.own + ((c.community,) if c.community is not None else ()) for c in contenders}
+        # Values (ints, cheap) decide the winners; the hand objects are built only for odd-chip ties.
+        self.high_value: dict[int, int] = {}
+        self.low_value: dict[int, int] = {}
         variant = rules.variant
-        for c in contenders:
-            cards = c.own + ((c.community,) if c.community is not None else ())
+        for player, cards in self.cards.items():
             if variant is Variant.RAZZ:
-                self.low[c.player] = evaluate_razz(cards)
+                self.low_value[player] = razz_value(cards)
             else:
-                self.high[c.player] = evaluate_high(cards)
+                self.high_value[player] = high_value(cards)
                 if variant is Variant.STUD7_HL8:
-                    self.low[c.player] = evaluate_low8(cards)
+                    self.low_value[player] = low8_value(cards)
+
+    def high_hand(self, player: int) -> HighHand:
+        return evaluate_high(self.cards[player])
+
+    def low_hand(self, player: int) -> LowHand | None:
+        if self.rules.variant is Variant.RAZZ:
+            return evaluate_razz(self.cards[player])
+        return evaluate_low8(self.cards[player])
 
     # -- odd-chip priority (R11.6): larger key first --------------------------------------------
 
@@ -68,7 +77,7 @@ class _Hands:
             return (-player,)
         if rule is OddChipRule.ALL_CARDS_RRoP:
             return (max((c.rank, c.suit) for c in contender.own),)
-        hand = self.high[player]
+        hand = self.high_hand(player)
         wheel = hand.ranks[0] == Rank.FIVE and hand.ranks[-1] == Rank.ACE  # A plays low in 5-4-3-2-A
         played = [
             (-1 if wheel and c.rank == Rank.ACE else int(c.rank), int(c.suit))
@@ -85,26 +94,26 @@ class _Hands:
         if rule is OddChipRule.ALL_CARDS_RRoP:  # the lowest card by suit, ace lowest, gets the chip
             rank, suit = min((_low_rank(c), int(c.suit)) for c in contender.own)
             return (-rank, -suit)
-        hand = self.low[player]
+        hand = self.low_hand(player)
         assert hand is not None
         played = [(_low_rank(c), int(c.suit)) for c in hand.cards if c != contender.community]
         return tuple(sorted(played, reverse=True))
 
-    def ordered(self, players: Sequence[int], key: Callable[[int], tuple[object, ...]]) -> list[int]:
-        return sorted(players, key=key, reverse=True)
+    def ordered(self, players: list[int], key: Callable[[int], tuple[object, ...]]) -> list[int]:
+        return sorted(players, key=key, reverse=True) if len(players) > 1 else players
 
     # -- winners -----------------------------------------------------------------------------------
 
     def best_high(self, eligible: Sequence[int]) -> list[int]:
-        top = max(self.high[p].value for p in eligible)
-        return [p for p in eligible if self.high[p].value == top]
+        values = self.high_value
+        top = max(values[p] for p in eligible)
+        return [p for p in eligible if values[p] == top]
 
     def best_low(self, eligible: Sequence[int]) -> list[int]:
-        values = {p: hand.value for p in eligible if (hand := self.low[p]) is not None}
-        if not values:
-            return []
-        top = max(values.values())
-        return [p for p, v in values.items() if v == top]
+        """The best low among ``eligible``; none if nobody qualifies (eight-or-better value 0)."""
+        values = self.low_value
+        top = max(values[p] for p in eligible)
+        return [p for p in eligible if values[p] == top] if top else []
 
 
 def award(rules: Rules, pots: Sequence[Pot], contenders: Sequence[Contender]) -> list[Award]:
@@ -112,7 +121,7 @@ def award(rules: Rules, pots: Sequence[Pot], contenders: Sequence[Contender]) ->
 
     A pot with a single eligible contender goes to him without evaluation.
     """
-    hands = _Hands(rules, [c for c in contenders if any(len(p.eligible) > 1 for p in pots)])
+    hands = _Hands(rules, contenders)
     present = {c.player for c in contenders}
     unit = rules.chip_unit
     out: list[Award] = []

@@ -31,7 +31,7 @@ from typing import Any
 
 from ..cards import CARDS, Card, Deck, Rank, format_cards, parse_card, shuffle_in_place
 from ..evaluation import high_board_value, high_value, low_board_value, razz_value
-from ..evaluation.board import best_board, board_tiebreak, board_value_of_ranks
+from ..evaluation.board import best_board, board_tiebreak, board_values
 from .actions import Action, ActionKind
 from .errors import CardSupplyError, IllegalActionError, RulesError
 from .events import (
@@ -94,7 +94,9 @@ _BURN, _DOWN, _UP, _COMMUNITY, _SCRAMBLE, _RROP = range(6)
 
 
 _K_FOLD, _K_CHECK, _K_CALL, _K_BRING_IN = ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL, ActionKind.BRING_IN
+_K_COMPLETE, _K_BET, _K_RAISE = ActionKind.COMPLETE, ActionKind.BET, ActionKind.RAISE
 _ACTIONS: dict[ActionKind, dict[int, Action]] = {kind: {} for kind in ActionKind}
+_CALLS = _ACTIONS[ActionKind.CALL]
 _FOLD, _CHECK = Action.fold(), Action.check()
 
 
@@ -189,11 +191,13 @@ class HandState:
         n = len(stacks)
         if not 2 <= n <= rules.max_seats:  # type: ignore[operator]
             raise RulesError(f"{rules.variant.value} is played by 2 to {rules.max_seats} players, got {n}")
-        for p, s in enumerate(stacks):
-            if not isinstance(s, int) or isinstance(s, bool) or s < rules.chip_unit:
-                raise RulesError(f"player {p}'s stack must be a whole number of chips >= {rules.chip_unit}, got {s!r}")
-            if s % rules.chip_unit:
-                raise RulesError(f"player {p}'s stack {s} is not a multiple of chip_unit {rules.chip_unit}")
+        unit = rules.chip_unit
+        if not (all(type(s) is int for s in stacks) and min(stacks) >= unit and (unit == 1 or not any(s % unit for s in stacks))):
+            for p, s in enumerate(stacks):
+                if not isinstance(s, int) or isinstance(s, bool) or s < unit:
+                    raise RulesError(f"player {p}'s stack must be a whole number of chips >= {unit}, got {s!r}")
+                if s % unit:
+                    raise RulesError(f"player {p}'s stack {s} is not a multiple of chip_unit {unit}")
         self.rules = rules
         self.n = n
         self.stacks = list(stacks)
@@ -236,13 +240,14 @@ class HandState:
         self._misdesignated: tuple[HandState, int] | None = None
         self._showdown_order: list[int] = []
         self._reset_round()
+        ante, events, stacks_now = rules.ante, self.events, self.stacks
         for p in range(n):
-            amount = min(rules.ante, self.stacks[p])
-            self.stacks[p] -= amount
-            self._total[p] += amount
-            self.events.append(_tuple(AntePosted, (p, amount, self.stacks[p] == 0)))
+            amount = ante if stacks_now[p] > ante else stacks_now[p]
+            stacks_now[p] -= amount
+            self._total[p] = amount
+            events.append(_tuple(AntePosted, (p, amount, not stacks_now[p])))
         self._n_live = n  # kept up to date: counting on every decision would be slow
-        self._n_active = sum(1 for s in self.stacks if s > 0)
+        self._n_active = n - stacks_now.count(0)
         self._begin_street(3 if rules.variant is not Variant.STUD5 else 2)
         self._advance()
 
@@ -361,7 +366,19 @@ class HandState:
         rules = self.rules
         live = [p for p in range(self.n) if not self._folded[p]]
         ops: list[tuple[int, int]] = []
-        if street == self._first_street:
+        if street == self._first_street and not self._manual and not rules.burn_before_first_deal:
+            deck, events, up, down = self._deck, self.events, self._up, self._down
+            for _ in range(1 if rules.variant is Variant.STUD5 else 2):  # down cards, one round at a time
+                for p in live:
+                    card = deck.pop()
+                    down[p].append(card)
+                    events.append(_tuple(CardDealt, (p, card, False, street)))
+            for p in live:  # then the door cards
+                card = deck.pop()
+                up[p].append(card)
+                events.append(_tuple(CardDealt, (p, card, True, street)))
+            self._used += len(down[live[0]]) * len(live) + len(live)
+        elif street == self._first_street:
             if rules.burn_before_first_deal:
                 ops.append((_BURN, -1))
             downs = 1 if rules.variant is Variant.STUD5 else 2
@@ -619,7 +636,8 @@ class HandState:
                 return (value([*self._up[p], community]), tie, -p)
 
             return max(live, key=key)
-        values = [board_value_of_ranks(tuple(sorted([c.rank for c in self._up[p]])), low) for p in live]
+        table, up = board_values(low), self._up
+        values = [table[tuple(sorted([c.rank for c in up[p]]))] for p in live]
         top = max(values)
         if not by_suit or values.count(top) == 1:
             return live[values.index(top)]  # ties: the earliest position (R7.4 POSITION)
@@ -703,51 +721,55 @@ class HandState:
             return tuple(out)
         reach = mine + stack
         if mine < to_call:
-            out = [_FOLD, _action(_K_CALL, to_call if to_call < reach else reach)]
+            call = _CALLS.get(to_call if to_call < reach else reach) or _action(_K_CALL, min(to_call, reach))
+            out = [_FOLD, call]
         elif rules.allow_fold_when_check_available:
             out = [_FOLD, _CHECK]
         else:
             out = [_CHECK]
-        if reach > to_call and self._aggression_open(p):
-            kind, targets = self._aggressive_targets()
-            last = -1
-            for target in targets:
-                amount = target if target < reach else reach
-                if amount > to_call and amount != last:
-                    last = amount
-                    out.append(_action(kind, amount))
+        # An aggressive action (R6.8.4) needs chips beyond the call and aggression open (R6.9).
+        # Inlined (this runs at every decision): re-opening (R6.9), the cap (R6.4, R6.6), an answer.
+        if reach <= to_call or self._n_active < 2:
+            return tuple(out)
+        acted = self._acted[p]
+        if acted is not None:
+            half = rules.small_bet if self._completion and not self._opened else self._inc
+            if 2 * (to_call - acted) < half:
+                return tuple(out)
+        if self._opened and rules.raise_cap is not None and self._raises >= rules.raise_cap and self._cap_bars():
+            return tuple(out)
+        if not self._can_be_answered(p):
+            return tuple(out)
+        kind, targets = self._aggressive_targets()
+        last = -1
+        for target in targets:
+            amount = target if target < reach else reach
+            if amount > to_call and amount != last:
+                last = amount
+                out.append(_action(kind, amount))
         return tuple(out)
 
+    def _cap_bars(self) -> bool:
+        """The raise cap is reached: does it still apply (R6.4, R6.6)?"""
+        mode = self.rules.headsup_uncap
+        if mode is HeadsUpUncap.NEVER:
+            return True
+        if mode is HeadsUpUncap.ROUND_BEGINS_HEADSUP:
+            return self._h_start != 2
+        return self._n_active >= 3 or self._capped
+
     def _aggressive_targets(self) -> tuple[ActionKind, tuple[int, ...]]:
-        small, big = self.rules.small_bet, self.rules.big_bet
-        two_sizes = self._open_pair and not self._big_wager
+        """The kind and the target totals of a full wager now (R6.8; two sizes under R6.14)."""
         if not self._opened:
             if self._completion:
-                return ActionKind.COMPLETE, (small,)
-            kind = ActionKind.COMPLETE if self._to_call > 0 else ActionKind.BET
-            return kind, ((small, big) if two_sizes else (self._inc,))
-        if two_sizes:
-            return ActionKind.RAISE, (self._full + small, self._full + big)
-        return ActionKind.RAISE, (self._full + self._inc,)
-
-    def _aggression_open(self, p: int) -> bool:
-        """R6.9: the cap does not bar it and the betting is open (or re-opened) to the player."""
-        active = self._n_active
-        if active < 2 or not self._can_be_answered(p):  # a wager nobody could call is not offered
-            return False
-        if self._opened:
-            cap = self.rules.raise_cap
-            if cap is not None and self._raises >= cap:
-                mode = self.rules.headsup_uncap
-                if mode is HeadsUpUncap.NEVER:
-                    return False
-                if mode is HeadsUpUncap.ROUND_BEGINS_HEADSUP:
-                    if self._h_start != 2:
-                        return False
-                elif active >= 3 or self._capped:
-                    return False
-        acted = self._acted[p]
-        return acted is None or 2 * (self._to_call - acted) >= self._half_base()
+                return _K_COMPLETE, (self.rules.small_bet,)
+            kind = _K_COMPLETE if self._to_call > 0 else _K_BET
+            if self._open_pair and not self._big_wager:
+                return kind, (self.rules.small_bet, self.rules.big_bet)
+            return kind, (self._inc,)
+        if self._open_pair and not self._big_wager:
+            return _K_RAISE, (self._full + self.rules.small_bet, self._full + self.rules.big_bet)
+        return _K_RAISE, (self._full + self._inc,)
 
     def _can_be_answered(self, p: int) -> bool:
         """Some opponent could put in more than the amount to call (else a wager is pointless)."""
@@ -767,15 +789,17 @@ class HandState:
 
     def apply(self, action: Action) -> None:
         """Take an action for the player to act. Illegal actions raise and change nothing."""
-        if not isinstance(action, Action):
-            raise IllegalActionError(f"expected an Action, got {action!r}")
-        legal = self._legal if self._legal is not None else self.legal_actions()
-        if self.actor is None:
-            raise IllegalActionError(f"nobody is to act: the hand is {self._waiting_for()}")
-        if action not in legal:
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_actions()
+        if action not in legal:  # identity first: the legal set's own objects are found at once
+            if not isinstance(action, Action):
+                raise IllegalActionError(f"expected an Action, got {action!r}")
+            if self.actor is None:
+                raise IllegalActionError(f"nobody is to act: the hand is {self._waiting_for()}")
             allowed = ", ".join(str(a) for a in legal)
             raise IllegalActionError(f"player {self.actor} may not {action} now; legal: {allowed}")
-        p = self.actor
+        p: int = self.actor  # type: ignore[assignment]  # a legal action means someone is to act
         if self.phase is _SHOWDOWN:
             self._showdown_decision(p, action)
             return
@@ -833,9 +857,16 @@ class HandState:
             self._n_active -= 1
 
     def _bet_action(self, p: int, action: Action) -> None:
-        kind, amount = action.kind, action.amount
+        kind = action.kind
+        stacks = self.stacks
         if kind is _K_CALL:
-            self._pay(p, amount)
+            bet = self._bet
+            chips = action.amount - bet[p]
+            stacks[p] -= chips
+            bet[p] = action.amount
+            self._total[p] += chips
+            if not stacks[p]:
+                self._n_active -= 1
             self._acted[p] = self._to_call
         elif kind is _K_CHECK:
             self._acted[p] = self._to_call
@@ -844,6 +875,7 @@ class HandState:
             self._n_live -= 1
             self._n_active -= 1
         elif kind is _K_BRING_IN:
+            amount = action.amount
             self._pay(p, amount)
             self._to_call = max(self._to_call, self.rules.bring_in)  # R6.10: others owe the full bring-in
             if self.rules.bring_in == self.rules.small_bet and amount == self.rules.bring_in:
@@ -852,8 +884,8 @@ class HandState:
             self._acted[p] = self._to_call
             self._aggressor = p if self._opened else self._aggressor
         else:
-            self._wager(p, kind, amount)
-        self.events.append(_tuple(ActionTaken, (p, action, self.street, self.stacks[p] == 0 and not self._folded[p])))
+            self._wager(p, kind, action.amount)
+        self.events.append(_tuple(ActionTaken, (p, action, self.street, not stacks[p] and not self._folded[p])))
         self._legal = None
         self.actor = self._next_to_act(p)  # after a fold under R5.6 the next player has the same options
         if self.actor is None:  # the round is over: deal on, show down or settle

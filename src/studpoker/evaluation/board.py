@@ -27,7 +27,7 @@ __all__ = [
     "best_board",
     "board_tiebreak",
     "board_value",
-    "board_value_of_ranks",
+    "board_values",
     "first_to_act",
     "high_board_value",
     "low_board_value",
@@ -99,9 +99,9 @@ def board_value(indices: Sequence[int], low: bool = False) -> int:
     return _tables()[low][tuple(sorted(c >> 2 for c in indices))]
 
 
-def board_value_of_ranks(ranks: tuple[int, ...], low: bool = False) -> int:
-    """Value of a board given as its ranks sorted ascending (no checks; the engine's fast path)."""
-    return _tables()[low][ranks]
+def board_values(low: bool = False) -> dict[tuple[int, ...], int]:
+    """Every board's value keyed by its ranks sorted ascending (the engine's fast path)."""
+    return _tables()[low]
 
 
 def high_board_value(cards: CardsLike) -> int:
