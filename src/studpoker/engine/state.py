@@ -31,7 +31,7 @@ from typing import Any
 
 from ..cards import CARDS, Card, Deck, Rank, format_cards, parse_card, shuffle_in_place
 from ..evaluation import high_board_value, high_value, low_board_value, razz_value
-from ..evaluation.board import best_board, board_tiebreak, board_values
+from ..evaluation.board import best_board, board_automaton, board_tiebreak
 from .actions import Action, ActionKind
 from .errors import CardSupplyError, IllegalActionError, RulesError
 from .events import (
@@ -84,7 +84,15 @@ class CardRequest:
     street: int
 
 
-_SHOWDOWN = Phase.SHOWDOWN
+_SHOWDOWN, _BET, _DEAL = Phase.SHOWDOWN, Phase.BET, Phase.DEAL
+_board_tables = board_automaton
+
+
+def _board_steps() -> tuple[tuple[int, ...], ...]:
+    return board_automaton()[0]
+
+# _CLOCKWISE[n][p]: the players after p around a table of n, ending with p itself.
+_CLOCKWISE = {n: tuple(tuple((p + i) % n for i in range(1, n + 1)) for p in range(n)) for n in range(2, 11)}
 # Hot events are built with tuple.__new__ directly: a named tuple's generated __new__ is a
 # Python function, and a hand logs a few dozen cards and actions.
 _tuple = tuple.__new__
@@ -122,6 +130,7 @@ class HandState:
         "_aggressor",
         "_auto_show",
         "_bet",
+        "_bid",
         "_big_wager",
         "_burns",
         "_capped",
@@ -152,6 +161,7 @@ class HandState:
         "_showdown_order",
         "_shown",
         "_start",
+        "_targets",
         "_to_call",
         "_total",
         "_up",
@@ -208,6 +218,7 @@ class HandState:
         self._mucked = [False] * n
         self._shown = [False] * n
         self._down: list[list[Card | None]] = [[] for _ in range(n)]
+        self._bid = [0] * n  # each board as a state of evaluation.board.board_automaton()
         self._up: list[list[Card]] = [[] for _ in range(n)]
         self._community: Card | None = None
         self._burns: list[Card | None] = []
@@ -263,6 +274,7 @@ class HandState:
         self._open_pair = False
         self._aggressor: int | None = None
         self._first_actor: int | None = None
+        self._targets: tuple[ActionKind, tuple[int, ...], tuple[Action, ...]] | None = None
         self._duty = 0  # 1: the bring-in must post; 2: the bring-in is all-in, the next player must open (R5.6)
         self._completion = False
         self._inc = self.rules.small_bet
@@ -362,7 +374,7 @@ class HandState:
 
     def _begin_street(self, street: int) -> None:
         self.street = street
-        self.events.append(StreetStarted(street))
+        self.events.append(_tuple(StreetStarted, (street,)))
         rules = self.rules
         live = [p for p in range(self.n) if not self._folded[p]]
         ops: list[tuple[int, int]] = []
@@ -373,9 +385,11 @@ class HandState:
                     card = deck.pop()
                     down[p].append(card)
                     events.append(_tuple(CardDealt, (p, card, False, street)))
+            bid, step = self._bid, _board_steps()
             for p in live:  # then the door cards
                 card = deck.pop()
                 up[p].append(card)
+                bid[p] = step[bid[p]][card.index >> 2]
                 events.append(_tuple(CardDealt, (p, card, True, street)))
             self._used += len(down[live[0]]) * len(live) + len(live)
         elif street == self._first_street:
@@ -394,10 +408,12 @@ class HandState:
             deck, events, up = self._deck, self.events, self._up
             burned = deck.pop()
             self._burns.append(burned)
-            events.append(Burned(burned))
+            events.append(_tuple(Burned, (burned,)))
+            bid, step = self._bid, _board_steps()
             for p in live:
                 card = deck.pop()
                 up[p].append(card)
+                bid[p] = step[bid[p]][card.index >> 2]
                 events.append(_tuple(CardDealt, (p, card, True, street)))
             self._used += 1 + len(live)
         else:
@@ -436,7 +452,11 @@ class HandState:
             op, p = ops[-1]
             if op in (_UP, _DOWN) and not manual:  # the common case, inlined
                 card = deck.pop()
-                (self._up if op == _UP else self._down)[p].append(card)
+                if op == _UP:
+                    self._up[p].append(card)
+                    self._bid[p] = _board_steps()[self._bid[p]][card.index >> 2]
+                else:
+                    self._down[p].append(card)
                 events.append(_tuple(CardDealt, (p, card, op == _UP, street)))
                 self._used += 1
             elif op == _BURN:
@@ -507,6 +527,7 @@ class HandState:
         elif op == _UP:
             assert card is not None
             self._up[p].append(card)
+            self._bid[p] = _board_steps()[self._bid[p]][card.index >> 2]
             self.events.append(CardDealt(p, card, True, self.street))
         else:
             self._down[p].append(card)
@@ -545,18 +566,19 @@ class HandState:
         """Deal, start and end rounds until someone must decide or the hand is over."""
         self._legal = None
         while True:
-            if self.phase is Phase.DEAL:
-                if not self._run_ops():
-                    self.actor = None
-                    return
-                self._begin_round()
-                continue
-            if self.phase is Phase.BET:
+            phase = self.phase
+            if phase is _BET:
                 if self.actor is not None:
                     return
                 self._end_round()
                 continue
-            if self.phase is Phase.SHOWDOWN:
+            if phase is _DEAL:
+                if self._ops and not self._run_ops():
+                    self.actor = None
+                    return
+                self._begin_round()
+                continue
+            if phase is _SHOWDOWN:
                 if self.actor is not None:
                     return
                 self._settle()
@@ -566,11 +588,17 @@ class HandState:
     # -- betting rounds ---------------------------------------------------------------------------
 
     def _begin_round(self) -> None:
-        rules = self.rules
-        self._reset_round()
-        self._round = self.street - self._first_street
-        self._inc = rules.bet_size(self._round)
-        self.phase = Phase.BET
+        rules, n = self.rules, self.n
+        # A fresh betting round (what _reset_round does, inlined: this runs on every street).
+        self._bet = [0] * n
+        self._acted = [None] * n
+        self._to_call = self._full = self._raises = self._duty = 0
+        self._opened = self._capped = self._big_wager = self._open_pair = self._completion = False
+        self._aggressor = self._first_actor = None
+        self._targets = None
+        self._round = rnd = self.street - self._first_street
+        self._inc = rules.small_bet if rnd < 2 else rules.big_bet
+        self.phase = _BET
         self._h_start = active = self._n_active
         if self.street == self._last_street and self._community is not None and not rules.community_card_betting:
             self.actor = None  # no betting after a community card (R8.5, seed doc C)
@@ -617,7 +645,8 @@ class HandState:
     def _high_board_player(self) -> int:
         """The best board among live hands acts first (R7.2-R7.4, R8.6, R12a.3)."""
         rules = self.rules
-        live = self.live_players()
+        folded, mucked = self._folded, self._mucked
+        live = [p for p in range(self.n) if not folded[p] and not mucked[p]]
         low = rules.variant is Variant.RAZZ
         by_suit = rules.later_street_tiebreak is Tiebreak.HIGH_CARD_BY_SUIT
         if (
@@ -636,8 +665,8 @@ class HandState:
                 return (value([*self._up[p], community]), tie, -p)
 
             return max(live, key=key)
-        table, up = board_values(low), self._up
-        values = [table[tuple(sorted([c.rank for c in up[p]]))] for p in live]
+        table, bid = _board_tables()[2 if low else 1], self._bid
+        values = [table[bid[p]] for p in live]
         top = max(values)
         if not by_suit or values.count(top) == 1:
             return live[values.index(top)]  # ties: the earliest position (R7.4 POSITION)
@@ -656,20 +685,12 @@ class HandState:
         """The next player clockwise who must still act in this round (R6.7, R6.13), or None."""
         if self._n_live <= 1:
             return None
-        n, folded, stacks, acted, bet, to_call = (
-            self.n,
-            self._folded,
-            self.stacks,
-            self._acted,
-            self._bet,
-            self._to_call,
-        )
-        for i in range(1, n + 1):
-            q = (after + i) % n
-            if folded[q] or stacks[q] == 0 or (acted[q] is not None and bet[q] >= to_call):
+        folded, stacks, acted, bet, to_call = self._folded, self.stacks, self._acted, self._bet, self._to_call
+        for q in _CLOCKWISE[self.n][after]:
+            if folded[q] or not stacks[q] or (acted[q] is not None and bet[q] >= to_call):
                 continue
             if not self._duty and self._n_active == 1:  # R6.13(c): alone, and nobody has more in
-                most = max((bet[p] for p in range(n) if p != q and not folded[p]), default=0)
+                most = max((bet[p] for p in range(self.n) if p != q and not folded[p]), default=0)
                 if bet[q] >= most:
                     continue
             return q
@@ -740,13 +761,20 @@ class HandState:
             return tuple(out)
         if not self._can_be_answered(p):
             return tuple(out)
-        kind, targets = self._aggressive_targets()
+        cached = self._targets
+        if cached is None:  # the same for every player until the next wager or round
+            kind, targets = self._aggressive_targets()
+            cached = self._targets = (kind, targets, tuple(_action(kind, t) for t in targets))
+        kind, targets, actions = cached
         last = -1
-        for target in targets:
-            amount = target if target < reach else reach
-            if amount > to_call and amount != last:
-                last = amount
-                out.append(_action(kind, amount))
+        for target, action in zip(targets, actions, strict=True):
+            if target < reach:
+                if target > to_call and target != last:
+                    last = target
+                    out.append(action)
+            elif reach > to_call and reach != last:  # all-in for less than the target
+                last = reach
+                out.append(_action(kind, reach))
         return tuple(out)
 
     def _cap_bars(self) -> bool:
@@ -883,6 +911,7 @@ class HandState:
             self._duty = 0
             self._acted[p] = self._to_call
             self._aggressor = p if self._opened else self._aggressor
+            self._targets = None
         else:
             self._wager(p, kind, action.amount)
         self.events.append(_tuple(ActionTaken, (p, action, self.street, not stacks[p] and not self._folded[p])))
@@ -913,6 +942,7 @@ class HandState:
         self._to_call = max(self._to_call, amount)
         self._duty = 0
         self._aggressor = p
+        self._targets = None
         self._acted[p] = self._to_call
         cap = self.rules.raise_cap
         if cap is not None and self._raises >= cap and self._n_active >= 3:

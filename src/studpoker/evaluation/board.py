@@ -27,6 +27,7 @@ __all__ = [
     "best_board",
     "board_tiebreak",
     "board_value",
+    "board_automaton",
     "board_values",
     "first_to_act",
     "high_board_value",
@@ -97,6 +98,30 @@ def _tables() -> tuple[dict[tuple[int, ...], int], dict[tuple[int, ...], int]]:
 def board_value(indices: Sequence[int], low: bool = False) -> int:
     """Value of a board given as valid card indices (no checks; the engine's fast path)."""
     return _tables()[low][tuple(sorted(c >> 2 for c in indices))]
+
+
+@cache
+def board_automaton() -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]:
+    """Boards as states of an automaton, for the engine: ``(step, high, low)``.
+
+    State 0 is the empty board; ``step[state][rank]`` is the board after one more up card
+    of that rank (up to four cards); ``high[state]`` and ``low[state]`` are its values (the
+    empty board is worth -1). Dealing a card is then one lookup, and ranking the boards
+    one more.
+    """
+    high_table, low_table = _tables()
+    boards: list[tuple[int, ...]] = [()]
+    ids: dict[tuple[int, ...], int] = {(): 0}
+    for size in range(1, 5):
+        for ranks in combinations_with_replacement(range(13), size):
+            ids[ranks] = len(boards)
+            boards.append(ranks)
+    step = tuple(
+        tuple(ids[tuple(sorted((*board, r)))] if len(board) < 4 else 0 for r in range(13)) for board in boards
+    )
+    high = tuple(high_table[b] if b else -1 for b in boards)
+    low = tuple(low_table[b] if b else -1 for b in boards)
+    return step, high, low
 
 
 def board_values(low: bool = False) -> dict[tuple[int, ...], int]:
