@@ -149,6 +149,7 @@ class HandState:
         "_legal",
         "_manual",
         "_misdesignated",
+        "_min_reach",
         "_mucked",
         "_n_active",
         "_n_live",
@@ -248,6 +249,7 @@ class HandState:
         self.phase = Phase.BET
         self.actor: int | None = None
         self._legal: tuple[Action, ...] | None = None
+        self._min_reach = 0
         self._misdesignated: tuple[HandState, int] | None = None
         self._showdown_order: list[int] = []
         self._reset_round()
@@ -600,6 +602,8 @@ class HandState:
         self._inc = rules.small_bet if rnd < 2 else rules.big_bet
         self.phase = _BET
         self._h_start = active = self._n_active
+        stacks, folded = self.stacks, self._folded
+        self._min_reach = min([stacks[q] for q in range(n) if not folded[q] and stacks[q]], default=0)
         if self.street == self._last_street and self._community is not None and not rules.community_card_betting:
             self.actor = None  # no betting after a community card (R8.5, seed doc C)
             return
@@ -759,22 +763,23 @@ class HandState:
                 return tuple(out)
         if self._opened and rules.raise_cap is not None and self._raises >= rules.raise_cap and self._cap_bars():
             return tuple(out)
-        if not self._can_be_answered(p):
+        # Someone can answer a wager (all can while the amount to call is below the smallest stack
+        # the round started with: folds only remove players).
+        if to_call >= self._min_reach and not self._can_be_answered(p):
             return tuple(out)
         cached = self._targets
         if cached is None:  # the same for every player until the next wager or round
             kind, targets = self._aggressive_targets()
             cached = self._targets = (kind, targets, tuple(_action(kind, t) for t in targets))
         kind, targets, actions = cached
-        last = -1
-        for target, action in zip(targets, actions, strict=True):
+        # Targets ascend and all exceed the amount to call; one the player cannot reach becomes an
+        # all-in for his whole stack, and so would every larger one.
+        for target, action in zip(targets, actions):  # noqa: B905 - same length by construction
             if target < reach:
-                if target > to_call and target != last:
-                    last = target
-                    out.append(action)
-            elif reach > to_call and reach != last:  # all-in for less than the target
-                last = reach
+                out.append(action)
+            else:
                 out.append(_action(kind, reach))
+                break
         return tuple(out)
 
     def _cap_bars(self) -> bool:
@@ -820,18 +825,26 @@ class HandState:
         legal = self._legal
         if legal is None:
             legal = self.legal_actions()
-        if action not in legal:  # identity first: the legal set's own objects are found at once
+        for candidate in legal:  # the legal set's own objects (what bots pass) by identity: no __eq__ calls
+            if candidate is action:
+                break
+        else:
+            self._check_legal(action, legal)
+        p: int = self.actor  # type: ignore[assignment]  # a legal action means someone is to act
+        if self.phase is _SHOWDOWN:
+            self._showdown_decision(p, action)
+            return
+        self._bet_action(p, action)
+
+    def _check_legal(self, action: Action, legal: tuple[Action, ...]) -> None:
+        """Raise unless ``action`` equals one of the legal actions."""
+        if action not in legal:
             if not isinstance(action, Action):
                 raise IllegalActionError(f"expected an Action, got {action!r}")
             if self.actor is None:
                 raise IllegalActionError(f"nobody is to act: the hand is {self._waiting_for()}")
             allowed = ", ".join(str(a) for a in legal)
             raise IllegalActionError(f"player {self.actor} may not {action} now; legal: {allowed}")
-        p: int = self.actor  # type: ignore[assignment]  # a legal action means someone is to act
-        if self.phase is _SHOWDOWN:
-            self._showdown_decision(p, action)
-            return
-        self._bet_action(p, action)
 
     # -- live-dealer irregularity: the wrong bring-in (R13.2, TC-45) ------------------------------
 
