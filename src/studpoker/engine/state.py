@@ -935,10 +935,18 @@ class HandState:
 
     def _wager(self, p: int, kind: ActionKind, amount: int) -> None:
         """Complete, bet or raise to ``amount`` (R6.3-R6.5, R6.12, R6.14)."""
-        small, big = self.rules.small_bet, self.rules.big_bet
+        rules = self.rules
+        small, big = rules.small_bet, rules.big_bet
         before = self._full if self._opened else 0
-        regular = amount in self._aggressive_targets()[1]
-        self._pay(p, amount)
+        cached = self._targets
+        regular = amount in (cached[1] if cached is not None else self._aggressive_targets()[1])
+        stacks, bet = self.stacks, self._bet
+        chips = amount - bet[p]
+        stacks[p] -= chips
+        bet[p] = amount
+        self._total[p] += chips
+        if not stacks[p]:
+            self._n_active -= 1
         if regular or 2 * (amount - before) >= self._half_base():  # a full bet, completion or raise
             if self._opened:
                 self._raises += 1
@@ -957,7 +965,7 @@ class HandState:
         self._aggressor = p
         self._targets = None
         self._acted[p] = self._to_call
-        cap = self.rules.raise_cap
+        cap = rules.raise_cap
         if cap is not None and self._raises >= cap and self._n_active >= 3:
             self._capped = True
 
