@@ -253,12 +253,12 @@ class HandState:
         self._misdesignated: tuple[HandState, int] | None = None
         self._showdown_order: list[int] = []
         self._reset_round()
-        ante, events, stacks_now = rules.ante, self.events, self.stacks
+        ante, log, stacks_now, total = rules.ante, self.events.append, self.stacks, self._total
         for p in range(n):
             amount = ante if stacks_now[p] > ante else stacks_now[p]
             stacks_now[p] -= amount
-            self._total[p] = amount
-            events.append(_tuple(AntePosted, (p, amount, not stacks_now[p])))
+            total[p] = amount
+            log(_tuple(AntePosted, (p, amount, not stacks_now[p])))
         self._n_live = n  # kept up to date: counting on every decision would be slow
         self._n_active = n - stacks_now.count(0)
         self._begin_street(3 if rules.variant is not Variant.STUD5 else 2)
@@ -381,18 +381,18 @@ class HandState:
         live = [p for p in range(self.n) if not self._folded[p]]
         ops: list[tuple[int, int]] = []
         if street == self._first_street and not self._manual and not rules.burn_before_first_deal:
-            deck, events, up, down = self._deck, self.events, self._up, self._down
+            pop, log, up, down = self._deck.pop, self.events.append, self._up, self._down
             for _ in range(1 if rules.variant is Variant.STUD5 else 2):  # down cards, one round at a time
                 for p in live:
-                    card = deck.pop()
+                    card = pop()
                     down[p].append(card)
-                    events.append(_tuple(CardDealt, (p, card, False, street)))
+                    log(_tuple(CardDealt, (p, card, False, street)))
             bid, step = self._bid, _board_steps()
             for p in live:  # then the door cards
-                card = deck.pop()
+                card = pop()
                 up[p].append(card)
                 bid[p] = step[bid[p]][card.index >> 2]
-                events.append(_tuple(CardDealt, (p, card, True, street)))
+                log(_tuple(CardDealt, (p, card, True, street)))
             self._used += len(down[live[0]]) * len(live) + len(live)
         elif street == self._first_street:
             if rules.burn_before_first_deal:
@@ -407,16 +407,16 @@ class HandState:
             if ops[-1][0] != _COMMUNITY:
                 ops += [(face, p) for p in live]
         elif not self._manual:  # a middle street from the deck: burn one, one up card each
-            deck, events, up = self._deck, self.events, self._up
-            burned = deck.pop()
+            pop, log, up = self._deck.pop, self.events.append, self._up
+            burned = pop()
             self._burns.append(burned)
-            events.append(_tuple(Burned, (burned,)))
+            log(_tuple(Burned, (burned,)))
             bid, step = self._bid, _board_steps()
             for p in live:
-                card = deck.pop()
+                card = pop()
                 up[p].append(card)
                 bid[p] = step[bid[p]][card.index >> 2]
-                events.append(_tuple(CardDealt, (p, card, True, street)))
+                log(_tuple(CardDealt, (p, card, True, street)))
             self._used += 1 + len(live)
         else:
             ops = [(_BURN, -1)] + [(_UP, p) for p in live]
