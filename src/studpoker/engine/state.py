@@ -91,6 +91,7 @@ _board_tables = board_automaton
 def _board_steps() -> tuple[tuple[int, ...], ...]:
     return board_automaton()[0]
 
+
 # _CLOCKWISE[n][p]: the players after p around a table of n, ending with p itself.
 _CLOCKWISE = {n: tuple(tuple((p + i) % n for i in range(1, n + 1)) for p in range(n)) for n in range(2, 11)}
 # Hot events are built with tuple.__new__ directly: a named tuple's generated __new__ is a
@@ -148,8 +149,8 @@ class HandState:
         "_last_street",
         "_legal",
         "_manual",
-        "_misdesignated",
         "_min_reach",
+        "_misdesignated",
         "_mucked",
         "_n_active",
         "_n_live",
@@ -203,7 +204,8 @@ class HandState:
         if not 2 <= n <= rules.max_seats:  # type: ignore[operator]
             raise RulesError(f"{rules.variant.value} is played by 2 to {rules.max_seats} players, got {n}")
         unit = rules.chip_unit
-        if not (all(type(s) is int for s in stacks) and min(stacks) >= unit and (unit == 1 or not any(s % unit for s in stacks))):
+        plain = all(type(s) is int for s in stacks) and min(stacks) >= unit
+        if not (plain and (unit == 1 or not any(s % unit for s in stacks))):
             for p, s in enumerate(stacks):
                 if not isinstance(s, int) or isinstance(s, bool) or s < unit:
                     raise RulesError(f"player {p}'s stack must be a whole number of chips >= {unit}, got {s!r}")
@@ -685,21 +687,6 @@ class HandState:
                 return q
         return None
 
-    def _next_to_act(self, after: int) -> int | None:
-        """The next player clockwise who must still act in this round (R6.7, R6.13), or None."""
-        if self._n_live <= 1:
-            return None
-        folded, stacks, acted, bet, to_call = self._folded, self.stacks, self._acted, self._bet, self._to_call
-        for q in _CLOCKWISE[self.n][after]:
-            if folded[q] or not stacks[q] or (acted[q] is not None and bet[q] >= to_call):
-                continue
-            if not self._duty and self._n_active == 1:  # R6.13(c): alone, and nobody has more in
-                most = max((bet[p] for p in range(self.n) if p != q and not folded[p]), default=0)
-                if bet[q] >= most:
-                    continue
-            return q
-        return None
-
     def _end_round(self) -> None:
         """Close the betting round: return uncalled chips (R11.2), then settle, show down or deal on."""
         self._duty = 0
@@ -725,9 +712,10 @@ class HandState:
 
     def legal_actions(self) -> tuple[Action, ...]:
         """Everything the player to act may do now, with amounts (round totals); empty if nobody is to act."""
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        return self._legal
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal
 
     def _compute_legal(self) -> tuple[Action, ...]:
         p = self.actor
@@ -807,10 +795,7 @@ class HandState:
     def _can_be_answered(self, p: int) -> bool:
         """Some opponent could put in more than the amount to call (else a wager is pointless)."""
         to_call, folded, stacks, bet = self._to_call, self._folded, self.stacks, self._bet
-        for q in range(self.n):
-            if q != p and not folded[q] and stacks[q] > 0 and bet[q] + stacks[q] > to_call:
-                return True
-        return False
+        return any(q != p and not folded[q] and stacks[q] and bet[q] + stacks[q] > to_call for q in range(self.n))
 
     def _half_base(self) -> int:
         """The bet whose half re-opens the betting or makes an all-in a full wager (R6.9, R6.12, R6.14.4)."""
@@ -929,8 +914,22 @@ class HandState:
             self._wager(p, kind, action.amount)
         self.events.append(_tuple(ActionTaken, (p, action, self.street, not stacks[p] and not self._folded[p])))
         self._legal = None
-        self.actor = self._next_to_act(p)  # after a fold under R5.6 the next player has the same options
-        if self.actor is None:  # the round is over: deal on, show down or settle
+        # The next player clockwise who must still act (R6.7, R6.13); after a fold under R5.6 the
+        # next player has the same options. Inlined: it runs after every action.
+        actor = None
+        if self._n_live > 1:
+            folded, acted, bet, to_call = self._folded, self._acted, self._bet, self._to_call
+            for q in _CLOCKWISE[self.n][p]:
+                if folded[q] or not stacks[q] or (acted[q] is not None and bet[q] >= to_call):
+                    continue
+                if not self._duty and self._n_active == 1:  # R6.13(c): alone, and nobody has more in
+                    most = max((bet[o] for o in range(self.n) if o != q and not folded[o]), default=0)
+                    if bet[q] >= most:
+                        continue
+                actor = q
+                break
+        self.actor = actor
+        if actor is None:  # the round is over: deal on, show down or settle
             self._advance()
 
     def _wager(self, p: int, kind: ActionKind, amount: int) -> None:

@@ -25,10 +25,9 @@ from ._tables import HandCategory, LowCategory
 
 __all__ = [
     "best_board",
+    "board_automaton",
     "board_tiebreak",
     "board_value",
-    "board_automaton",
-    "board_values",
     "first_to_act",
     "high_board_value",
     "low_board_value",
@@ -116,17 +115,10 @@ def board_automaton() -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tup
         for ranks in combinations_with_replacement(range(13), size):
             ids[ranks] = len(boards)
             boards.append(ranks)
-    step = tuple(
-        tuple(ids[tuple(sorted((*board, r)))] if len(board) < 4 else 0 for r in range(13)) for board in boards
-    )
+    step = tuple(tuple(ids[tuple(sorted((*board, r)))] if len(board) < 4 else 0 for r in range(13)) for board in boards)
     high = tuple(high_table[b] if b else -1 for b in boards)
     low = tuple(low_table[b] if b else -1 for b in boards)
     return step, high, low
-
-
-def board_values(low: bool = False) -> dict[tuple[int, ...], int]:
-    """Every board's value keyed by its ranks sorted ascending (the engine's fast path)."""
-    return _tables()[low]
 
 
 def high_board_value(cards: CardsLike) -> int:
