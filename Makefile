@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: run test lint bench clean
+.PHONY: run test test-pure lint bench clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -18,15 +18,24 @@ test: $(PY)
 	$(PY) -m pip install --quiet -e '.[test]'
 	$(PY) -m pytest
 
+# The engine tests again on the pure-Python engine (a copy of src/ without compiled modules).
+test-pure: $(PY)
+	$(PY) -m pip install --quiet -e '.[test]'
+	rm -rf build/pure && mkdir -p build/pure && cp -r src build/pure/
+	find build/pure -name '*.so' -delete
+	PYTHONPATH=build/pure/src $(PY) -c "import studpoker.engine.state as s; assert s.__file__.endswith('.py'), s.__file__"
+	PYTHONPATH=build/pure/src $(PY) -m pytest -q -p no:cacheprovider tests/engine
+
 lint: $(PY)
 	$(PY) -m pip install --quiet -e '.[dev]'
-	$(PY) -m ruff check src tests bench tools
-	$(PY) -m ruff format --check src tests bench tools
+	$(PY) -m ruff check src tests bench tools setup.py conftest.py
+	$(PY) -m ruff format --check src tests bench tools setup.py conftest.py
 	$(PY) -m mypy --strict src
 
 bench: $(PY)
 	$(PY) -m pip install --quiet -e '.[bench]'
 	$(PY) bench/evaluate.py
+	$(PY) bench/simulate.py
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -30,6 +30,7 @@ from studpoker.engine import (
     Tiebreak,
     Variant,
 )
+from studpoker.engine import state as state_module
 from studpoker.engine.events import CardDealt, Reshuffled
 
 
@@ -78,7 +79,7 @@ def snapshot(state: HandState) -> tuple[Any, ...]:
             return tuple(plain(x) for x in v)
         return v
 
-    return tuple(plain(getattr(state, name)) for name in HandState.__slots__ if name != "_legal")
+    return tuple(plain(getattr(state, name)) for name in state_module._SLOTS if name != "_legal")
 
 
 def illegal_candidates(state: HandState, rnd: random.Random) -> list[Action]:

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, cast
 
 from ..cards import CARDS, Card, Deck, Rank, format_cards, parse_card, shuffle_in_place
 from ..evaluation import high_board_value, high_value, low_board_value, razz_value
@@ -123,60 +123,66 @@ def _low_key(card: Card) -> tuple[int, int]:
     return (0 if card.rank == Rank.ACE else card.rank + 1, card.suit)
 
 
+_BLANK = object()
+
+# Every attribute of a hand state (its __slots__; copy() and the irregularity undo walk them).
+_SLOTS = (
+    "_acted",
+    "_aggressor",
+    "_auto_show",
+    "_bet",
+    "_bid",
+    "_big_wager",
+    "_burns",
+    "_capped",
+    "_community",
+    "_completion",
+    "_deck",
+    "_down",
+    "_duty",
+    "_first_actor",
+    "_first_street",
+    "_folded",
+    "_full",
+    "_h_start",
+    "_inc",
+    "_last_street",
+    "_legal",
+    "_manual",
+    "_min_reach",
+    "_misdesignated",
+    "_mucked",
+    "_n_active",
+    "_n_live",
+    "_open_pair",
+    "_opened",
+    "_ops",
+    "_raises",
+    "_round",
+    "_seed",
+    "_showdown_order",
+    "_shown",
+    "_start",
+    "_targets",
+    "_to_call",
+    "_total",
+    "_up",
+    "_used",
+    "actor",
+    "awards",
+    "events",
+    "n",
+    "phase",
+    "rules",
+    "stacks",
+    "street",
+)
+
+
 class HandState:
     """One hand of stud. See the module docstring for the life cycle."""
 
-    __slots__ = (
-        "_acted",
-        "_aggressor",
-        "_auto_show",
-        "_bet",
-        "_bid",
-        "_big_wager",
-        "_burns",
-        "_capped",
-        "_community",
-        "_completion",
-        "_deck",
-        "_down",
-        "_duty",
-        "_first_actor",
-        "_first_street",
-        "_folded",
-        "_full",
-        "_h_start",
-        "_inc",
-        "_last_street",
-        "_legal",
-        "_manual",
-        "_min_reach",
-        "_misdesignated",
-        "_mucked",
-        "_n_active",
-        "_n_live",
-        "_open_pair",
-        "_opened",
-        "_ops",
-        "_raises",
-        "_round",
-        "_seed",
-        "_showdown_order",
-        "_shown",
-        "_start",
-        "_targets",
-        "_to_call",
-        "_total",
-        "_up",
-        "_used",
-        "actor",
-        "awards",
-        "events",
-        "n",
-        "phase",
-        "rules",
-        "stacks",
-        "street",
-    )
+    __slots__ = _SLOTS
 
     # -- creation ---------------------------------------------------------------------------------
 
@@ -198,19 +204,20 @@ class HandState:
         ``auto_show``: at showdown every live hand is shown (cards speak); with
         ``False`` each player in turn decides to show or muck (R9.3, R9.4).
         """
+        if rules is _BLANK:  # an empty shell for copy() to fill in
+            return
         if not isinstance(rules, Rules):
             raise RulesError(f"rules must be a Rules, got {type(rules).__name__}")
         n = len(stacks)
         if not 2 <= n <= rules.max_seats:  # type: ignore[operator]
             raise RulesError(f"{rules.variant.value} is played by 2 to {rules.max_seats} players, got {n}")
         unit = rules.chip_unit
-        plain = all(type(s) is int for s in stacks) and min(stacks) >= unit
-        if not (plain and (unit == 1 or not any(s % unit for s in stacks))):
-            for p, s in enumerate(stacks):
-                if not isinstance(s, int) or isinstance(s, bool) or s < unit:
-                    raise RulesError(f"player {p}'s stack must be a whole number of chips >= {unit}, got {s!r}")
-                if s % unit:
-                    raise RulesError(f"player {p}'s stack {s} is not a multiple of chip_unit {unit}")
+        given: list[object] = list(cast("Sequence[object]", stacks))  # checked before they are used as ints
+        for p, s in enumerate(given):
+            if type(s) is not int or s < unit:  # bool is not accepted either
+                raise RulesError(f"player {p}'s stack must be a whole number of chips >= {unit}, got {s!r}")
+            if s % unit:
+                raise RulesError(f"player {p}'s stack {s} is not a multiple of chip_unit {unit}")
         self.rules = rules
         self.n = n
         self.stacks = list(stacks)
@@ -860,7 +867,7 @@ class HandState:
         wrong = next(e.player for e in reversed(self.events) if isinstance(e, ActionTaken))
         amount = self._bet[wrong]
         events = self.events
-        for name in HandState.__slots__:
+        for name in _SLOTS:
             if name != "events":
                 setattr(self, name, getattr(before, name))
         self.events = events
@@ -1067,8 +1074,8 @@ class HandState:
 
     def copy(self) -> HandState:
         """An independent copy (cheap: lists of small values are copied, immutable parts shared)."""
-        new = HandState.__new__(HandState)
-        for name in HandState.__slots__:
+        new = HandState(cast(Rules, _BLANK), ())
+        for name in _SLOTS:
             value = getattr(self, name)
             if type(value) is list:
                 value = [v[:] if type(v) is list else v for v in value]
