@@ -27,7 +27,7 @@ def extensions() -> list[object]:
         from mypyc.build import mypycify
 
         modules = mypycify(COMPILED, opt_level="3", group_name="studpoker.engine._native")
-    except Exception as error:  # no mypyc, or it cannot compile: fall back to pure Python
+    except (Exception, SystemExit) as error:  # no mypyc, or it cannot compile: fall back to pure Python
         print(f"studpoker: building without compiled modules ({error})", file=sys.stderr)
         return []
     for module in modules:
