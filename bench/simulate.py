@@ -57,6 +57,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from studpoker.engine import Action, ActionKind, HandState, HeadsUpUncap, Rules, Variant
+from studpoker.engine import state as engine_state
 
 PLAYERS = 8
 STACK = 1_000
@@ -232,6 +233,8 @@ def main() -> None:
         f" stacks {STACK:,}; {limit_text} per engine and policy"
     )
     print(f"Python {platform.python_version()} on {platform.machine()} ({platform.processor() or platform.system()})")
+    build = "compiled with mypyc" if not (engine_state.__file__ or "").endswith(".py") else "pure Python"
+    print(f"studpoker engine: {build} ({engine_state.__file__})")
     if theirs is None:
         print("PokerKit is not installed (pip install pokerkit): timing studpoker only")
     print()
