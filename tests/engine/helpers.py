@@ -8,6 +8,7 @@ from typing import Any
 from studpoker.cards import CARDS, Card, parse_card
 from studpoker.engine import Action, ActionKind, HandState, Phase, Rules, Variant
 
+UNKNOWN = CARDS[0].__class__.__new__(CARDS[0].__class__)  # a marker for "??" (never dealt itself)
 SPEC_STAKES = {"ante": 1, "bring_in": 3, "small_bet": 10, "big_bet": 20}
 
 
@@ -41,8 +42,9 @@ def action_text(action: Action) -> str:
 
 class Table:
     """A hand dealt by hand: ``cards[p]`` lists player p's cards in dealing order
-    (down, down, door, 4th, ...); ``"??"`` or a missing card is dealt as unknown when
-    face down. ``community`` is the short-deck community card if one is asked for."""
+    (down, down, door, 4th, ...); ``"??"`` is dealt as unknown; a missing card is dealt as
+    unknown when face down and as a spare card when face up. ``community`` is the
+    short-deck community card if one is asked for."""
 
     def __init__(
         self,
@@ -54,10 +56,11 @@ class Table:
     ) -> None:
         self.state = HandState(rules, stacks, manual=True, auto_show=auto_show)
         self.queues: dict[int, list[Card | None]] = {
-            p: [None if c == "??" else parse_card(c) for c in text.split()] for p, text in (cards or {}).items()
+            p: [UNKNOWN if c == "??" else parse_card(c) for c in text.split()] for p, text in (cards or {}).items()
         }
         self.community = parse_card(community) if community else None
-        reserved = {c for q in self.queues.values() for c in q if c is not None} | {self.community}
+        reserved = {c for q in self.queues.values() for c in q if c is not None and c is not UNKNOWN}
+        reserved.add(self.community)
         # Up cards nobody specified come from the cards nobody asked for, highest first
         # (so that fillers rarely pair with the specified cards' low ranks).
         self.spare = [c for c in reversed(CARDS) if c not in reserved]
@@ -73,7 +76,9 @@ class Table:
                 continue
             queue = self.queues.get(request.player, [])
             card = queue.pop(0) if queue else None
-            if card is None and request.face_up:
+            if card is UNKNOWN:  # "??" given explicitly: dealt as unknown, face up or down
+                card = None
+            elif card is None and request.face_up:  # not given: any spare card
                 card = self.spare.pop(0)
             state.deal(card)
 

@@ -73,8 +73,6 @@ def test_manual_dealing_errors_change_nothing() -> None:
     state.deal("Kd")
     state.deal("Qd")
     assert state.card_needed is not None and state.card_needed.face_up
-    with pytest.raises(CardSupplyError, match="must be known"):
-        state.deal(None)
     with pytest.raises(CardSupplyError, match="expected a Card"):
         state.deal(7)  # type: ignore[arg-type]
     state.deal("2c")
@@ -82,6 +80,30 @@ def test_manual_dealing_errors_change_nothing() -> None:
     assert state.phase is Phase.BET and state.actor == 0
     with pytest.raises(CardSupplyError, match="no card is needed now"):
         state.deal("4c")
+
+
+def test_an_unknown_door_card_leaves_the_bring_in_to_the_caller() -> None:
+    # A hand history that does not show player 1's door: who brings in is not guessed.
+    t = Table(rules(), [100, 100, 100], {0: "?? ?? 5c", 1: "?? ?? ??", 2: "?? ?? 9d"})
+    state = t.state
+    assert state.first_actor_needed and state.actor is None and state.legal_actions() == ()
+    with pytest.raises(IllegalActionError, match=r"R5\.3: player 0 shows 5c, so player 2 does not bring in"):
+        state.set_first_actor(2)
+    state.set_first_actor(1)
+    assert not state.first_actor_needed and state.actor == 1
+    assert [str(a) for a in state.legal_actions()] == ["bring in 3", "complete to 10"]
+    with pytest.raises(IllegalActionError, match="already known"):
+        state.set_first_actor(0)
+
+
+def test_reveal_fills_unknown_up_cards_in_dealing_order() -> None:
+    t = Table(rules(), [100, 100], {0: "?? ?? ??", 1: "2c 3c 9d"})
+    state = t.state
+    state.set_first_actor(0)
+    state.reveal(0, parse_cards("Ah Kh 4c"))  # the whole hand so far, in dealing order
+    assert state.up_cards(0) == (parse_card("4c"),) and state.down_cards(0) == parse_cards("Ah Kh")
+    with pytest.raises(CardSupplyError, match="card 3 is 4c, not 5c"):
+        state.reveal(0, parse_cards("Ah Kh 5c"))
 
 
 def test_unknown_cards_are_revealed_not_guessed() -> None:
@@ -139,12 +161,26 @@ def test_uncalled_bring_in_is_returned_when_everyone_folds() -> None:
 
 def test_illegal_actions_name_the_legal_ones() -> None:
     state = HandState(rules(), [100, 100], seed=3)
-    with pytest.raises(IllegalActionError, match=r"may not fold now; legal: bring in 3, complete to 10"):
+    with pytest.raises(IllegalActionError, match=r"may not fold now \(R5\.4: .*\); legal: bring in 3, complete to 10"):
         state.apply(Action.fold())
     with pytest.raises(IllegalActionError, match="expected an Action"):
         state.apply("fold")  # type: ignore[arg-type]
     state.apply(Action(ActionKind.BRING_IN, 3))  # an equal Action built by hand works too
     assert isinstance(state.events[-1], ActionTaken)
+
+
+def test_why_illegal_names_the_rule() -> None:
+    t = Table(rules(), [201] * 3, {0: "?? ?? 2c", 1: "?? ?? 9d", 2: "?? ?? Ks"})
+    state = t.state
+    assert state.why_illegal(Action.check()).startswith("R5.4")
+    t.act("bring-in 3")
+    assert state.why_illegal(Action.check()).startswith("R6.8: there is a bet to call")
+    assert state.why_illegal(Action.raise_to(6)).startswith("R6.3, R6.8: the wager here is complete to 10")
+    assert state.why_illegal(Action.complete(7)).startswith("R6.2")
+    assert state.why_illegal(Action.bring_in(3)).startswith("R5.3")
+    assert state.why_illegal(Action.call(3)) == "legal"
+    t.play([(1, "complete 10"), (2, "raise 20"), (0, "raise 30"), (1, "raise 40")])
+    assert state.why_illegal(Action.raise_to(50)).startswith("R6.4, R6.6: the betting is capped")
 
 
 def test_view_of_a_player_and_of_a_spectator() -> None:

@@ -85,7 +85,22 @@ class CardRequest:
 
 
 _SHOWDOWN, _BET, _DEAL = Phase.SHOWDOWN, Phase.BET, Phase.DEAL
-_board_tables = board_automaton
+
+
+def _known(card: Card | None) -> Card:
+    """A card the caller has checked is known."""
+    assert card is not None
+    return card
+
+
+def _rank(card: Card | None) -> int:
+    return _known(card).rank
+
+
+def _board_worth(low: bool) -> tuple[int, ...]:
+    """Board values by automaton state: high boards, or razz boards with ``low``."""
+    _, high, razz = board_automaton()
+    return razz if low else high
 
 
 def _board_steps() -> tuple[tuple[int, ...], ...]:
@@ -132,6 +147,7 @@ _SLOTS = (
     "_auto_show",
     "_bet",
     "_bid",
+    "_choosing",
     "_big_wager",
     "_burns",
     "_capped",
@@ -229,7 +245,7 @@ class HandState:
         self._shown = [False] * n
         self._down: list[list[Card | None]] = [[] for _ in range(n)]
         self._bid = [0] * n  # each board as a state of evaluation.board.board_automaton()
-        self._up: list[list[Card]] = [[] for _ in range(n)]
+        self._up: list[list[Card | None]] = [[] for _ in range(n)]  # None: dealt up, unknown (manual dealing)
         self._community: Card | None = None
         self._burns: list[Card | None] = []
         self._manual = manual
@@ -259,6 +275,7 @@ class HandState:
         self.actor: int | None = None
         self._legal: tuple[Action, ...] | None = None
         self._min_reach = 0
+        self._choosing = False  # the first actor depends on an unknown up card: the caller names him
         self._misdesignated: tuple[HandState, int] | None = None
         self._showdown_order: list[int] = []
         self._reset_round()
@@ -338,7 +355,7 @@ class HandState:
     def all_in(self, player: int) -> bool:
         return not self._folded[player] and self.stacks[player] == 0
 
-    def up_cards(self, player: int) -> tuple[Card, ...]:
+    def up_cards(self, player: int) -> tuple[Card | None, ...]:
         """The player's face-up cards in the order dealt (his board, R4.6)."""
         return tuple(self._up[player])
 
@@ -365,7 +382,7 @@ class HandState:
         """Players whose unknown cards must be revealed before the pots can be awarded."""
         if self.phase is not Phase.REVEAL:
             return ()
-        return tuple(p for p in self._contenders() if None in self._down[p])
+        return tuple(p for p in self._contenders() if None in self._down[p] or None in self._up[p])
 
     @property
     def pots(self) -> list[Pot]:
@@ -536,9 +553,9 @@ class HandState:
             self._community = card
             self.events.append(CommunityCard(card))
         elif op == _UP:
-            assert card is not None
             self._up[p].append(card)
-            self._bid[p] = _board_steps()[self._bid[p]][card.index >> 2]
+            bid = self._bid[p]
+            self._bid[p] = -1 if card is None or bid < 0 else _board_steps()[bid][card.index >> 2]
             self.events.append(CardDealt(p, card, True, self.street))
         else:
             self._down[p].append(card)
@@ -552,8 +569,8 @@ class HandState:
         if isinstance(card, str):
             card = parse_card(card)
         if card is None:
-            if op != _DOWN:
-                raise CardSupplyError("an up card or the community card must be known, got an unknown card")
+            if op == _COMMUNITY:
+                raise CardSupplyError("the community card must be known, got an unknown card")
         elif not isinstance(card, Card):
             raise CardSupplyError(f"expected a Card, card text or None, got {card!r}")
         elif card in self._known_cards():
@@ -566,7 +583,7 @@ class HandState:
         known: set[Card] = set()
         for p in range(self.n):
             known.update(c for c in self._down[p] if c is not None)
-            known.update(self._up[p])
+            known.update(c for c in self._up[p] if c is not None)
         if self._community is not None:
             known.add(self._community)
         return known
@@ -579,7 +596,7 @@ class HandState:
         while True:
             phase = self.phase
             if phase is _BET:
-                if self.actor is not None:
+                if self.actor is not None or self._choosing:
                     return
                 self._end_round()
                 continue
@@ -623,6 +640,9 @@ class HandState:
         if first_round and not (rules.variant is Variant.STUD5 and rules.stud5_opening is Stud5Opening.HIGH_CARD_OPENS):
             self._completion = True
             bring_in = self._bring_in_player()
+            if bring_in is None:  # an unknown door card decides it: the caller says who (set_first_actor)
+                self._choosing, self.actor = True, None
+                return
             if self.stacks[bring_in] > 0:
                 self._duty = 1
                 self._first_actor = bring_in
@@ -632,34 +652,99 @@ class HandState:
                 self.actor = self._next_active(bring_in)
                 self._first_actor = self.actor
             return
+        first: int | None
         if first_round:  # five-card stud, HIGH_CARD_OPENS: highest door, ties by position (R7.7)
             live = self.live_players()
-            first = max(live, key=lambda p: (self._up[p][0].rank, -p))
+            doors = [self._up[p][0] for p in live]
+            first = None if None in doors else max(live, key=lambda p: (_rank(self._up[p][0]), -p))
         else:
             if self.street == 4 and rules.open_pair_double_bet and rules.variant is not Variant.STUD5:
                 self._open_pair = self._any_open_pair()
             if self.street == 3 and rules.open_pair_double_bet and rules.variant is Variant.STUD5:
                 self._open_pair = self._any_open_pair()
             first = self._high_board_player()
+        if first is None:  # an unknown up card decides it: the caller says who (set_first_actor)
+            self._choosing, self.actor = True, None
+            return
         self._first_actor = first
         self.actor = first if self.stacks[first] > 0 else self._next_active(first)  # R7.5
 
     def _any_open_pair(self) -> bool:
-        return any(len(u) >= 2 and u[0].rank == u[1].rank for p, u in enumerate(self._up) if not self._folded[p])
+        return any(
+            len(u) >= 2 and u[0] is not None and u[1] is not None and u[0].rank == u[1].rank
+            for p, u in enumerate(self._up)
+            if not self._folded[p]
+        )
 
-    def _bring_in_player(self) -> int:
-        """Lowest door card, suits breaking ties (R5.3); razz: highest door, ace low (R12a.2)."""
+    def _bring_in_player(self) -> int | None:
+        """Lowest door card, suits breaking ties (R5.3); razz: highest door, ace low (R12a.2).
+        None if an unknown door card could decide it."""
+        live = self.live_players()
+        if any(self._up[p][0] is None for p in live):
+            return None
         if self.rules.variant is Variant.RAZZ:
-            return max(self.live_players(), key=lambda p: _low_key(self._up[p][0]))
+            return max(live, key=lambda p: _low_key(_known(self._up[p][0])))
         # Index order is rank, then suit; folded players (none on the first street) sort last.
-        doors = [99 if self._folded[p] else up[0].index for p, up in enumerate(self._up)]
+        doors = [99 if self._folded[p] else _known(up[0]).index for p, up in enumerate(self._up)]
         return doors.index(min(doors))
 
-    def _high_board_player(self) -> int:
+    def set_first_actor(self, player: int) -> None:
+        """Name the first player to act when an unknown up card decides it (manual dealing, e.g. a hand
+        history that does not show every door card): the bring-in on the first street, else the best board.
+
+        The choice must agree with the cards that are known: a player whose known door (board) is
+        beaten by another player's known door (board) cannot be named.
+        """
+        if not self._choosing:
+            raise IllegalActionError("the first player to act is already known")
+        live = self.live_players()
+        if player not in live:
+            raise IllegalActionError(f"player {player} is not in the hand")
+        if self.street == self._first_street and self._completion:
+            door = self._up[player][0]
+            if door is not None:
+                razz = self.rules.variant is Variant.RAZZ
+                for q in live:
+                    other = self._up[q][0]
+                    if (
+                        other is not None
+                        and q != player
+                        and (_low_key(other) > _low_key(door) if razz else other.index < door.index)
+                    ):
+                        raise IllegalActionError(
+                            f"R5.3: player {q} shows {other}, so player {player} does not bring in"
+                        )
+            self._choosing = False
+            if self.stacks[player] > 0:
+                self._duty, self._first_actor, self.actor = 1, player, player
+            else:  # R5.6
+                self._duty = 2
+                self.actor = self._first_actor = self._next_active(player)
+        else:
+            table, bid = _board_worth(self.rules.variant is Variant.RAZZ), self._bid
+            if bid[player] >= 0:
+                for q in live:
+                    if bid[q] >= 0 and table[bid[q]] > table[bid[player]]:
+                        raise IllegalActionError(f"R7.2: player {q}'s board is better than player {player}'s")
+            self._choosing = False
+            self._first_actor = player
+            self.actor = player if self.stacks[player] > 0 else self._next_active(player)
+        self._legal = None
+        if self.actor is None:
+            self._advance()
+
+    @property
+    def first_actor_needed(self) -> bool:
+        """True while an unknown up card leaves the first actor open (see :meth:`set_first_actor`)."""
+        return self._choosing
+
+    def _high_board_player(self) -> int | None:
         """The best board among live hands acts first (R7.2-R7.4, R8.6, R12a.3)."""
         rules = self.rules
         folded, mucked = self._folded, self._mucked
         live = [p for p in range(self.n) if not folded[p] and not mucked[p]]
+        if any(self._bid[p] < 0 for p in live):
+            return None  # an unknown up card could decide it
         low = rules.variant is Variant.RAZZ
         by_suit = rules.later_street_tiebreak is Tiebreak.HIGH_CARD_BY_SUIT
         if (
@@ -674,16 +759,17 @@ class HandState:
                 value = low_board_value if low else high_board_value
 
             def key(p: int) -> tuple[Any, ...]:
-                tie = board_tiebreak(self._up[p], low=low) if by_suit else ()
-                return (value([*self._up[p], community]), tie, -p)
+                up = [_known(c) for c in self._up[p]]
+                tie = board_tiebreak(up, low=low) if by_suit else ()
+                return (value([*up, community]), tie, -p)
 
             return max(live, key=key)
-        table, bid = _board_tables()[2 if low else 1], self._bid
+        table, bid = _board_worth(low), self._bid
         values = [table[bid[p]] for p in live]
         top = max(values)
         if not by_suit or values.count(top) == 1:
             return live[values.index(top)]  # ties: the earliest position (R7.4 POSITION)
-        boards = [[c.index for c in self._up[p]] for p in live]
+        boards = [[_known(c).index for c in self._up[p]] for p in live]
         return live[best_board(boards, low=low, by_suit=True)]
 
     def _next_active(self, after: int) -> int | None:
@@ -836,7 +922,53 @@ class HandState:
             if self.actor is None:
                 raise IllegalActionError(f"nobody is to act: the hand is {self._waiting_for()}")
             allowed = ", ".join(str(a) for a in legal)
-            raise IllegalActionError(f"player {self.actor} may not {action} now; legal: {allowed}")
+            raise IllegalActionError(
+                f"player {self.actor} may not {action} now ({self.why_illegal(action)}); legal: {allowed}"
+            )
+
+    def why_illegal(self, action: Action) -> str:
+        """The SPEC rule that forbids ``action`` for the player to act now, in words ("R6.4: ...").
+
+        Meant for error messages; an action that is legal gets ``"legal"``.
+        """
+        legal = self.legal_actions()
+        if action in legal:
+            return "legal"
+        if self.actor is None:
+            return f"nobody is to act: the hand is {self._waiting_for()}"
+        kind, kinds = action.kind, {a.kind for a in legal}
+        p, rules = self.actor, self.rules
+        if self.phase is _SHOWDOWN:
+            return "R9.3-R9.4: at the showdown each player in turn shows or mucks"
+        if kind in (ActionKind.SHOW, ActionKind.MUCK):
+            return "R9.3: hands are shown or mucked at the showdown, after the last betting round"
+        if self._duty == 1:
+            return "R5.4: the bring-in must post the bring-in or complete, and cannot fold or check first"
+        if self._duty == 2 and kind in (ActionKind.CHECK, ActionKind.CALL):
+            return "R5.6: the bring-in is all-in for the ante: the next player must fold, bring in or complete"
+        if kind is ActionKind.BRING_IN:
+            return "R5.3: only the lowest door card brings in, once, on the first round"
+        if kind is ActionKind.FOLD:
+            return "R6.8: this table does not allow folding when a check is available"
+        if kind is ActionKind.CHECK:
+            return f"R6.8: there is a bet to call ({self._to_call - self._bet[p]} more)"
+        if kind is ActionKind.CALL:
+            call = next((a for a in legal if a.kind is ActionKind.CALL), None)
+            return "R6.8: there is nothing to call" if call is None else f"R6.8: calling means putting in {call.amount}"
+        aggressive = [a for a in legal if a.kind.aggressive]
+        if not aggressive:
+            if self._bet[p] + self.stacks[p] <= self._to_call:
+                return "R6.8: the player has no chips beyond a call"
+            acted = self._acted[p]
+            if acted is not None and 2 * (self._to_call - acted) < self._half_base():
+                return "R6.9: the betting was not re-opened to this player (less than half a bet since he acted)"
+            if self._opened and rules.raise_cap is not None and self._raises >= rules.raise_cap:
+                return f"R6.4, R6.6: the betting is capped ({self._raises} raises after the opening bet)"
+            return "R6.8: no opponent could call a wager (docs/engine.md)"
+        allowed = " or ".join(f"{a.kind.value} to {a.amount}" for a in aggressive)
+        if kind not in kinds:
+            return f"R6.3, R6.8: the wager here is {allowed}"
+        return f"R6.2: bets and raises come in fixed steps: {allowed}"
 
     # -- live-dealer irregularity: the wrong bring-in (R13.2, TC-45) ------------------------------
 
@@ -985,6 +1117,8 @@ class HandState:
         first = self._aggressor if self._aggressor is not None else self._first_actor
         if first is None or first not in live:  # no betting on the final round: the high board (R9.3)
             first = self._high_board_player()
+            if first is None:  # unknown up cards: show down from the first live player
+                first = live[0]
         order = sorted(live, key=lambda p: (p - first) % self.n)  # clockwise from the first to show (R9.3)
         self._showdown_order = order
         all_in = any(self.stacks[p] == 0 for p in live)
@@ -1022,26 +1156,62 @@ class HandState:
             self._settle()
 
     def reveal(self, player: int, cards: Sequence[Card | str], *, _advance: bool = True) -> None:
-        """Fill in a player's unknown down cards (in the order dealt) with the cards now shown."""
+        """Fill in a player's unknown cards with the cards now shown.
+
+        ``cards`` is either the player's whole hand in dealing order (as PHH writes a show:
+        known cards must match, unknown ones are filled in place), or just the cards that
+        were unknown, in the order they were dealt.
+        """
         parsed = [parse_card(c) if isinstance(c, str) else c for c in cards]
-        hidden = [i for i, c in enumerate(self._down[player]) if c is None]
-        known_down = [c for c in self._down[player] if c is not None]
-        mine = set(known_down) | set(self._up[player])
-        new = [c for c in parsed if c not in mine]
-        if len(new) != len(hidden):
-            raise CardSupplyError(
-                f"player {player} has {len(hidden)} unknown card(s); got {len(new)} new card(s): {format_cards(parsed)}"
-            )
-        taken = self._known_cards() - mine
+        slots = self._dealing_order(player)
+        current = [self._down[player][i] if down else self._up[player][i] for down, i in slots]
+        hidden = [k for k, c in enumerate(current) if c is None]
+        if len(parsed) == len(slots) and len(parsed) != len(hidden):  # the whole hand, in order
+            for k, (card, shown) in enumerate(zip(current, parsed, strict=True)):
+                if card is not None and card != shown:
+                    raise CardSupplyError(f"player {player}'s card {k + 1} is {card}, not {shown}")
+            new = [parsed[k] for k in hidden]
+        else:
+            mine = {c for c in current if c is not None}
+            new = [c for c in parsed if c not in mine]
+            if len(new) != len(hidden):
+                raise CardSupplyError(
+                    f"player {player} has {len(hidden)} unknown card(s); got {len(new)} new card(s): "
+                    f"{format_cards(parsed)}"
+                )
+        taken = self._known_cards() - {c for c in current if c is not None}
         for c in new:
             if c in taken:
                 raise CardSupplyError(f"{c} is already in another hand or on the board")
         if len(set(new)) != len(new):
             raise CardSupplyError(f"the same card twice in {format_cards(new)}")
-        for i, c in zip(hidden, new, strict=True):
-            self._down[player][i] = c
+        for k, c in zip(hidden, new, strict=True):
+            down, i = slots[k]
+            (self._down if down else self._up)[player][i] = c
+        if any(not down for down, _ in (slots[k] for k in hidden)):
+            self._rebuild_board(player)
         if _advance and self.phase is Phase.REVEAL:
             self._settle()
+
+    def _dealing_order(self, player: int) -> list[tuple[bool, int]]:
+        """The player's cards in dealing order, as (face down?, index in the down or up list)."""
+        order: list[tuple[bool, int]] = []
+        downs = ups = 0
+        for event in self.events:
+            if type(event) is CardDealt and event.player == player:
+                if event.face_up:
+                    order.append((False, ups))
+                    ups += 1
+                else:
+                    order.append((True, downs))
+                    downs += 1
+        return order
+
+    def _rebuild_board(self, player: int) -> None:
+        bid = 0
+        for card in self._up[player]:
+            bid = -1 if card is None or bid < 0 else board_automaton()[0][bid][card.index >> 2]
+        self._bid[player] = bid
 
     def _settle(self) -> None:
         """Return uncalled chips, build the pots and award them (R11)."""
@@ -1054,7 +1224,7 @@ class HandState:
         else:
             pots = build_pots(self._total, [not self._folded[p] and not self._mucked[p] for p in range(self.n)])
             contested = any(len(pot.eligible) > 1 for pot in pots)
-            if contested and any(None in self._down[p] for p in contenders):
+            if contested and any(None in self._down[p] or None in self._up[p] for p in contenders):
                 self.phase = Phase.REVEAL
                 self.actor = None
                 return
@@ -1140,7 +1310,7 @@ class PlayerView:
     total: int
     folded: bool
     all_in: bool
-    up: tuple[Card, ...]
+    up: tuple[Card | None, ...]
     down: tuple[Card | None, ...]
 
 

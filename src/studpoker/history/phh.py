@@ -1,0 +1,376 @@
+"""PHH, the open Poker Hand History format (TOML): read and write single hands (``.phh``) and
+multi-hand files (``.phhs``).
+
+Variants: ``F7S`` (seven-card stud), ``F7S/8`` (stud hi/lo), ``FR`` (razz) and, as our
+extension, ``F5S`` (five-card stud). Rules PHH has no field for travel in the user-defined
+field ``_rules``, an inline table with an optional ``preset`` and any parameter of SPEC
+section 2 by its name; without it the ``casino`` preset applies. Other fields starting
+with ``_`` are kept unchanged on a round trip.
+
+>>> text = dumps(loads('''
+... variant = 'FR'
+... antes = [1, 1]
+... bring_in = 2
+... small_bet = 4
+... big_bet = 8
+... starting_stacks = [50, 50]
+... actions = ['d dh p1 Ks9d8c', 'd dh p2 2c3dAh', 'p1 pb', 'p2 f']
+... _rules = { preset = "tournament" }
+... '''))
+>>> print(text.splitlines()[0], text.splitlines()[-1], sep="\\n")
+variant = 'FR'
+_rules = { preset = "tournament" }
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import re
+import tomllib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import fields
+from enum import Enum
+from fractions import Fraction
+from typing import Any
+
+from ..cards import Card, CardError, parse_card
+from ..engine import Rules, RulesError, Variant
+from .model import Bet, Board, Comment, Deal, HandRecord, HistoryAction, ShowMuck
+
+__all__ = ["VARIANT_CODES", "PHHError", "dumps", "dumps_all", "loads", "loads_all"]
+
+VARIANT_CODES = {"F7S": Variant.STUD7, "F7S/8": Variant.STUD7_HL8, "FR": Variant.RAZZ, "F5S": Variant.STUD5}
+_CODES = {v: k for k, v in VARIANT_CODES.items()}
+
+#: Optional PHH fields kept as descriptive information (PHH spec, optional fields).
+INFO_FIELDS = (
+    "author", "event", "url", "venue", "address", "city", "region", "postal_code", "country", "time",
+    "time_zone", "time_zone_abbreviation", "day", "month", "year", "hand", "level", "seat_count", "table",
+    "currency_symbol", "time_limit", "time_banks",
+)  # fmt: skip
+_REQUIRED = ("variant", "antes", "bring_in", "small_bet", "big_bet", "starting_stacks", "actions")
+_KNOWN = {*_REQUIRED, *INFO_FIELDS, "players", "seats", "finishing_stacks", "winnings", "currency"}
+_KNOWN |= {"ante_trimming_status", "_rules"}
+_RULE_NAMES = {f.name for f in fields(Rules)} - {"variant", "ante", "bring_in", "small_bet", "big_bet", "preset"}
+
+
+class PHHError(ValueError):
+    """A PHH text that is not valid TOML, or not a valid stud hand history; the message names the
+    field (and the action, by its 1-based number) at fault."""
+
+
+# -- reading -----------------------------------------------------------------------------------------
+
+
+def loads(text: str) -> HandRecord:
+    """Read one hand (the contents of a ``.phh`` file)."""
+    return _record(_toml(text), "")
+
+
+def loads_all(text: str) -> list[HandRecord]:
+    """Read every hand of a ``.phhs`` file (tables ``[1]``, ``[2]``, ... each holding one hand)."""
+    document = _toml(text)
+    hands = []
+    for key, value in document.items():
+        if not isinstance(value, dict):
+            raise PHHError(f"a .phhs file holds one table per hand; {key!r} is not a table")
+        hands.append(_record(value, f"hand [{key}]: "))
+    return hands
+
+
+def _toml(text: str) -> dict[str, Any]:
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise PHHError(f"not valid TOML: {error}") from None
+
+
+def _record(doc: Mapping[str, Any], where: str) -> HandRecord:
+    def fail(message: str) -> PHHError:
+        return PHHError(where + message)
+
+    for name in _REQUIRED:
+        if name not in doc:
+            raise fail(f"the required field {name!r} is missing")
+    unknown = [k for k in doc if k not in _KNOWN and not k.startswith("_")]
+    if unknown:
+        raise fail(f"unknown field {unknown[0]!r} (PHH fields are listed in the specification)")
+    code = doc["variant"]
+    if code not in VARIANT_CODES:
+        raise fail(f"variant {code!r} is not a stud game studpoker plays (F7S, F7S/8, FR, F5S)")
+    if "blinds_or_straddles" in doc or "min_bet" in doc:
+        raise fail("stud has no blinds or min_bet")
+    antes, stacks = _numbers(doc, "antes", fail), _numbers(doc, "starting_stacks", fail)
+    n = len(stacks)
+    if len(antes) != n:
+        raise fail(f"antes has {len(antes)} entries for {n} players")
+    if len(set(antes)) != 1:
+        raise fail("studpoker plays uniform antes only: every entry of antes must be equal")
+    stakes = [antes[0], _number(doc, "bring_in", fail), _number(doc, "small_bet", fail), _number(doc, "big_bet", fail)]
+    finishing = _numbers(doc, "finishing_stacks", fail) if "finishing_stacks" in doc else None
+    winnings = _numbers(doc, "winnings", fail) if "winnings" in doc else None
+    scale = _scale([*stakes, *stacks, *(finishing or []), *(winnings or [])])
+    ante, bring_in, small, big = (_chips(v, scale) for v in stakes)
+    chips = tuple(_chips(v, scale) for v in stacks)
+    if not doc.get("ante_trimming_status", False) and any(s < ante for s in chips):
+        raise fail("a player cannot pay the full ante and ante_trimming_status is not true: studpoker always trims")
+    rules = _rules(doc.get("_rules", {}), VARIANT_CODES[code], ante, bring_in, small, big, fail)
+    actions = tuple(_actions(doc["actions"], n, scale, fail))
+    players = _strings(doc, "players", n, fail)
+    seats = tuple(doc.get("seats", ()))
+    if seats and (len(seats) != n or not all(isinstance(s, int) for s in seats)):
+        raise fail(f"seats must be {n} integers")
+    info = {k: doc[k] for k in INFO_FIELDS if k in doc}
+    extra = {k: v for k, v in doc.items() if k.startswith("_") and k != "_rules"}
+    return HandRecord(
+        rules=rules,
+        starting_stacks=chips,
+        actions=actions,
+        players=players,
+        seats=seats,
+        finishing_stacks=None if finishing is None else tuple(_chips(v, scale) for v in finishing),
+        winnings=None if winnings is None else tuple(_chips(v, scale) for v in winnings),
+        currency=doc.get("currency"),
+        chip_value=1 / scale if scale != 1 else 1.0,
+        info=info,
+        extra=extra,
+    )
+
+
+def _number(doc: Mapping[str, Any], name: str, fail: Any) -> int | float:
+    value = doc[name]
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
+        raise fail(f"{name} must be a non-negative number, got {value!r}")
+    return value
+
+
+def _numbers(doc: Mapping[str, Any], name: str, fail: Any) -> list[int | float]:
+    values = doc[name]
+    if not isinstance(values, list) or not values:
+        raise fail(f"{name} must be an array of numbers")
+    return [_number({name: v}, name, fail) for v in values]
+
+
+def _strings(doc: Mapping[str, Any], name: str, n: int, fail: Any) -> tuple[str, ...]:
+    values = doc.get(name, [])
+    if not isinstance(values, list) or not all(isinstance(v, str) for v in values) or (values and len(values) != n):
+        raise fail(f"{name} must be {n} strings")
+    return tuple(values)
+
+
+def _scale(values: Iterable[int | float]) -> int:
+    """The power of ten that makes every amount a whole number of chips (cents, say)."""
+    for scale in (1, 10, 100, 1000, 10000):
+        if all(Fraction(str(v)) * scale == int(Fraction(str(v)) * scale) for v in values):
+            return scale
+    raise PHHError("amounts with more than four decimals are not supported")
+
+
+def _chips(value: int | float, scale: int) -> int:
+    return int(Fraction(str(value)) * scale)
+
+
+def _rules(table: Any, variant: Variant, ante: int, bring_in: int, small: int, big: int, fail: Any) -> Rules:
+    if not isinstance(table, dict):
+        raise fail('_rules must be an inline table, e.g. _rules = { preset = "tournament" }')
+    options = dict(table)
+    preset = options.pop("preset", "casino")
+    for name, value in list(options.items()):
+        if name not in _RULE_NAMES:
+            raise fail(f"_rules: unknown parameter {name!r} (SPEC section 2)")
+        if name == "raise_cap" and value == "UNLIMITED":
+            options[name] = None
+    try:
+        return Rules.from_preset(preset, variant, ante, bring_in, small, big, **options)
+    except RulesError as error:
+        raise fail(f"the rules are not valid: {error}") from None
+
+
+_ACTION = re.compile(r"^\s*(?:(?P<actor>d|p\d+)\s+(?P<verb>\S+)(?:\s+(?P<args>[^#]*?))?)?\s*(?:#\s?(?P<note>.*))?$")
+
+
+def _actions(raw: Any, n: int, scale: int, fail: Any) -> Iterable[HistoryAction]:
+    if not isinstance(raw, list) or not all(isinstance(a, str) for a in raw):
+        raise fail("actions must be an array of strings")
+    for number, text in enumerate(raw, 1):
+        match = _ACTION.match(text)
+        if match is None:
+            raise fail(f"action {number} ({text!r}) is not PHH action notation")
+        actor, verb, args, note = match["actor"], match["verb"], (match["args"] or "").strip(), match["note"] or ""
+        if actor is None:
+            yield Comment(note.strip())
+            continue
+        try:
+            yield _action(actor, verb, args, note.strip(), n, scale)
+        except (CardError, ValueError) as error:
+            raise fail(f"action {number} ({text!r}): {error}") from None
+
+
+def _action(actor: str, verb: str, args: str, note: str, n: int, scale: int) -> HistoryAction:
+    if actor == "d":
+        if verb == "dh":
+            who, _, text = args.partition(" ")
+            return Deal(_player(who, n), _cards(text.strip()), note)
+        if verb == "db":
+            board = _cards(args)
+            if len(board) != 1 or board[0] is None:
+                raise ValueError("the community card must be one known card")
+            return Board(board[0], note)
+        raise ValueError(f"unknown dealer action {verb!r}")
+    player = _player(actor, n)
+    if verb in ("pb", "cc", "f"):
+        if args:
+            raise ValueError(f"{verb} takes no argument")
+        return Bet(player, verb, 0, note)
+    if verb == "cbr":
+        try:
+            amount = Fraction(args)
+        except (ValueError, ZeroDivisionError):
+            raise ValueError(f"cbr needs an amount, got {args!r}") from None
+        chips = amount * scale
+        if chips <= 0 or chips != int(chips):
+            raise ValueError(f"cbr needs a positive amount in whole chips, got {args!r}")
+        return Bet(player, "cbr", int(chips), note)
+    if verb == "sm":
+        if not args:
+            return ShowMuck(player, None, note)
+        return ShowMuck(player, () if args == "-" else _cards(args), note)
+    if verb == "sd":
+        raise ValueError("stand pat/discard is a draw-game action")
+    raise ValueError(f"unknown action {verb!r}")
+
+
+def _player(text: str, n: int) -> int:
+    if not re.fullmatch(r"p\d+", text) or not 1 <= int(text[1:]) <= n:
+        raise ValueError(f"{text!r} is not a player of this hand (p1..p{n})")
+    return int(text[1:]) - 1
+
+
+def _cards(text: str) -> tuple[Card | None, ...]:
+    if not text or len(text) % 2:
+        raise ValueError(f"{text!r} is not a list of cards (two characters each, ?? for unknown)")
+    out: list[Card | None] = []
+    for i in range(0, len(text), 2):
+        piece = text[i : i + 2]
+        out.append(None if piece == "??" else parse_card(piece))
+    return tuple(out)
+
+
+# -- writing -----------------------------------------------------------------------------------------
+
+
+def dumps(record: HandRecord) -> str:
+    """The hand as PHH text."""
+    return "".join(f"{key} = {_toml_value(value)}\n" for key, value in _fields(record))
+
+
+def dumps_all(records: Iterable[HandRecord]) -> str:
+    """Several hands as one ``.phhs`` text."""
+    return "\n".join(f"[{i}]\n{dumps(record)}" for i, record in enumerate(records, 1))
+
+
+def _fields(record: HandRecord) -> list[tuple[str, Any]]:
+    rules = record.rules
+    scale = round(1 / record.chip_value) if record.chip_value != 1 else 1
+
+    def amount(chips: int) -> int | float:
+        return chips if scale == 1 else float(Fraction(chips, scale))
+
+    out: list[tuple[str, Any]] = [
+        ("variant", _CODES[rules.variant]),
+        ("ante_trimming_status", True),
+        ("antes", [amount(rules.ante)] * record.n),
+        ("bring_in", amount(rules.bring_in)),
+        ("small_bet", amount(rules.small_bet)),
+        ("big_bet", amount(rules.big_bet)),
+        ("starting_stacks", [amount(s) for s in record.starting_stacks]),
+        ("actions", [_action_text(a, scale) for a in record.actions]),
+    ]
+    out += [(k, record.info[k]) for k in INFO_FIELDS if k in record.info]
+    if record.players:
+        out.append(("players", list(record.players)))
+    if record.seats:
+        out.append(("seats", list(record.seats)))
+    if record.currency:
+        out.append(("currency", record.currency))
+    if record.winnings is not None:
+        out.append(("winnings", [amount(s) for s in record.winnings]))
+    if record.finishing_stacks is not None:
+        out.append(("finishing_stacks", [amount(s) for s in record.finishing_stacks]))
+    out += sorted(record.extra.items())
+    table = _rules_table(rules)
+    if table:
+        out.append(("_rules", table))
+    return out
+
+
+def _rules_table(rules: Rules) -> dict[str, Any]:
+    """The parameters that differ from the rules' preset, by name (always the preset if not casino)."""
+    base = Rules.from_preset(rules.preset, rules.variant, rules.ante, rules.bring_in, rules.small_bet, rules.big_bet)
+    table: dict[str, Any] = {"preset": rules.preset} if rules.preset != "casino" else {}
+    for name in sorted(_RULE_NAMES):
+        value = getattr(rules, name)
+        if value != getattr(base, name) and not (name == "min_buy_in" and value == 10 * rules.big_bet):
+            table[name] = "UNLIMITED" if value is None and name == "raise_cap" else value
+    return {k: v for k, v in table.items() if v is not None}
+
+
+def _action_text(action: HistoryAction, scale: int) -> str:
+    if isinstance(action, Comment):
+        return f"# {action.text}" if action.text else ""
+    if isinstance(action, Deal):
+        text = f"d dh p{action.player + 1} {_card_text(action.cards)}"
+    elif isinstance(action, Board):
+        text = f"d db {action.card}"
+    elif isinstance(action, Bet):
+        text = f"p{action.player + 1} {action.verb}"
+        if action.verb == "cbr":
+            value = Fraction(action.amount, scale)
+            text += f" {value.numerator if value.denominator == 1 else float(value)}"
+    else:
+        text = f"p{action.player + 1} sm"
+        if action.cards is not None:
+            text += " " + (_card_text(action.cards) if action.cards else "-")
+    return f"{text} # {action.comment}" if action.comment else text
+
+
+def _card_text(cards: Sequence[Card | None]) -> str:
+    return "".join("??" if c is None else str(c) for c in cards)
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, Enum):
+        return _toml_value(value.value)
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return repr(value) if math.isfinite(value) else ("inf" if value > 0 else "-inf")
+    if isinstance(value, str):
+        if "'" not in value and "\n" not in value and value.isprintable():
+            return f"'{value}'"
+        escaped = value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
+        return f'"{escaped}"'
+    if isinstance(value, (dt.datetime, dt.date, dt.time)):
+        return value.isoformat()
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        inner = ", ".join(f"{_toml_key(k)} = {_toml_inline(v)}" for k, v in value.items())
+        return "{ " + inner + " }" if inner else "{}"
+    raise PHHError(f"cannot write {value!r} as TOML")
+
+
+def _toml_inline(value: Any) -> str:
+    if isinstance(value, str):
+        escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+        return f'"{escaped}"'
+    return _toml_value(value)
+
+
+def _toml_key(key: str) -> str:
+    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else _toml_inline(key)
