@@ -1,7 +1,9 @@
 """The ``stud`` command line.
 
-Subcommands so far: ``stud eval CARDS...``. Every user mistake ends with a
-one-line ``stud: error: ...`` message and exit status 2, never a traceback.
+Subcommands: ``stud eval CARDS...``, ``stud replay FILE...``, ``stud convert IN OUT``.
+A mistake in the command line ends with a one-line ``stud ...: error: ...`` message and
+exit status 2; a hand history that breaks the rules or cannot be read, with exit status 1;
+never a traceback.
 """
 
 from __future__ import annotations
@@ -35,10 +37,13 @@ def _parser() -> argparse.ArgumentParser:
     ev.add_argument("--razz", action="store_true", help="also print the razz low (ace-to-five, pairs count)")
     ev.add_argument("--symbols", action="store_true", help="print suits as ♣ ♦ ♥ ♠")
     ev.set_defaults(run=_eval)
+    from .histories import add_commands
+
+    add_commands(sub)
     return parser
 
 
-def _eval(args: argparse.Namespace) -> str:
+def _eval(args: argparse.Namespace) -> int:
     from ..evaluation import evaluate_high, evaluate_low8, evaluate_razz
 
     cards = parse_cards(" ".join(args.cards))
@@ -53,18 +58,21 @@ def _eval(args: argparse.Namespace) -> str:
     if args.razz:
         razz = evaluate_razz(cards)
         lines.append(f"Razz: {razz.description} ({format_cards(razz.cards, symbols=args.symbols)})")
-    return "\n".join(lines)
+    print("\n".join(lines))
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run ``stud``; returns the exit status (0 ok, 2 for a user error)."""
+    """Run ``stud``; returns the exit status (0 ok, 1 for a hand history at fault, 2 for a user error)."""
+    from .histories import UsageError
+
     parser = _parser()
     args = parser.parse_args(argv)
     try:
-        print(args.run(args))
-    except CardError as err:
+        status: int = args.run(args)
+    except (CardError, UsageError) as err:
         parser.exit(2, f"stud {args.command}: error: {err}\n")
-    return 0
+    return status
 
 
 if __name__ == "__main__":  # pragma: no cover

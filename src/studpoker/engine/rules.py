@@ -286,6 +286,24 @@ class Rules:
             raise RulesError(f"unknown rule parameter {unknown[0]!r}")
         return dataclasses.replace(self, **overrides)
 
+    def changes(self) -> dict[str, Any]:
+        """The options that differ from this preset's defaults, by name (stakes excluded)."""
+        base = Rules.from_preset(self.preset, self.variant, self.ante, self.bring_in, self.small_bet, self.big_bet)
+        skip = {"variant", "ante", "bring_in", "small_bet", "big_bet", "preset"}
+        return {
+            f.name: getattr(self, f.name)
+            for f in dataclasses.fields(self)
+            if f.name not in skip and getattr(self, f.name) != getattr(base, f.name)
+        }
+
+    def with_preset(self, preset: str | None = None, **overrides: Any) -> Rules:
+        """The same stakes under another preset (or this one), keeping this sign's own changes,
+        then applying ``overrides``."""
+        options = {**self.changes(), **overrides}
+        return Rules.from_preset(
+            preset or self.preset, self.variant, self.ante, self.bring_in, self.small_bet, self.big_bet, **options
+        )
+
     # -- derived values --------------------------------------------------------------------------
 
     @property

@@ -153,6 +153,7 @@ _SLOTS = (
     "_capped",
     "_community",
     "_completion",
+    "_dealt",
     "_deck",
     "_down",
     "_duty",
@@ -248,6 +249,7 @@ class HandState:
         self._up: list[list[Card | None]] = [[] for _ in range(n)]  # None: dealt up, unknown (manual dealing)
         self._community: Card | None = None
         self._burns: list[Card | None] = []
+        self._dealt: set[Card] = set()  # known cards dealt by hand (manual dealing), to refuse duplicates
         self._manual = manual
         self._auto_show = auto_show
         if manual:
@@ -573,9 +575,11 @@ class HandState:
                 raise CardSupplyError("the community card must be known, got an unknown card")
         elif not isinstance(card, Card):
             raise CardSupplyError(f"expected a Card, card text or None, got {card!r}")
-        elif card in self._known_cards():
+        elif card in self._dealt:
             raise CardSupplyError(f"{card} has already been dealt in this hand")
         self._ops.pop()
+        if card is not None:
+            self._dealt.add(card)
         self._place(op, p, card)
         self._advance()
 
@@ -943,6 +947,8 @@ class HandState:
         if kind in (ActionKind.SHOW, ActionKind.MUCK):
             return "R9.3: hands are shown or mucked at the showdown, after the last betting round"
         if self._duty == 1:
+            if kind in (ActionKind.BRING_IN, ActionKind.COMPLETE):
+                return "R5.4: the bring-in posts " + " or ".join(str(a) for a in legal)
             return "R5.4: the bring-in must post the bring-in or complete, and cannot fold or check first"
         if self._duty == 2 and kind in (ActionKind.CHECK, ActionKind.CALL):
             return "R5.6: the bring-in is all-in for the ante: the next player must fold, bring in or complete"
@@ -1188,6 +1194,7 @@ class HandState:
         for k, c in zip(hidden, new, strict=True):
             down, i = slots[k]
             (self._down if down else self._up)[player][i] = c
+            self._dealt.add(c)
         if any(not down for down, _ in (slots[k] for k in hidden)):
             self._rebuild_board(player)
         if _advance and self.phase is Phase.REVEAL:
@@ -1249,6 +1256,8 @@ class HandState:
             value = getattr(self, name)
             if type(value) is list:
                 value = [v[:] if type(v) is list else v for v in value]
+            elif type(value) is set:
+                value = set(value)
             setattr(new, name, value)
         return new
 

@@ -17,7 +17,7 @@ hand is replayed (:mod:`studpoker.history.replay`), as in PHH.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..cards import Card
@@ -101,6 +101,10 @@ class HandRecord:
     @property
     def n(self) -> int:
         return len(self.starting_stacks)
+
+    def with_rules(self, rules: Rules) -> HandRecord:
+        """The same hand under other rules (same stakes), e.g. to replay it with another preset."""
+        return replace(self, rules=rules)
 
     def name(self, player: int) -> str:
         """The player's name, or ``p1``, ``p2``, ... when the history has none."""

@@ -82,10 +82,105 @@ def loads_all(text: str) -> list[HandRecord]:
 def _toml(text: str) -> dict[str, Any]:
     if text.startswith("\ufeff"):
         text = text[1:]
+    fast = _simple_toml(text)
+    if fast is not None:
+        return fast
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise PHHError(f"not valid TOML: {error}") from None
+
+
+# The TOML that PHH files are made of in practice (one `key = value` a line, strings, numbers,
+# booleans, one-line arrays and inline tables, `[n]` hand headers, comments) is read by a small
+# parser of our own, several times faster than tomllib; anything else, and anything it is not
+# sure of, goes to tomllib, so the result is always tomllib's.
+_KEY_LINE = re.compile(r"([A-Za-z0-9_-]+)[ \t]*=[ \t]*")
+_HEADER = re.compile(r"\[[ \t]*([A-Za-z0-9_-]+)[ \t]*\][ \t]*(?:#.*)?")
+_INT = re.compile(r"[+-]?(?:0|[1-9][0-9]*)")
+_FLOAT = re.compile(r"[+-]?(?:0|[1-9][0-9]*)(?:\.[0-9]+(?:[eE][+-]?[0-9]+)?|[eE][+-]?[0-9]+)")
+_LITERAL = re.compile(r"'([^'\n]*)'")
+_BASIC = re.compile(r'"([^"\\\n]*)"')
+_SPACE = re.compile(r"[ \t]*")
+_END = re.compile(r"[ \t]*(?:#[^\n]*)?")
+
+
+class _NotSimpleError(Exception):
+    """The text uses TOML beyond the simple subset: let tomllib read it."""
+
+
+def _simple_toml(text: str) -> dict[str, Any] | None:
+    document: dict[str, Any] = {}
+    table = document
+    for raw in text.split("\n"):
+        line = raw.strip()
+        if not line or line[0] == "#":
+            continue
+        try:
+            if line[0] == "[":
+                header = _HEADER.fullmatch(line)
+                if header is None or header[1] in document:
+                    return None
+                table = document[header[1]] = {}
+                continue
+            key_match = _KEY_LINE.match(line)
+            if key_match is None or key_match[1] in table:
+                return None
+            value, end = _simple_value(line, key_match.end())
+            if _END.fullmatch(line, end) is None:
+                return None
+            table[key_match[1]] = value
+        except _NotSimpleError:
+            return None
+    return document
+
+
+def _simple_value(line: str, at: int) -> tuple[Any, int]:
+    char = line[at : at + 1]
+    if char == "'":
+        match = _LITERAL.match(line, at)
+        if match is None:
+            raise _NotSimpleError
+        return match[1], match.end()
+    if char == '"':
+        match = _BASIC.match(line, at)
+        if match is None:
+            raise _NotSimpleError
+        return match[1], match.end()
+    if char in ("[", "{"):
+        closing = "]" if char == "[" else "}"
+        items: list[Any] = []
+        table: dict[str, Any] = {}
+        at = _SPACE.match(line, at + 1).end()  # type: ignore[union-attr]
+        while line[at : at + 1] != closing:
+            if char == "{":
+                key = _KEY_LINE.match(line, at)
+                if key is None or key[1] in table:
+                    raise _NotSimpleError
+                value, at = _simple_value(line, key.end())
+                table[key[1]] = value
+            else:
+                value, at = _simple_value(line, at)
+                items.append(value)
+            at = _SPACE.match(line, at).end()  # type: ignore[union-attr]
+            if line[at : at + 1] == ",":
+                at = _SPACE.match(line, at + 1).end()  # type: ignore[union-attr]
+                if char == "{" and line[at : at + 1] == closing:
+                    raise _NotSimpleError  # TOML allows no trailing comma in an inline table
+            elif line[at : at + 1] != closing:
+                raise _NotSimpleError
+        return (items if char == "[" else table), at + 1
+    if line.startswith("true", at):
+        return True, at + 4
+    if line.startswith("false", at):
+        return False, at + 5
+    number = _FLOAT.match(line, at)
+    if number is not None:
+        return float(number[0]), number.end()
+    number = _INT.match(line, at)
+    if number is not None:
+        return int(number[0]), number.end()
+    raise _NotSimpleError
 
 
 def _record(doc: Mapping[str, Any], where: str) -> HandRecord:
@@ -163,6 +258,9 @@ def _strings(doc: Mapping[str, Any], name: str, n: int, fail: Any) -> tuple[str,
 
 def _scale(values: Iterable[int | float]) -> int:
     """The power of ten that makes every amount a whole number of chips (cents, say)."""
+    values = list(values)
+    if all(type(v) is int for v in values):
+        return 1
     for scale in (1, 10, 100, 1000, 10000):
         if all(Fraction(str(v)) * scale == int(Fraction(str(v)) * scale) for v in values):
             return scale
@@ -170,6 +268,8 @@ def _scale(values: Iterable[int | float]) -> int:
 
 
 def _chips(value: int | float, scale: int) -> int:
+    if scale == 1 and type(value) is int:
+        return value
     return int(Fraction(str(value)) * scale)
 
 
@@ -226,6 +326,10 @@ def _action(actor: str, verb: str, args: str, note: str, n: int, scale: int) -> 
             raise ValueError(f"{verb} takes no argument")
         return Bet(player, verb, 0, note)
     if verb == "cbr":
+        if scale == 1 and args.isdigit():
+            if int(args) <= 0:
+                raise ValueError(f"cbr needs a positive amount in whole chips, got {args!r}")
+            return Bet(player, "cbr", int(args), note)
         try:
             amount = Fraction(args)
         except (ValueError, ZeroDivisionError):
@@ -308,14 +412,17 @@ def _fields(record: HandRecord) -> list[tuple[str, Any]]:
 
 
 def _rules_table(rules: Rules) -> dict[str, Any]:
-    """The parameters that differ from the rules' preset, by name (always the preset if not casino)."""
-    base = Rules.from_preset(rules.preset, rules.variant, rules.ante, rules.bring_in, rules.small_bet, rules.big_bet)
+    """``_rules``: the preset (unless casino) and the options that differ from it, by name."""
     table: dict[str, Any] = {"preset": rules.preset} if rules.preset != "casino" else {}
-    for name in sorted(_RULE_NAMES):
-        value = getattr(rules, name)
-        if value != getattr(base, name) and not (name == "min_buy_in" and value == 10 * rules.big_bet):
-            table[name] = "UNLIMITED" if value is None and name == "raise_cap" else value
-    return {k: v for k, v in table.items() if v is not None}
+    for name, value in sorted(rules.changes().items()):
+        if name == "min_buy_in" and value == 10 * rules.big_bet:
+            continue
+        if value is None:
+            if name == "raise_cap":
+                table[name] = "UNLIMITED"
+            continue  # max_buy_in None: no cap, the default
+        table[name] = value
+    return table
 
 
 def _action_text(action: HistoryAction, scale: int) -> str:
@@ -366,6 +473,8 @@ def _toml_value(value: Any) -> str:
 
 
 def _toml_inline(value: Any) -> str:
+    if isinstance(value, Enum):
+        value = value.value
     if isinstance(value, str):
         escaped = value.replace("\\", "\\\\").replace('"', '\\"')
         return f'"{escaped}"'

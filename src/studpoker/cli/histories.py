@@ -1,0 +1,195 @@
+"""``stud replay`` and ``stud convert``: hand-history files through the rules engine."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..engine import RulesError
+from ..history import HandRecord, ReplayError, ReplayResult, replay
+from ..history.files import HistoryFileError, read, write
+
+__all__ = ["add_commands"]
+
+
+def add_commands(sub: Any) -> None:
+    """Register ``replay`` and ``convert`` on the ``stud`` sub-parser collection."""
+    rp = sub.add_parser(
+        "replay",
+        help="replay hand histories through the rules engine and check them",
+        description=(
+            "Replay every hand of each file (PHH .phh/.phhs, PokerStars .txt), checking every card and action "
+            "against the rules and, where the file has them, the finishing stacks (PokerStars: each player's "
+            "collected amount, the pot and the rake). Prints a short summary a hand; exits 1 if any hand breaks a "
+            "rule, does not match its file, or cannot be read."
+        ),
+        epilog="example: stud replay ../shared/data/phh/wsop-2023-43-5/*.phh --preset tournament",
+    )
+    rp.add_argument("files", nargs="+", metavar="FILE", type=Path)
+    rp.add_argument("--preset", choices=["casino", "tournament"], help="the rules preset (default: the file's)")
+    rp.add_argument(
+        "--rule",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override one parameter of SPEC section 2, e.g. --rule raise_cap=4 (repeatable)",
+    )
+    rp.add_argument("--json", action="store_true", help="print one JSON document with every hand")
+    rp.set_defaults(run=_replay)
+
+    cv = sub.add_parser(
+        "convert",
+        help="convert hand histories between PHH and PokerStars text",
+        description="Read IN (every hand) and write OUT in the other format, chosen by extension or --to.",
+        epilog="example: stud convert hands.txt hands.phhs",
+    )
+    cv.add_argument("source", metavar="IN", type=Path)
+    cv.add_argument("target", metavar="OUT", type=Path)
+    cv.add_argument("--from", dest="source_format", choices=["phh", "pokerstars"], help="format of IN")
+    cv.add_argument("--to", dest="target_format", choices=["phh", "pokerstars"], help="format of OUT")
+    cv.set_defaults(run=_convert)
+
+
+class UsageError(ValueError):
+    """A command-line option that cannot be used (exit status 2)."""
+
+
+def _value(text: str) -> Any:
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    if lowered in ("none", "unlimited"):
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def _overrides(pairs: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise UsageError(f"--rule takes KEY=VALUE, got {pair!r}")
+        out[key.strip()] = _value(value.strip())
+    return out
+
+
+def _label(path: Path, record: HandRecord, index: int, count: int) -> str:
+    hand = record.info.get("hand") or record.info.get("pokerstars", {}).get("hand_id")
+    if hand is None and count > 1:
+        hand = index + 1
+    return f"{path.name} hand {hand}" if hand is not None else path.name
+
+
+def _money(record: HandRecord, chips: int) -> str:
+    if record.chip_value == 1:
+        return f"{chips:,}"
+    return f"${chips * record.chip_value:,.2f}"
+
+
+def _check(record: HandRecord, result: ReplayResult) -> list[str]:
+    """What in the file the replay contradicts."""
+    problems = []
+    state = result.state
+    if record.finishing_stacks is not None and tuple(state.stacks) != record.finishing_stacks:
+        problems.append(
+            f"finishing stacks differ: the file says {list(record.finishing_stacks)}, the replay gives {state.stacks}"
+        )
+    if "pokerstars" in record.info:
+        from ..history import pokerstars
+
+        problems += pokerstars.check(record, result)
+    return problems
+
+
+def _summary(label: str, record: HandRecord, result: ReplayResult, problems: list[str]) -> dict[str, Any]:
+    state = result.state
+    won: dict[int, int] = {}
+    for award in state.awards:
+        won[award.player] = won.get(award.player, 0) + award.amount
+    return {
+        "hand": label,
+        "variant": state.rules.variant.value,
+        "complete": state.is_over,
+        "pot": sum(a.amount for a in state.awards),
+        "winners": [{"player": record.name(p), "amount": amount} for p, amount in sorted(won.items())],
+        "net": {record.name(p): state.stacks[p] - record.starting_stacks[p] for p in range(record.n)},
+        "finishing_stacks": "absent"
+        if record.finishing_stacks is None
+        else ("match" if tuple(state.stacks) == record.finishing_stacks else "mismatch"),
+        "notes": result.notes,
+        "problems": problems,
+    }
+
+
+def _line(record: HandRecord, summary: dict[str, Any]) -> str:
+    if not summary["complete"]:
+        text = f"{summary['hand']}: replayed as far as the history goes (the hand is not over)"
+    else:
+        winners = ", ".join(f"{w['player']} wins {_money(record, w['amount'])}" for w in summary["winners"])
+        text = f"{summary['hand']}: pot {_money(record, summary['pot'])}; {winners}"
+    net = ", ".join(f"{name} {'+' if v > 0 else ''}{_money(record, v)}" for name, v in summary["net"].items() if v)
+    text += f"; net: {net or 'no change'}"
+    if summary["finishing_stacks"] == "match":
+        text += "; finishing stacks match"
+    for note in summary["notes"]:
+        text += f"\n  note: {note}"
+    return text
+
+
+def _replay(args: argparse.Namespace) -> int:
+    overrides = _overrides(args.rule)
+    failures = 0
+    hands: list[dict[str, Any]] = []
+    for path in args.files:
+        try:
+            records = read(path)
+        except HistoryFileError as error:
+            print(f"stud replay: error: {error}", file=sys.stderr)
+            failures += 1
+            continue
+        for index, original in enumerate(records):
+            label = _label(path, original, index, len(records))
+            record = original
+            try:
+                if args.preset or overrides:
+                    record = original.with_rules(record.rules.with_preset(args.preset, **overrides))
+            except (RulesError, TypeError) as error:
+                raise UsageError(f"{label}: {error}") from None
+            try:
+                result = replay(record, label)
+            except ReplayError as error:
+                rule = f" (broken rule: {error.rule})" if error.rule else ""
+                print(f"stud replay: error: {error}{rule}", file=sys.stderr)
+                hands.append({"hand": label, "error": str(error), "rule": error.rule})
+                failures += 1
+                continue
+            problems = _check(record, result)
+            summary = _summary(label, record, result, problems)
+            hands.append(summary)
+            if not args.json:
+                print(_line(record, summary))
+            for problem in problems:
+                print(f"stud replay: error: {label}: {problem}", file=sys.stderr)
+                failures += 1
+    if args.json:
+        print(json.dumps({"hands": hands, "failures": failures}, indent=2))
+    return 1 if failures else 0
+
+
+def _convert(args: argparse.Namespace) -> int:
+    try:
+        records = read(args.source, args.source_format)
+        for index, record in enumerate(records):
+            replay(record, _label(args.source, record, index, len(records)))  # only hands that replay are written
+        write(records, args.target, args.target_format)
+    except (HistoryFileError, ReplayError) as error:
+        print(f"stud convert: error: {error}", file=sys.stderr)
+        return 1
+    print(f"{len(records)} hand{'s' if len(records) != 1 else ''} written to {args.target}")
+    return 0

@@ -1,0 +1,103 @@
+"""From a played hand to a hand history: :func:`record_hand` reads a :class:`HandState`'s event log.
+
+>>> from studpoker.engine import HandState, Rules, Variant
+>>> from studpoker.history import phh
+>>> state = HandState(Rules(Variant.RAZZ, ante=1, bring_in=2, small_bet=4, big_bet=8), [50, 50], seed=3)
+>>> while not state.is_over:
+...     state.apply(state.legal_actions()[-1])
+>>> record = record_hand(state, players=["Ann", "Bob"])
+>>> replay(phh.loads(phh.dumps(record))).state.stacks == state.stacks
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..cards import Card
+from ..engine import ActionKind, HandState
+from ..engine.events import ActionTaken, CardDealt, CommunityCard, Shown
+from .model import Bet, Board, Deal, HandRecord, HistoryAction, ShowMuck
+from .replay import replay
+
+__all__ = ["record_hand", "replay"]
+
+_VERBS = {
+    ActionKind.BRING_IN: "pb",
+    ActionKind.FOLD: "f",
+    ActionKind.CHECK: "cc",
+    ActionKind.CALL: "cc",
+    ActionKind.COMPLETE: "cbr",
+    ActionKind.BET: "cbr",
+    ActionKind.RAISE: "cbr",
+}
+
+
+def record_hand(
+    state: HandState,
+    *,
+    players: Sequence[str] = (),
+    seats: Sequence[int] = (),
+    info: dict[str, Any] | None = None,
+    currency: str | None = None,
+    chip_value: float = 1.0,
+) -> HandRecord:
+    """The hand so far as a :class:`HandRecord` (a finished hand gets its finishing stacks).
+
+    Cards dealt to a player on one street become one :class:`Deal` (PHH writes the first
+    street's three cards together); showdown shows carry the player's whole hand in
+    dealing order; cards the engine does not know stay unknown.
+    """
+    actions: list[HistoryAction] = []
+    street_cards: dict[int, list[Card | None]] = {}
+    order: list[int] = []
+    faces: dict[int, list[bool]] = {}  # each player's cards in dealing order: face up?
+
+    def flush() -> None:
+        for p in order:
+            actions.append(Deal(p, tuple(street_cards[p])))
+        street_cards.clear()
+        order.clear()
+
+    for event in state.events:
+        if isinstance(event, CardDealt):
+            if event.player not in street_cards:
+                street_cards[event.player] = []
+                order.append(event.player)
+            street_cards[event.player].append(event.card)
+            faces.setdefault(event.player, []).append(event.face_up)
+            continue
+        if street_cards:
+            flush()
+        if isinstance(event, CommunityCard):
+            assert event.card is not None
+            actions.append(Board(event.card))
+        elif isinstance(event, ActionTaken):
+            kind = event.action.kind
+            if kind in _VERBS:
+                amount = event.action.amount if _VERBS[kind] == "cbr" else 0
+                actions.append(Bet(event.player, _VERBS[kind], amount))
+            elif kind is ActionKind.MUCK:
+                actions.append(ShowMuck(event.player, None))
+        elif isinstance(event, Shown):
+            actions.append(ShowMuck(event.player, _shown(state, event.player, faces.get(event.player, []))))
+    if street_cards:
+        flush()
+    return HandRecord(
+        rules=state.rules,
+        starting_stacks=state.starting_stacks,
+        actions=tuple(actions),
+        players=tuple(players),
+        seats=tuple(seats),
+        finishing_stacks=tuple(state.stacks) if state.is_over else None,
+        currency=currency,
+        chip_value=chip_value,
+        info=dict(info or {}),
+    )
+
+
+def _shown(state: HandState, player: int, faces: list[bool]) -> tuple[Card | None, ...]:
+    """The cards a show reveals: the hand in dealing order, as known at the end of the hand."""
+    down, up = iter(state.down_cards(player)), iter(state.up_cards(player))
+    return tuple(next(up) if face_up else next(down) for face_up in faces)
