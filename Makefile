@@ -18,13 +18,13 @@ test: $(PY)
 	$(PY) -m pip install --quiet -e '.[test]'
 	$(PY) -m pytest
 
-# The engine tests again on the pure-Python engine (a copy of src/ without compiled modules).
+# The engine and history tests again on pure Python (a copy of src/ without compiled modules).
 test-pure: $(PY)
 	$(PY) -m pip install --quiet -e '.[test]'
-	rm -rf build/pure && mkdir -p build/pure && cp -r src build/pure/
+	rm -rf build/pure && mkdir -p build/pure && cp -r src setup.py build/pure/
 	find build/pure -name '*.so' -delete
 	PYTHONPATH=build/pure/src $(PY) -c "import studpoker.engine.state as s; assert s.__file__.endswith('.py'), s.__file__"
-	PYTHONPATH=build/pure/src $(PY) -m pytest -q -p no:cacheprovider tests/engine
+	PYTHONPATH=build/pure/src $(PY) -m pytest -q -p no:cacheprovider tests/engine tests/history tests/test_source_doctests.py
 
 lint: $(PY)
 	$(PY) -m pip install --quiet -e '.[dev]'

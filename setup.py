@@ -17,6 +17,8 @@ COMPILED = [
     "src/studpoker/engine/state.py",
     "src/studpoker/engine/pots.py",
     "src/studpoker/engine/settle.py",
+    "src/studpoker/history/phh.py",
+    "src/studpoker/history/replay.py",
 ]
 
 

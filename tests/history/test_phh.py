@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -11,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from studpoker.cards import parse_card
-from studpoker.engine import HandState, Rules, Variant
+from studpoker.engine import HandState, Rules, RulesError, Variant
 from studpoker.history import Bet, Comment, Deal, HandRecord, ReplayError, ShowMuck, phh, replay
-from studpoker.history.phh import PHHError
+from studpoker.history.phh import PHHError, _simple_toml
 from studpoker.history.record import record_hand
 
 WSOP = "phh/wsop-2023-43-5"
@@ -213,3 +214,33 @@ def test_record_fields() -> None:
     assert isinstance(record, HandRecord) and record.name(1) == "Bob" and record.seats == (3, 7)
     assert record.info == {"hand": 12, "event": "Test"}
     assert isinstance(record.actions[4], Bet) and record.actions[4].verb == "pb"
+
+
+_TOML_PIECES = ["a", "b", "=", " ", "\t", "'", '"', "[", "]", ",", "1", "0", "-", "+", "#", "x", "\\", "true", "\n"]
+_TOML_PIECES += ["{", "}", ".", "e", "\x01", "\r", "é", "_", "1.5", "''", '""', "[1]", "'p1 f'", "\x7f", "\u00a0"]
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(_TOML_PIECES), max_size=14).map("".join))
+def test_fast_toml_reader_agrees_with_tomllib(text: str) -> None:
+    """Our quick reader of simple TOML answers exactly as tomllib does, or leaves the text to it."""
+    try:
+        expected = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        expected = None
+    got = _simple_toml(text)
+    assert got is None or got == expected
+
+
+def test_loads_with_house_rules_equals_changing_them_afterwards() -> None:
+    text = MINIMAL.replace("actions", '_rules = { raise_cap = 2, odd_chip_rule = "POSITION" }\nactions', 1)
+    read = phh.loads(text)
+    for preset, rules in [("tournament", {}), (None, {"raise_cap": None}), ("tournament", {"raise_cap": 5})]:
+        direct = phh.loads(text, preset=preset, rules=rules)
+        assert direct.rules == read.rules.with_preset(preset, **rules)
+        assert direct.rules.preset == (preset or "casino")
+    assert phh.loads_all(f"[1]\n{text}", preset="tournament")[0].rules == direct.rules.replace(raise_cap=2)
+    with pytest.raises(RulesError, match="unknown rule parameter 'cap'"):
+        phh.loads(text, rules={"cap": 3})
+    with pytest.raises(PHHError, match="unknown preset"):
+        phh.loads(text, preset="home game")

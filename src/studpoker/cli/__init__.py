@@ -9,6 +9,7 @@ never a traceback.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -72,6 +73,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         status: int = args.run(args)
     except (CardError, UsageError) as err:
         parser.exit(2, f"stud {args.command}: error: {err}\n")
+    except BrokenPipeError:  # the reader went away (``stud replay ... | head``): not an error of ours
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
+        return 1
     return status
 
 

@@ -87,19 +87,54 @@ def _label(path: Path, record: HandRecord, index: int, count: int) -> str:
 
 
 def _money(record: HandRecord, chips: int) -> str:
+    sign = "-" if chips < 0 else ""
     if record.chip_value == 1:
-        return f"{chips:,}"
-    return f"${chips * record.chip_value:,.2f}"
+        return f"{sign}{abs(chips):,}"
+    symbol = {"USD": "$", "EUR": "€", "GBP": "£"}.get(record.currency or "USD", "")
+    amount = f"{abs(chips) * record.chip_value:,.2f}"
+    return f"{sign}{symbol}{amount}" if symbol else f"{sign}{amount} {record.currency}"
+
+
+def _won(result: ReplayResult, n: int) -> list[int]:
+    won = [0] * n
+    for award in result.state.awards:
+        won[award.player] += award.amount
+    return won
+
+
+def _after_rake(record: HandRecord, result: ReplayResult) -> tuple[list[int], list[int]]:
+    """Each player's winnings and stack once the room has taken its rake: the engine pays whole
+    pots, so with a rake the file's winnings (after it) say who paid how much of it."""
+    won, stacks = _won(result, record.n), list(result.state.stacks)
+    if record.rake and record.winnings is not None and len(record.winnings) == record.n:
+        for p in range(record.n):
+            stacks[p] -= won[p] - record.winnings[p]
+        won = list(record.winnings)
+    return won, stacks
 
 
 def _check(record: HandRecord, result: ReplayResult) -> list[str]:
     """What in the file the replay contradicts."""
     problems = []
     state = result.state
-    if record.finishing_stacks is not None and tuple(state.stacks) != record.finishing_stacks:
+    _, stacks = _after_rake(record, result)
+    if record.finishing_stacks is not None and tuple(stacks) != record.finishing_stacks:
         problems.append(
-            f"finishing stacks differ: the file says {list(record.finishing_stacks)}, the replay gives {state.stacks}"
+            f"finishing stacks differ: the file says {list(record.finishing_stacks)}, the replay gives {stacks}"
         )
+    if record.winnings is not None and state.is_over and "pokerstars" not in record.info:
+        gross = _won(result, record.n)
+        if len(record.winnings) != record.n:
+            problems.append(f"winnings has {len(record.winnings)} entries for {record.n} players")
+        elif record.rake:
+            taken = [g - w for g, w in zip(gross, record.winnings, strict=True)]
+            if sum(taken) != record.rake or min(taken) < 0:
+                problems.append(
+                    f"winnings differ: the file says {list(record.winnings)} after a rake of {record.rake},"
+                    f" the replay pays {gross} before it"
+                )
+        elif list(record.winnings) != gross:
+            problems.append(f"winnings differ: the file says {list(record.winnings)}, the replay gives {gross}")
     if "pokerstars" in record.info:
         from ..history import pokerstars
 
@@ -109,19 +144,18 @@ def _check(record: HandRecord, result: ReplayResult) -> list[str]:
 
 def _summary(label: str, record: HandRecord, result: ReplayResult, problems: list[str]) -> dict[str, Any]:
     state = result.state
-    won: dict[int, int] = {}
-    for award in state.awards:
-        won[award.player] = won.get(award.player, 0) + award.amount
+    won, stacks = _after_rake(record, result) if not problems else (_won(result, record.n), state.stacks)
     return {
         "hand": label,
         "variant": state.rules.variant.value,
         "complete": state.is_over,
         "pot": sum(a.amount for a in state.awards),
-        "winners": [{"player": record.name(p), "amount": amount} for p, amount in sorted(won.items())],
-        "net": {record.name(p): state.stacks[p] - record.starting_stacks[p] for p in range(record.n)},
+        "rake": record.rake if not problems else 0,
+        "winners": [{"player": record.name(p), "amount": amount} for p, amount in enumerate(won) if amount],
+        "net": {record.name(p): stacks[p] - record.starting_stacks[p] for p in range(record.n)},
         "finishing_stacks": "absent"
         if record.finishing_stacks is None
-        else ("match" if tuple(state.stacks) == record.finishing_stacks else "mismatch"),
+        else ("match" if tuple(stacks) == record.finishing_stacks else "mismatch"),
         "notes": result.notes,
         "problems": problems,
     }
@@ -132,7 +166,8 @@ def _line(record: HandRecord, summary: dict[str, Any]) -> str:
         text = f"{summary['hand']}: replayed as far as the history goes (the hand is not over)"
     else:
         winners = ", ".join(f"{w['player']} wins {_money(record, w['amount'])}" for w in summary["winners"])
-        text = f"{summary['hand']}: pot {_money(record, summary['pot'])}; {winners}"
+        rake = f", rake {_money(record, summary['rake'])}" if summary["rake"] else ""
+        text = f"{summary['hand']}: pot {_money(record, summary['pot'])}{rake}; {winners}"
     net = ", ".join(f"{name} {'+' if v > 0 else ''}{_money(record, v)}" for name, v in summary["net"].items() if v)
     text += f"; net: {net or 'no change'}"
     if summary["finishing_stacks"] == "match":

@@ -181,6 +181,23 @@ class Rules:
 
     def _coerce_options(self) -> None:
         """Accept option values by name (``"NEVER"``) as well as enum members."""
+        if (  # the usual case, checked without a loop: every option already of its type
+            self.variant.__class__ is Variant
+            and self.headsup_uncap.__class__ is HeadsUpUncap
+            and self.later_street_tiebreak.__class__ is Tiebreak
+            and self.short_deck_procedure.__class__ is ShortDeckProcedure
+            and self.community_first_actor.__class__ is CommunityFirstActor
+            and self.odd_chip_rule.__class__ is OddChipRule
+            and self.stud5_opening.__class__ is Stud5Opening
+            and self.chips_request_during_hand.__class__ is ChipsRequest
+            and (self.open_pair_double_bet is None or self.open_pair_double_bet.__class__ is bool)
+            and self.community_card_betting.__class__ is bool
+            and self.burn_before_first_deal.__class__ is bool
+            and self.reserve_bottom_card.__class__ is bool
+            and self.stud5_last_card_up.__class__ is bool
+            and self.allow_fold_when_check_available.__class__ is bool
+        ):
+            return
         for name, kind in _OPTION_TYPES.items():
             value = getattr(self, name)
             if isinstance(value, kind):
@@ -196,13 +213,24 @@ class Rules:
                 raise RulesError(f"{name} must be true or false, got {value!r}")
 
     def _validate(self) -> None:
-        for name in ("ante", "bring_in", "small_bet", "big_bet", "chip_unit", "min_buy_in", "max_seats"):
-            if not _is_int(getattr(self, name)):
-                raise RulesError(f"{name} must be a whole number, got {getattr(self, name)!r}")
-        for name in ("max_buy_in", "raise_cap"):
-            value = getattr(self, name)
-            if value is not None and not _is_int(value):
-                raise RulesError(f"{name} must be a whole number or None, got {value!r}")
+        if not (  # the usual case without a loop: plain ints (the loops below name the culprit)
+            self.ante.__class__ is int
+            and self.bring_in.__class__ is int
+            and self.small_bet.__class__ is int
+            and self.big_bet.__class__ is int
+            and self.chip_unit.__class__ is int
+            and self.min_buy_in.__class__ is int
+            and self.max_seats.__class__ is int
+            and (self.max_buy_in is None or self.max_buy_in.__class__ is int)
+            and (self.raise_cap is None or self.raise_cap.__class__ is int)
+        ):
+            for name in ("ante", "bring_in", "small_bet", "big_bet", "chip_unit", "min_buy_in", "max_seats"):
+                if not _is_int(getattr(self, name)):
+                    raise RulesError(f"{name} must be a whole number, got {getattr(self, name)!r}")
+            for name in ("max_buy_in", "raise_cap"):
+                value = getattr(self, name)
+                if value is not None and not _is_int(value):
+                    raise RulesError(f"{name} must be a whole number or None, got {value!r}")
         if self.chip_unit <= 0:
             raise RulesError(f"chip_unit must be positive, got {self.chip_unit}")
         if self.ante <= 0:
@@ -215,9 +243,11 @@ class Rules:
             raise RulesError(f"bring_in {self.bring_in} must be at most small_bet {self.small_bet} (SPEC section 2)")
         if self.big_bet < self.small_bet:
             raise RulesError(f"big_bet {self.big_bet} must be at least small_bet {self.small_bet}")
-        for name in ("ante", "bring_in", "small_bet", "big_bet"):
-            if getattr(self, name) % self.chip_unit:
-                raise RulesError(f"{name} {getattr(self, name)} is not a multiple of chip_unit {self.chip_unit}")
+        unit = self.chip_unit
+        if unit != 1 and (self.ante % unit or self.bring_in % unit or self.small_bet % unit or self.big_bet % unit):
+            for name in ("ante", "bring_in", "small_bet", "big_bet"):
+                if getattr(self, name) % unit:
+                    raise RulesError(f"{name} {getattr(self, name)} is not a multiple of chip_unit {unit}")
         assert self.max_seats is not None and self.min_buy_in is not None
         if not 2 <= self.max_seats <= self.variant.max_seats:
             raise RulesError(
@@ -239,7 +269,8 @@ class Rules:
         cls, variant: Variant | str, ante: int, bring_in: int, small_bet: int, big_bet: int, **overrides: Any
     ) -> Rules:
         """The ``casino`` preset (the defaults of SPEC section 2), with any options overridden."""
-        return cls(Variant(variant), ante, bring_in, small_bet, big_bet, **overrides)
+        variant = variant if isinstance(variant, Variant) else Variant(variant)
+        return cls(variant, ante, bring_in, small_bet, big_bet, **overrides)
 
     @classmethod
     def tournament(
@@ -247,7 +278,7 @@ class Rules:
     ) -> Rules:
         """The ``tournament`` preset of SPEC 12b: cap 4, never uncapped heads-up, no open-pair
         double bet, board ties by suit in stud high (by position in stud hi/lo and razz)."""
-        variant = Variant(variant)
+        variant = variant if isinstance(variant, Variant) else Variant(variant)
         settings: dict[str, Any] = {
             "raise_cap": 4,
             "headsup_uncap": HeadsUpUncap.NEVER,
@@ -288,13 +319,14 @@ class Rules:
 
     def changes(self) -> dict[str, Any]:
         """The options that differ from this preset's defaults, by name (stakes excluded)."""
-        base = Rules.from_preset(self.preset, self.variant, self.ante, self.bring_in, self.small_bet, self.big_bet)
-        skip = {"variant", "ante", "bring_in", "small_bet", "big_bet", "preset"}
-        return {
-            f.name: getattr(self, f.name)
-            for f in dataclasses.fields(self)
-            if f.name not in skip and getattr(self, f.name) != getattr(base, f.name)
-        }
+        base = _preset_defaults(self.preset, self.variant)
+        changed = {name: getattr(self, name) for name in _OPTION_NAMES if getattr(self, name) != getattr(base, name)}
+        # the one default that depends on the stakes
+        if self.min_buy_in != (10 * self.big_bet if _is_int(self.big_bet) else None):
+            changed["min_buy_in"] = self.min_buy_in
+        else:
+            changed.pop("min_buy_in", None)
+        return changed
 
     def with_preset(self, preset: str | None = None, **overrides: Any) -> Rules:
         """The same stakes under another preset (or this one), keeping this sign's own changes,
@@ -314,6 +346,20 @@ class Rules:
     def bet_size(self, round_index: int) -> int:
         """The fixed bet of a betting round (0 = first): small bet on the first two, big bet after (R6.1)."""
         return self.small_bet if round_index < 2 else self.big_bet
+
+
+_STAKE_NAMES = frozenset({"variant", "ante", "bring_in", "small_bet", "big_bet", "preset"})
+_OPTION_NAMES = tuple(f.name for f in dataclasses.fields(Rules) if f.name not in _STAKE_NAMES)
+_DEFAULTS: dict[tuple[str, str], Rules] = {}
+
+
+def _preset_defaults(preset: str, variant: Variant) -> Rules:
+    """A preset's options for a variant (a constant table, filled on first use)."""
+    key = (preset, variant._value_)  # keyed by the code: hashing an Enum member runs Python code
+    base = _DEFAULTS.get(key)
+    if base is None:
+        base = _DEFAULTS[key] = Rules.from_preset(preset, variant, 1, 1, 1, 1)
+    return base
 
 
 def _is_int(value: object) -> bool:

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from ..cards import CARDS, Card, Deck, Rank, format_cards, parse_card, shuffle_in_place
 from ..evaluation import high_board_value, high_value, low_board_value, razz_value
@@ -74,10 +74,9 @@ class Phase(Enum):
     OVER = "over"
 
 
-@dataclass(frozen=True, slots=True)
-class CardRequest:
+class CardRequest(NamedTuple):
     """The card the dealer needs next in manual dealing: to ``player`` (face up or down), or the
-    community card (``player`` is None)."""
+    community card (``player`` is None). A named tuple: asked for before every card, it must be cheap."""
 
     player: int | None
     face_up: bool
@@ -249,7 +248,7 @@ class HandState:
         self._up: list[list[Card | None]] = [[] for _ in range(n)]  # None: dealt up, unknown (manual dealing)
         self._community: Card | None = None
         self._burns: list[Card | None] = []
-        self._dealt: set[Card] = set()  # known cards dealt by hand (manual dealing), to refuse duplicates
+        self._dealt = 0  # bit i: card index i dealt by hand (manual dealing), to refuse duplicates
         self._manual = manual
         self._auto_show = auto_show
         if manual:
@@ -575,11 +574,11 @@ class HandState:
                 raise CardSupplyError("the community card must be known, got an unknown card")
         elif not isinstance(card, Card):
             raise CardSupplyError(f"expected a Card, card text or None, got {card!r}")
-        elif card in self._dealt:
+        elif self._dealt >> card.index & 1:
             raise CardSupplyError(f"{card} has already been dealt in this hand")
         self._ops.pop()
         if card is not None:
-            self._dealt.add(card)
+            self._dealt |= 1 << card.index
         self._place(op, p, card)
         self._advance()
 
@@ -1194,7 +1193,7 @@ class HandState:
         for k, c in zip(hidden, new, strict=True):
             down, i = slots[k]
             (self._down if down else self._up)[player][i] = c
-            self._dealt.add(c)
+            self._dealt |= 1 << c.index
         if any(not down for down, _ in (slots[k] for k in hidden)):
             self._rebuild_board(player)
         if _advance and self.phase is Phase.REVEAL:
@@ -1256,8 +1255,6 @@ class HandState:
             value = getattr(self, name)
             if type(value) is list:
                 value = [v[:] if type(v) is list else v for v in value]
-            elif type(value) is set:
-                value = set(value)
             setattr(new, name, value)
         return new
 

@@ -17,7 +17,7 @@ hand is replayed (:mod:`studpoker.history.replay`), as in PHH.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..cards import Card
@@ -84,6 +84,8 @@ class HandRecord:
     (0.01 for a cent-denominated PokerStars cash game, 1 for tournament chips).
     ``info`` holds the optional descriptive fields (event, time, hand number, table, ...)
     and ``extra`` every field our formats do not interpret, kept for round trips.
+    ``rake`` is what the room took from the pots (cash games; the engine knows nothing of it):
+    ``winnings``, when given, are what each player collected after it (as PHH defines them).
     """
 
     rules: Rules
@@ -93,6 +95,7 @@ class HandRecord:
     seats: tuple[int, ...] = ()
     finishing_stacks: tuple[int, ...] | None = None
     winnings: tuple[int, ...] | None = None
+    rake: int = 0
     currency: str | None = None
     chip_value: float = 1.0
     info: dict[str, Any] = field(default_factory=dict)
@@ -104,7 +107,20 @@ class HandRecord:
 
     def with_rules(self, rules: Rules) -> HandRecord:
         """The same hand under other rules (same stakes), e.g. to replay it with another preset."""
-        return replace(self, rules=rules)
+        return HandRecord(  # spelled out: dataclasses.replace is several times slower
+            rules,
+            self.starting_stacks,
+            self.actions,
+            self.players,
+            self.seats,
+            self.finishing_stacks,
+            self.winnings,
+            self.rake,
+            self.currency,
+            self.chip_value,
+            self.info,
+            self.extra,
+        )
 
     def name(self, player: int) -> str:
         """The player's name, or ``p1``, ``p2``, ... when the history has none."""

@@ -34,7 +34,7 @@ from enum import Enum
 from fractions import Fraction
 from typing import Any
 
-from ..cards import Card, CardError, parse_card
+from ..cards import CARDS, Card, CardError, parse_card
 from ..engine import Rules, RulesError, Variant
 from .model import Bet, Board, Comment, Deal, HandRecord, HistoryAction, ShowMuck
 
@@ -63,19 +63,26 @@ class PHHError(ValueError):
 # -- reading -----------------------------------------------------------------------------------------
 
 
-def loads(text: str) -> HandRecord:
-    """Read one hand (the contents of a ``.phh`` file)."""
-    return _record(_toml(text), "")
+def loads(text: str, *, preset: str | None = None, rules: Mapping[str, Any] | None = None) -> HandRecord:
+    """Read one hand (the contents of a ``.phh`` file).
+
+    ``preset`` and ``rules`` set house rules the file does not state: ``preset`` replaces the
+    file's preset (``_rules.preset``, else ``casino``) and ``rules`` (parameters of SPEC section 2
+    by name) override the file's own. The same as ``record.rules.with_preset(preset, **rules)``
+    afterwards, without building the file's rules first.
+    """
+    return _record(_toml(text), "", preset, rules or {})
 
 
-def loads_all(text: str) -> list[HandRecord]:
-    """Read every hand of a ``.phhs`` file (tables ``[1]``, ``[2]``, ... each holding one hand)."""
+def loads_all(text: str, *, preset: str | None = None, rules: Mapping[str, Any] | None = None) -> list[HandRecord]:
+    """Read every hand of a ``.phhs`` file (tables ``[1]``, ``[2]``, ... each holding one hand);
+    ``preset`` and ``rules`` as for :func:`loads`."""
     document = _toml(text)
     hands = []
     for key, value in document.items():
         if not isinstance(value, dict):
             raise PHHError(f"a .phhs file holds one table per hand; {key!r} is not a table")
-        hands.append(_record(value, f"hand [{key}]: "))
+        hands.append(_record(value, f"hand [{key}]: ", preset, rules or {}))
     return hands
 
 
@@ -96,13 +103,14 @@ def _toml(text: str) -> dict[str, Any]:
 # parser of our own, several times faster than tomllib; anything else, and anything it is not
 # sure of, goes to tomllib, so the result is always tomllib's.
 _KEY_LINE = re.compile(r"([A-Za-z0-9_-]+)[ \t]*=[ \t]*")
-_HEADER = re.compile(r"\[[ \t]*([A-Za-z0-9_-]+)[ \t]*\][ \t]*(?:#.*)?")
+_COMMENT = r"(?:#[^\x00-\x08\x0a-\x1f\x7f]*)?"  # TOML allows no control character but tab in a comment
+_HEADER = re.compile(rf"\[[ \t]*([A-Za-z0-9_-]+)[ \t]*\][ \t]*{_COMMENT}")
 _INT = re.compile(r"[+-]?(?:0|[1-9][0-9]*)")
 _FLOAT = re.compile(r"[+-]?(?:0|[1-9][0-9]*)(?:\.[0-9]+(?:[eE][+-]?[0-9]+)?|[eE][+-]?[0-9]+)")
-_LITERAL = re.compile(r"'([^'\n]*)'")
-_BASIC = re.compile(r'"([^"\\\n]*)"')
+_LITERAL = re.compile(r"'([^'\x00-\x08\x0a-\x1f\x7f]*)'")
+_BASIC = re.compile(r'"([^"\\\x00-\x08\x0a-\x1f\x7f]*)"')
 _SPACE = re.compile(r"[ \t]*")
-_END = re.compile(r"[ \t]*(?:#[^\n]*)?")
+_END = re.compile(rf"[ \t]*{_COMMENT}")
 
 
 class _NotSimpleError(Exception):
@@ -112,9 +120,17 @@ class _NotSimpleError(Exception):
 def _simple_toml(text: str) -> dict[str, Any] | None:
     document: dict[str, Any] = {}
     table = document
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")
+        if "\r" in text:
+            return None
     for raw in text.split("\n"):
-        line = raw.strip()
-        if not line or line[0] == "#":
+        line = raw.strip(" \t")  # TOML's whitespace only
+        if not line:
+            continue
+        if line[0] == "#":
+            if not _END.fullmatch(line):
+                return None
             continue
         try:
             if line[0] == "[":
@@ -123,20 +139,114 @@ def _simple_toml(text: str) -> dict[str, Any] | None:
                     return None
                 table = document[header[1]] = {}
                 continue
+            key, equals, rest = line.partition("=")
+            key, rest = key.rstrip(" \t"), rest.lstrip(" \t")
+            if equals and key not in table and key.isascii() and key.replace("_", "a").replace("-", "a").isalnum():
+                # strings and whole numbers with string methods alone: most lines of a PHH file
+                quote = rest[:1]
+                if (
+                    quote in ("'", '"')
+                    and rest.find(quote, 1) == len(rest) - 1
+                    and rest.isprintable()
+                    and (quote == "'" or "\\" not in rest)
+                ):
+                    table[key] = rest[1:-1]
+                    continue
+                if rest.isdigit() and rest.isascii() and (rest[0] != "0" or rest == "0"):
+                    table[key] = int(rest)
+                    continue
+                if quote == "[" and rest[-1] == "]":
+                    array = _plain_array(rest[1:-1])
+                    if array is not None:
+                        table[key] = array
+                        continue
+            common = _COMMON_LINE.fullmatch(line)
+            if common is not None:
+                key = common[1]
+                if key in table:
+                    return None
+                kind = common.lastindex
+                found: str = common[kind or 1]
+                if kind in (2, 3):
+                    table[key] = found
+                elif kind == 4:
+                    table[key] = int(found)
+                elif kind == 5:
+                    table[key] = found == "true"
+                elif kind == 6:
+                    table[key] = [single or double for single, double in _STRING_ITEM.findall(found)]
+                else:
+                    table[key] = [int(item) for item in found.split(",") if item.strip()]
+                continue
             key_match = _KEY_LINE.match(line)
             if key_match is None or key_match[1] in table:
                 return None
-            value, end = _simple_value(line, key_match.end())
+            parsed, end = _simple_value(line, key_match.end())
             if _END.fullmatch(line, end) is None:
                 return None
-            table[key_match[1]] = value
+            table[key_match[1]] = parsed
         except _NotSimpleError:
             return None
     return document
 
 
+# Whole one-line arrays of plain strings or integers (the actions, stacks and names of every
+# PHH file) in one regular-expression step each.
+_STRING = r"""(?:'[^'\x00-\x08\x0a-\x1f\x7f]*'|"[^"\\\x00-\x08\x0a-\x1f\x7f]*")"""
+_STRING_ARRAY = re.compile(rf"\[[ \t]*((?:{_STRING}[ \t]*,[ \t]*)*(?:{_STRING})?)[ \t]*\]")
+_STRING_ITEM = re.compile(r"'([^'\x00-\x08\x0a-\x1f\x7f]*)'|" + r'"([^"\\\x00-\x08\x0a-\x1f\x7f]*)"')
+_INT_TEXT = r"[+-]?(?:0|[1-9][0-9]*)"
+# One whole `key = value` line of the commonest kinds (string, integer, boolean, array of
+# strings, array of integers), in one step; groups 2-7 tell which kind matched.
+_COMMON_LINE = re.compile(
+    r"([A-Za-z0-9_-]+)[ \t]*=[ \t]*"
+    rf"""(?:'([^'\x00-\x08\x0a-\x1f\x7f]*)'|"([^"\\\x00-\x08\x0a-\x1f\x7f]*)"|({_INT_TEXT})|(true|false)"""
+    rf"|\[[ \t]*((?:{_STRING}[ \t]*,[ \t]*)*(?:{_STRING})?)[ \t]*\]"
+    rf"|\[[ \t]*((?:{_INT_TEXT}[ \t]*,[ \t]*)*(?:{_INT_TEXT})?)[ \t]*\])"
+    rf"[ \t]*{_COMMENT}"
+)
+_INT_ARRAY = re.compile(r"\[[ \t]*((?:[+-]?(?:0|[1-9][0-9]*)[ \t]*,[ \t]*)*(?:[+-]?(?:0|[1-9][0-9]*))?)[ \t]*\]")
+
+
+def _plain_array(inner: str) -> list[Any] | None:
+    """The items between ``[`` and ``]`` if they are all plain strings (one quote style, no
+    escapes) or all whole numbers; None for anything else (the regular expressions decide)."""
+    quote = inner.lstrip(" \t")[:1]
+    if quote in ("'", '"'):
+        parts = inner.split(quote)
+        if len(parts) % 2 == 0 or parts[0].strip(" \t") or parts[-1].strip(" \t") not in ("", ","):
+            return None
+        for i in range(2, len(parts) - 1, 2):
+            if parts[i].strip(" \t") != ",":
+                return None
+        items = parts[1::2]
+        for item in items:
+            if not item.isprintable() or (quote == '"' and "\\" in item):
+                return None
+        return items
+    if not inner.strip(" \t"):
+        return []
+    items = inner.split(",")
+    if items[-1].strip(" \t") == "" and len(items) > 1:
+        items.pop()  # a trailing comma
+    numbers: list[Any] = []
+    for raw in items:
+        item = raw.strip(" \t")
+        if not (item.isdigit() and item.isascii() and (item[0] != "0" or item == "0")):
+            return None
+        numbers.append(int(item))
+    return numbers
+
+
 def _simple_value(line: str, at: int) -> tuple[Any, int]:
     char = line[at : at + 1]
+    if char == "[":
+        array = _STRING_ARRAY.match(line, at)
+        if array is not None:
+            return [single or double for single, double in _STRING_ITEM.findall(array[1])], array.end()
+        array = _INT_ARRAY.match(line, at)
+        if array is not None:
+            return [int(item) for item in array[1].split(",") if item.strip()], array.end()
     if char == "'":
         match = _LITERAL.match(line, at)
         if match is None:
@@ -183,7 +293,7 @@ def _simple_value(line: str, at: int) -> tuple[Any, int]:
     raise _NotSimpleError
 
 
-def _record(doc: Mapping[str, Any], where: str) -> HandRecord:
+def _record(doc: Mapping[str, Any], where: str, preset: str | None, overrides: Mapping[str, Any]) -> HandRecord:
     def fail(message: str) -> PHHError:
         return PHHError(where + message)
 
@@ -207,19 +317,20 @@ def _record(doc: Mapping[str, Any], where: str) -> HandRecord:
     stakes = [antes[0], _number(doc, "bring_in", fail), _number(doc, "small_bet", fail), _number(doc, "big_bet", fail)]
     finishing = _numbers(doc, "finishing_stacks", fail) if "finishing_stacks" in doc else None
     winnings = _numbers(doc, "winnings", fail) if "winnings" in doc else None
-    scale = _scale([*stakes, *stacks, *(finishing or []), *(winnings or [])])
+    rake = _number(doc, "_rake", fail) if "_rake" in doc else 0
+    scale = _scale([*stakes, *stacks, *(finishing or []), *(winnings or []), rake])
     ante, bring_in, small, big = (_chips(v, scale) for v in stakes)
     chips = tuple(_chips(v, scale) for v in stacks)
     if not doc.get("ante_trimming_status", False) and any(s < ante for s in chips):
         raise fail("a player cannot pay the full ante and ante_trimming_status is not true: studpoker always trims")
-    rules = _rules(doc.get("_rules", {}), VARIANT_CODES[code], ante, bring_in, small, big, fail)
+    rules = _rules(doc.get("_rules", {}), VARIANT_CODES[code], (ante, bring_in, small, big), preset, overrides, fail)
     actions = tuple(_actions(doc["actions"], n, scale, fail))
     players = _strings(doc, "players", n, fail)
     seats = tuple(doc.get("seats", ()))
     if seats and (len(seats) != n or not all(isinstance(s, int) for s in seats)):
         raise fail(f"seats must be {n} integers")
     info = {k: doc[k] for k in INFO_FIELDS if k in doc}
-    extra = {k: v for k, v in doc.items() if k.startswith("_") and k != "_rules"}
+    extra = {k: v for k, v in doc.items() if k.startswith("_") and k not in ("_rules", "_rake")}
     return HandRecord(
         rules=rules,
         starting_stacks=chips,
@@ -228,6 +339,7 @@ def _record(doc: Mapping[str, Any], where: str) -> HandRecord:
         seats=seats,
         finishing_stacks=None if finishing is None else tuple(_chips(v, scale) for v in finishing),
         winnings=None if winnings is None else tuple(_chips(v, scale) for v in winnings),
+        rake=_chips(rake, scale),
         currency=doc.get("currency"),
         chip_value=1 / scale if scale != 1 else 1.0,
         info=info,
@@ -246,7 +358,10 @@ def _numbers(doc: Mapping[str, Any], name: str, fail: Any) -> list[int | float]:
     values = doc[name]
     if not isinstance(values, list) or not values:
         raise fail(f"{name} must be an array of numbers")
-    return [_number({name: v}, name, fail) for v in values]
+    for value in values:
+        if value.__class__ is not int or value < 0:  # not the usual whole chips: check each
+            return [_number({name: v}, name, fail) for v in values]
+    return list(values)
 
 
 def _strings(doc: Mapping[str, Any], name: str, n: int, fail: Any) -> tuple[str, ...]:
@@ -273,18 +388,29 @@ def _chips(value: int | float, scale: int) -> int:
     return int(Fraction(str(value)) * scale)
 
 
-def _rules(table: Any, variant: Variant, ante: int, bring_in: int, small: int, big: int, fail: Any) -> Rules:
+def _rules(
+    table: Any,
+    variant: Variant,
+    stakes: tuple[int, int, int, int],
+    preset: str | None,
+    overrides: Mapping[str, Any],
+    fail: Any,
+) -> Rules:
     if not isinstance(table, dict):
         raise fail('_rules must be an inline table, e.g. _rules = { preset = "tournament" }')
     options = dict(table)
-    preset = options.pop("preset", "casino")
+    file_preset = options.pop("preset", "casino")
     for name, value in list(options.items()):
         if name not in _RULE_NAMES:
             raise fail(f"_rules: unknown parameter {name!r} (SPEC section 2)")
         if name == "raise_cap" and value == "UNLIMITED":
             options[name] = None
+    for name in overrides:
+        if name not in _RULE_NAMES:
+            raise RulesError(f"unknown rule parameter {name!r} (SPEC section 2)")
+    options.update(overrides)
     try:
-        return Rules.from_preset(preset, variant, ante, bring_in, small, big, **options)
+        return Rules.from_preset(preset or file_preset, variant, *stakes, **options)
     except RulesError as error:
         raise fail(f"the rules are not valid: {error}") from None
 
@@ -296,6 +422,14 @@ def _actions(raw: Any, n: int, scale: int, fail: Any) -> Iterable[HistoryAction]
     if not isinstance(raw, list) or not all(isinstance(a, str) for a in raw):
         raise fail("actions must be an array of strings")
     for number, text in enumerate(raw, 1):
+        if "#" not in text:  # the common case, without a regular expression
+            parts = text.split(None, 2)
+            if len(parts) >= 2 and (parts[0] == "d" or parts[0][:1] == "p"):
+                try:
+                    yield _action(parts[0], parts[1], parts[2].strip() if len(parts) == 3 else "", "", n, scale)
+                except (CardError, ValueError) as error:
+                    raise fail(f"action {number} ({text!r}): {error}") from None
+                continue
         match = _ACTION.match(text)
         if match is None:
             raise fail(f"action {number} ({text!r}) is not PHH action notation")
@@ -348,7 +482,8 @@ def _action(actor: str, verb: str, args: str, note: str, n: int, scale: int) -> 
 
 
 def _player(text: str, n: int) -> int:
-    if not re.fullmatch(r"p\d+", text) or not 1 <= int(text[1:]) <= n:
+    digits = text[1:]
+    if text[:1] != "p" or not digits.isascii() or not digits.isdigit() or not 1 <= int(digits) <= n:
         raise ValueError(f"{text!r} is not a player of this hand (p1..p{n})")
     return int(text[1:]) - 1
 
@@ -359,8 +494,12 @@ def _cards(text: str) -> tuple[Card | None, ...]:
     out: list[Card | None] = []
     for i in range(0, len(text), 2):
         piece = text[i : i + 2]
-        out.append(None if piece == "??" else parse_card(piece))
+        card = _CARD_TEXT.get(piece)
+        out.append(card if card is not None else None if piece == "??" else parse_card(piece))
     return tuple(out)
+
+
+_CARD_TEXT: dict[str, Card] = {str(card): card for card in CARDS}  # "As": the spelling PHH uses
 
 
 # -- writing -----------------------------------------------------------------------------------------
@@ -404,6 +543,8 @@ def _fields(record: HandRecord) -> list[tuple[str, Any]]:
         out.append(("winnings", [amount(s) for s in record.winnings]))
     if record.finishing_stacks is not None:
         out.append(("finishing_stacks", [amount(s) for s in record.finishing_stacks]))
+    if record.rake:
+        out.append(("_rake", amount(record.rake)))
     out += sorted(record.extra.items())
     table = _rules_table(rules)
     if table:

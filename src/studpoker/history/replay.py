@@ -29,6 +29,12 @@ __all__ = ["ReplayError", "ReplayResult", "action_text", "replay"]
 
 
 _RULE = re.compile(r"\bR\d+(?:\.\d+)*")
+_KINDS: dict[str, tuple[ActionKind, ...]] = {
+    "pb": (ActionKind.BRING_IN,),
+    "f": (ActionKind.FOLD,),
+    "cc": (ActionKind.CHECK, ActionKind.CALL),
+    "cbr": (ActionKind.COMPLETE, ActionKind.BET, ActionKind.RAISE),
+}
 
 
 class ReplayError(ValueError):
@@ -77,7 +83,8 @@ class _Replayer:
         self.record = record
         self.label = label
         self.state = HandState(record.rules, list(record.starting_stacks), manual=True, auto_show=False)
-        self.queues: list[deque[Card | None]] = [deque() for _ in range(record.n)]
+        self.n = record.n
+        self.queues: list[deque[Card | None]] = [deque() for _ in range(self.n)]
         self.board: deque[Card] = deque()
         self.decisions: dict[int, tuple[Card | None, ...] | None] = {}  # showdown decisions not yet due
         self.notes: list[str] = []
@@ -146,8 +153,8 @@ class _Replayer:
             self.show(action)
 
     def check_player(self, player: int) -> None:
-        if not 0 <= player < self.record.n:
-            raise self.fail(f"there is no player p{player + 1} in a hand of {self.record.n}")
+        if not 0 <= player < self.n:
+            raise self.fail(f"there is no player p{player + 1} in a hand of {self.n}")
 
     def who(self, player: int) -> str:
         return f"p{player + 1} ({self.record.name(player)})" if self.record.players else f"p{player + 1}"
@@ -175,15 +182,13 @@ class _Replayer:
 
     def match(self, action: Bet, legal: tuple[Action, ...]) -> Action | None:
         verb = action.verb
-        wanted = {
-            "pb": (ActionKind.BRING_IN,),
-            "f": (ActionKind.FOLD,),
-            "cc": (ActionKind.CHECK, ActionKind.CALL),
-            "cbr": (ActionKind.COMPLETE, ActionKind.BET, ActionKind.RAISE),
-        }[verb]
-        candidates = [a for a in legal if a.kind in wanted]
+        wanted = _KINDS[verb]
         if verb != "cbr":
-            return candidates[0] if candidates else None
+            for candidate in legal:
+                if candidate.kind in wanted:
+                    return candidate
+            return None
+        candidates = [a for a in legal if a.kind in wanted]
         exact = next((a for a in candidates if a.amount == action.amount), None)
         if exact is not None or not candidates:
             return exact

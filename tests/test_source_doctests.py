@@ -1,4 +1,4 @@
-"""The examples in the engine modules' docstrings, run from their source files.
+"""The examples in the docstrings of the modules setup.py compiles, run from their source files.
 
 The modules may be compiled (then they carry no docstrings), so their source is loaded
 under a private name and its doctests run against the package as installed.
@@ -8,19 +8,28 @@ from __future__ import annotations
 
 import doctest
 import importlib.util
+import re
 import sys
 from pathlib import Path
 
 import pytest
 
-import studpoker.engine
+import studpoker
 
-SOURCE = Path(studpoker.engine.__file__).parent
+PACKAGE = Path(studpoker.__file__).parent
+COMPILED = [("engine", "state"), ("engine", "pots"), ("engine", "settle"), ("history", "phh"), ("history", "replay")]
 
 
-@pytest.mark.parametrize("name", ["state", "pots", "settle"])
-def test_docstring_examples(name: str) -> None:
-    spec = importlib.util.spec_from_file_location(f"studpoker.engine._source_{name}", SOURCE / f"{name}.py")
+def test_the_list_is_setup_pys() -> None:
+    setup = (PACKAGE.parent.parent / "setup.py").read_text(encoding="utf-8")
+    assert sorted(re.findall(r'"src/studpoker/(\w+)/(\w+)\.py"', setup)) == sorted(COMPILED)
+
+
+@pytest.mark.parametrize(("package", "name"), COMPILED)
+def test_docstring_examples(package: str, name: str) -> None:
+    spec = importlib.util.spec_from_file_location(
+        f"studpoker.{package}._source_{name}", PACKAGE / package / f"{name}.py"
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses look their module up while the class is built
