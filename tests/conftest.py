@@ -1,7 +1,24 @@
-"""Shared test settings."""
+"""Shared test settings, and where the shared real hand histories are."""
 
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
 from hypothesis import settings
 
 # Tables are built on first use, so the first example of a run may be slow: no deadline.
 settings.register_profile("studpoker", deadline=None, max_examples=200)
 settings.load_profile("studpoker")
+
+#: ``$STUDPOKER_DATA``, or ``../shared/data`` next to the repository.
+DATA = Path(os.environ.get("STUDPOKER_DATA", Path(__file__).resolve().parents[1] / ".." / "shared" / "data"))
+
+
+@pytest.fixture
+def shared_data() -> Path:
+    """The shared data folder; tests that need it skip, saying so, where it is absent."""
+    if not DATA.is_dir():
+        pytest.skip(f"the shared hand histories are not at {DATA} (set STUDPOKER_DATA)")
+    return DATA

@@ -93,3 +93,23 @@ def test_rules_are_immutable_values() -> None:
         a.ante = 2  # type: ignore[misc]
     assert a.streets == 5 and Rules(Variant.STUD5, **STAKES).streets == 4
     assert [a.bet_size(r) for r in range(5)] == [10, 10, 20, 20, 20]
+
+
+def test_overrides_must_name_options() -> None:
+    with pytest.raises(RulesError, match="unknown rule parameter 'cap'"):
+        Rules.from_preset("casino", Variant.STUD7, **STAKES, cap=3)
+    rules = Rules.casino(Variant.STUD7, **STAKES)
+    with pytest.raises(RulesError, match="ante is part of the stakes"):
+        rules.with_preset("tournament", ante=5)
+    assert rules.with_preset("tournament", raise_cap=None).raise_cap is None
+
+
+def test_changes_are_relative_to_the_preset() -> None:
+    assert Rules.tournament(Variant.RAZZ, **STAKES).changes() == {}
+    assert Rules.casino(Variant.STUD7, **STAKES, raise_cap=4, min_buy_in=7).changes() == {
+        "raise_cap": 4,
+        "min_buy_in": 7,
+    }
+    rules = Rules.tournament(Variant.STUD7, **STAKES, odd_chip_rule="POSITION")
+    assert rules.with_preset("casino").odd_chip_rule.value == "POSITION"
+    assert rules.with_preset("casino").raise_cap == 3

@@ -464,3 +464,15 @@ def test_what_cannot_be_written() -> None:
     text = dumps([record, record])
     assert text.count("PokerStars Hand #") == 2 and "\n\n\n\nPokerStars Hand #2:" in text
     assert [r.seats for r in loads(text)] == [(2, 5, 7), (2, 5, 7)]
+
+
+def test_pokerstars_to_phh_and_back_keeps_every_action_and_amount(pokerstars_data: Path) -> None:
+    for original in all_hands(pokerstars_data).values():
+        through_phh = phh.loads(phh.dumps(original))
+        assert (through_phh.winnings, through_phh.rake) == (original.winnings, original.rake)
+        [back] = loads(dumps(through_phh))
+        assert back.actions == original.actions and back.starting_stacks == original.starting_stacks
+        assert (back.players, back.seats, back.rules) == (original.players, original.seats, original.rules)
+        assert (back.winnings, back.rake) == (original.winnings, original.rake)
+        for key in ("antes", "wagers", "returned", "collections", "total_pot", "rake", "pots", "summary"):
+            assert back.info["pokerstars"][key] == original.info["pokerstars"][key], key

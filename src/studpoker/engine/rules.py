@@ -303,6 +303,9 @@ class Rules:
         **overrides: Any,
     ) -> Rules:
         """Rules from a preset name (``casino`` or ``tournament``) plus single-parameter overrides."""
+        if overrides and not overrides.keys() <= _OVERRIDABLE:
+            unknown = sorted(overrides.keys() - _OVERRIDABLE)[0]
+            raise RulesError(f"unknown rule parameter {unknown!r}: SPEC section 2 names {', '.join(_OPTION_NAMES)}")
         if preset == "casino":
             return cls.casino(variant, ante, bring_in, small_bet, big_bet, **overrides)
         if preset == "tournament":
@@ -331,6 +334,9 @@ class Rules:
     def with_preset(self, preset: str | None = None, **overrides: Any) -> Rules:
         """The same stakes under another preset (or this one), keeping this sign's own changes,
         then applying ``overrides``."""
+        stakes = sorted(overrides.keys() & _STAKE_NAMES)
+        if stakes:
+            raise RulesError(f"{stakes[0]} is part of the stakes, not an option: it cannot be overridden here")
         options = {**self.changes(), **overrides}
         return Rules.from_preset(
             preset or self.preset, self.variant, self.ante, self.bring_in, self.small_bet, self.big_bet, **options
@@ -350,6 +356,7 @@ class Rules:
 
 _STAKE_NAMES = frozenset({"variant", "ante", "bring_in", "small_bet", "big_bet", "preset"})
 _OPTION_NAMES = tuple(f.name for f in dataclasses.fields(Rules) if f.name not in _STAKE_NAMES)
+_OVERRIDABLE = frozenset(_OPTION_NAMES)
 _DEFAULTS: dict[tuple[str, str], Rules] = {}
 
 

@@ -1,0 +1,161 @@
+"""``stud replay`` and ``stud convert`` on real and broken hand histories."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from studpoker.cli import main
+from studpoker.history import phh, pokerstars
+
+WSOP = Path("phh") / "wsop-2023-43-5"
+
+BAD = """variant = 'F7S'
+antes = [1, 1]
+bring_in = 3
+small_bet = 10
+big_bet = 20
+starting_stacks = [100, 100]
+hand = 7
+actions = ['d dh p1 AsKs2c', 'd dh p2 QdQc9h', 'p1 pb', 'p2 cbr 12']
+"""
+GOOD = BAD.replace("'p2 cbr 12'", "'p2 f'") + "finishing_stacks = [101, 99]\n"
+
+
+def stud(capsys: pytest.CaptureFixture[str], *args: object) -> tuple[int, str, str]:
+    try:
+        code = main([str(a) for a in args])
+    except SystemExit as exit_:
+        code = int(exit_.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def write(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_the_wsop_hands_replay_with_the_tournament_preset(
+    capsys: pytest.CaptureFixture[str], shared_data: Path
+) -> None:
+    files = sorted((shared_data / WSOP).glob("*.phh"))
+    code, out, err = stud(capsys, "replay", *files, "--preset", "tournament")
+    assert (code, err) == (0, "")
+    summaries = [line for line in out.splitlines() if not line.startswith("  ")]
+    assert len(summaries) == 30 and all(line.endswith("finishing stacks match") for line in summaries)
+    assert "85_FR.phh hand 85: pot 5,300,000; Brian Rast wins 5,300,000;" in out
+    assert "  note: action 19 (p2 cbr 750000): a wager to 750000 is less than the rules allow" in out
+
+
+def test_json_output(capsys: pytest.CaptureFixture[str], shared_data: Path) -> None:
+    code, out, _ = stud(capsys, "replay", shared_data / WSOP / "85_FR.phh", "--preset", "tournament", "--json")
+    document = json.loads(out)
+    assert code == 0 and document["failures"] == 0
+    [hand] = document["hands"]
+    assert hand["winners"] == [{"player": "Brian Rast", "amount": 5_300_000}]
+    assert hand["net"] == {"Talal Shakerchi": -2_650_000, "Brian Rast": 2_650_000}
+    assert hand["finishing_stacks"] == "match" and len(hand["notes"]) == 1
+
+
+def test_pokerstars_files_replay_with_their_rake(capsys: pytest.CaptureFixture[str], shared_data: Path) -> None:
+    code, out, err = stud(capsys, "replay", *sorted((shared_data / "pokerstars").glob("*.txt")))
+    assert (code, err) == (0, "")
+    assert len(out.splitlines()) == 29
+    # $0.44 main and $0.64 side pot, $0.05 rake: the winner collects $1.03
+    assert "hand 60974484959: pot $1.08, rake $0.05; ranchim wins $1.03; net:" in out
+
+
+def test_an_illegal_action_names_file_hand_action_and_rule(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, err = stud(capsys, "replay", write(tmp_path, "bad.phh", BAD), write(tmp_path, "good.phh", GOOD))
+    assert code == 1
+    assert err == (
+        "stud replay: error: bad.phh hand 7, action 4 ('p2 cbr 12'): p2 may not cbr 12 now;"
+        " legal: fold, call 3, complete to 10 (broken rule: R6.2)\n"
+    )
+    assert out == "good.phh hand 7: pot 2; p1 wins 2; net: p1 +1, p2 -1; finishing stacks match\n"
+
+
+def test_a_mismatch_and_an_unreadable_file_fail(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    wrong = write(tmp_path, "wrong.phh", GOOD.replace("[101, 99]", "[100, 100]"))
+    broken = write(tmp_path, "broken.phh", GOOD.replace("antes = [1, 1]", "antes = [1, 1"))
+    code, _, err = stud(capsys, "replay", wrong, broken, tmp_path / "missing.phh")
+    assert code == 1
+    lines = err.splitlines()
+    assert lines[0] == (
+        "stud replay: error: wrong.phh hand 7: finishing stacks differ: the file says [100, 100],"
+        " the replay gives [101, 99]"
+    )
+    assert lines[1].startswith(f"stud replay: error: {broken}: not valid TOML")
+    assert lines[2] == f"stud replay: error: {tmp_path / 'missing.phh'}: No such file or directory"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--rule", "raise_cap"], "--rule takes KEY=VALUE, got 'raise_cap'"),
+        (["--rule", "cap=3"], "good.phh hand 7: unknown rule parameter 'cap'"),
+        (["--rule", "ante=5"], "ante is part of the stakes"),
+        (["--rule", "raise_cap=0"], "raise_cap must be at least 1"),
+        (["--rule", "headsup_uncap=SOMETIMES"], "headsup_uncap must be one of"),
+    ],
+)
+def test_bad_options_are_usage_errors(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, args: list[str], message: str
+) -> None:
+    code, _, err = stud(capsys, "replay", write(tmp_path, "good.phh", GOOD), *args)
+    assert code == 2 and message in err and "Traceback" not in err
+
+
+def test_rules_from_the_command_line_apply(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    raises = BAD.replace("'p2 cbr 12'", "'p2 cbr 10', 'p1 cbr 20', 'p2 cbr 30', 'p1 cbr 40', 'p2 cbr 50'")
+    path = write(tmp_path, "raises.phh", raises)
+    code, out, _ = stud(capsys, "replay", path)  # casino: heads-up, the raising is uncapped
+    assert code == 0 and "replayed as far as the history goes" in out
+    code, _, err = stud(capsys, "replay", path, "--rule", "headsup_uncap=NEVER")  # cap of 3 raises
+    assert code == 1 and "action 8 ('p2 cbr 50')" in err
+    assert stud(capsys, "replay", path, "--preset", "tournament")[0] == 0  # cap 4, never uncapped
+    code, _, err = stud(capsys, "replay", path, "--preset", "tournament", "--rule", "raise_cap=3")
+    assert code == 1 and "(broken rule: R6.4)" in err  # the cap
+
+
+def test_convert_pokerstars_to_phh_and_back(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, shared_data: Path
+) -> None:
+    for source in sorted((shared_data / "pokerstars").glob("*.txt")):
+        middle, back = tmp_path / (source.stem + ".phhs"), tmp_path / (source.stem + ".txt")
+        assert stud(capsys, "convert", source, middle)[0] == 0
+        assert stud(capsys, "replay", middle)[0] == 0  # winnings and rake checked
+        code, out, _ = stud(capsys, "convert", middle, back)
+        assert code == 0 and out.endswith(f"written to {back}\n")
+        before = pokerstars.loads(source.read_text(encoding="utf-8-sig"))
+        after = pokerstars.loads(back.read_text(encoding="utf-8"))
+        assert len(before) == len(after)
+        for a, b in zip(before, after, strict=True):
+            assert a.actions == b.actions and a.starting_stacks == b.starting_stacks
+            assert a.players == b.players and a.seats == b.seats and a.rules == b.rules
+            assert (a.winnings, a.rake) == (b.winnings, b.rake)
+            for key in ("wagers", "antes", "returned", "collections", "total_pot", "pots", "summary"):
+                assert a.info["pokerstars"][key] == b.info["pokerstars"][key], key
+
+
+def test_convert_phh_to_pokerstars_and_back(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, shared_data: Path
+) -> None:
+    source = shared_data / WSOP / "10_F7S.phh"
+    text_file, back = tmp_path / "hand.txt", tmp_path / "hand.phh"
+    assert stud(capsys, "convert", source, text_file)[0] == 0
+    assert stud(capsys, "convert", text_file, back, "--to", "phh")[0] == 0
+    a, b = phh.loads(source.read_text(encoding="utf-8")), phh.loads(back.read_text(encoding="utf-8"))
+    assert a.actions == b.actions and a.starting_stacks == b.starting_stacks and a.players == b.players
+
+
+def test_convert_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    good = write(tmp_path, "good.phh", GOOD)
+    code, _, err = stud(capsys, "convert", good, tmp_path / "out.doc")
+    assert code == 1 and "cannot tell the format from the extension" in err
+    code, _, err = stud(capsys, "convert", write(tmp_path, "bad.phh", BAD), tmp_path / "out.txt")
+    assert code == 1 and "action 4 ('p2 cbr 12')" in err and not (tmp_path / "out.txt").exists()
