@@ -8,8 +8,11 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-# Tables are built on first use, so the first example of a run may be slow: no deadline.
-settings.register_profile("studpoker", deadline=None, max_examples=200)
+# Tables are built on first use, so the first example of a run may be slow: no deadline. The default
+# profile is derandomized, so that CI runs the same examples every time; `pytest --hypothesis-profile=thorough`
+# explores new random examples (2,000 for a test that sets no number of its own).
+settings.register_profile("studpoker", deadline=None, max_examples=200, derandomize=True)
+settings.register_profile("thorough", deadline=None, max_examples=2000)
 settings.load_profile("studpoker")
 
 #: ``$STUDPOKER_DATA``, or ``../shared/data`` next to the repository.

@@ -302,15 +302,38 @@ class Rules:
         big_bet: int,
         **overrides: Any,
     ) -> Rules:
-        """Rules from a preset name (``casino`` or ``tournament``) plus single-parameter overrides."""
+        """Rules from a preset name (``casino`` or ``tournament``) plus single-parameter overrides.
+
+        Rules are immutable values, so recent results are remembered and handed out again (as
+        ``re`` does with compiled patterns): reading thousands of hands at a few stakes builds
+        each table's rules once.
+        """
         if overrides and not overrides.keys() <= _OVERRIDABLE:
             unknown = sorted(overrides.keys() - _OVERRIDABLE)[0]
             raise RulesError(f"unknown rule parameter {unknown!r}: SPEC section 2 names {', '.join(_OPTION_NAMES)}")
+        key: tuple[Any, ...] | None = None
+        if ante.__class__ is int and bring_in.__class__ is int and small_bet.__class__ is int:
+            # value types are part of the key: 1 and True (or 1.0) are equal, but only 1 is a valid stake
+            key = (cls, preset, variant, ante, bring_in, small_bet, big_bet, big_bet.__class__)
+            if overrides:
+                key += tuple(sorted((name, value.__class__, value) for name, value in overrides.items()))
+            try:
+                made = _MADE.get(key)
+            except TypeError:  # an unhashable value: its error comes from the constructor below
+                made, key = None, None
+            if made is not None:
+                return made
         if preset == "casino":
-            return cls.casino(variant, ante, bring_in, small_bet, big_bet, **overrides)
-        if preset == "tournament":
-            return cls.tournament(variant, ante, bring_in, small_bet, big_bet, **overrides)
-        raise RulesError(f"unknown preset {preset!r}: use 'casino' or 'tournament'")
+            rules = cls.casino(variant, ante, bring_in, small_bet, big_bet, **overrides)
+        elif preset == "tournament":
+            rules = cls.tournament(variant, ante, bring_in, small_bet, big_bet, **overrides)
+        else:
+            raise RulesError(f"unknown preset {preset!r}: use 'casino' or 'tournament'")
+        if key is not None:
+            if len(_MADE) >= 512:
+                _MADE.clear()
+            _MADE[key] = rules
+        return rules
 
     def replace(self, **overrides: Any) -> Rules:
         """A copy with some parameters changed (validated again)."""
@@ -357,6 +380,7 @@ class Rules:
 _STAKE_NAMES = frozenset({"variant", "ante", "bring_in", "small_bet", "big_bet", "preset"})
 _OPTION_NAMES = tuple(f.name for f in dataclasses.fields(Rules) if f.name not in _STAKE_NAMES)
 _OVERRIDABLE = frozenset(_OPTION_NAMES)
+_MADE: dict[tuple[Any, ...], Rules] = {}  # Rules.from_preset's recent results
 _DEFAULTS: dict[tuple[str, str], Rules] = {}
 
 

@@ -84,6 +84,7 @@ class CardRequest(NamedTuple):
 
 
 _SHOWDOWN, _BET, _DEAL = Phase.SHOWDOWN, Phase.BET, Phase.DEAL
+_REQUESTS: dict[tuple[int, int, int], CardRequest] = {}  # HandState.card_needed's answers, by (op, player, street)
 
 
 def _known(card: Card | None) -> Card:
@@ -374,9 +375,12 @@ class HandState:
         if self.phase is not Phase.DEAL:
             return None
         op, p = self._ops[-1]
-        if op == _COMMUNITY:
-            return CardRequest(None, True, self.street)
-        return CardRequest(p, op == _UP, self.street)
+        key = (op, p, self.street)
+        request = _REQUESTS.get(key)
+        if request is None:  # a handful of distinct requests: each is made once, then shared
+            community = op == _COMMUNITY
+            request = _REQUESTS[key] = CardRequest(None if community else p, community or op == _UP, self.street)
+        return request
 
     @property
     def unknown(self) -> tuple[int, ...]:

@@ -52,6 +52,7 @@ INFO_FIELDS = (
 _REQUIRED = ("variant", "antes", "bring_in", "small_bet", "big_bet", "starting_stacks", "actions")
 _KNOWN = {*_REQUIRED, *INFO_FIELDS, "players", "seats", "finishing_stacks", "winnings", "currency"}
 _KNOWN |= {"ante_trimming_status", "_rules"}
+_FIELD_NAMES = frozenset(_KNOWN | {"_rake"})  # bare TOML keys, known without looking at them
 _RULE_NAMES = {f.name for f in fields(Rules)} - {"variant", "ante", "bring_in", "small_bet", "big_bet", "preset"}
 
 
@@ -141,7 +142,11 @@ def _simple_toml(text: str) -> dict[str, Any] | None:
                 continue
             key, equals, rest = line.partition("=")
             key, rest = key.rstrip(" \t"), rest.lstrip(" \t")
-            if equals and key not in table and key.isascii() and key.replace("_", "a").replace("-", "a").isalnum():
+            if (
+                equals
+                and key not in table
+                and (key in _FIELD_NAMES or (key.isascii() and key.replace("_", "a").replace("-", "a").isalnum()))
+            ):
                 # strings and whole numbers with string methods alone: most lines of a PHH file
                 quote = rest[:1]
                 if (
@@ -418,15 +423,24 @@ def _rules(
 _ACTION = re.compile(r"^\s*(?:(?P<actor>d|p\d+)\s+(?P<verb>\S+)(?:\s+(?P<args>[^#]*?))?)?\s*(?:#\s?(?P<note>.*))?$")
 
 
-def _actions(raw: Any, n: int, scale: int, fail: Any) -> Iterable[HistoryAction]:
+# "p3 cc" and the like, the commonest actions, as shared immutable values
+_PLAIN_BETS = {f"p{p + 1} {verb}": Bet(p, verb, 0, "") for p in range(10) for verb in ("pb", "cc", "f")}
+
+
+def _actions(raw: Any, n: int, scale: int, fail: Any) -> list[HistoryAction]:
     if not isinstance(raw, list) or not all(isinstance(a, str) for a in raw):
         raise fail("actions must be an array of strings")
+    out: list[HistoryAction] = []
     for number, text in enumerate(raw, 1):
+        bet = _PLAIN_BETS.get(text)
+        if bet is not None and bet.player < n:
+            out.append(bet)
+            continue
         if "#" not in text:  # the common case, without a regular expression
             parts = text.split(None, 2)
             if len(parts) >= 2 and (parts[0] == "d" or parts[0][:1] == "p"):
                 try:
-                    yield _action(parts[0], parts[1], parts[2].strip() if len(parts) == 3 else "", "", n, scale)
+                    out.append(_action(parts[0], parts[1], parts[2].strip() if len(parts) == 3 else "", "", n, scale))
                 except (CardError, ValueError) as error:
                     raise fail(f"action {number} ({text!r}): {error}") from None
                 continue
@@ -435,12 +449,13 @@ def _actions(raw: Any, n: int, scale: int, fail: Any) -> Iterable[HistoryAction]
             raise fail(f"action {number} ({text!r}) is not PHH action notation")
         actor, verb, args, note = match["actor"], match["verb"], (match["args"] or "").strip(), match["note"] or ""
         if actor is None:
-            yield Comment(note.strip())
+            out.append(Comment(note.strip()))
             continue
         try:
-            yield _action(actor, verb, args, note.strip(), n, scale)
+            out.append(_action(actor, verb, args, note.strip(), n, scale))
         except (CardError, ValueError) as error:
             raise fail(f"action {number} ({text!r}): {error}") from None
+    return out
 
 
 def _action(actor: str, verb: str, args: str, note: str, n: int, scale: int) -> HistoryAction:

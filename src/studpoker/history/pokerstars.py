@@ -573,7 +573,8 @@ class _HandText:
                 self.hand_won = True
             elif found is not None and found[1].startswith(": "):
                 self.parse_action(found[0], found[1][2:], line)
-            elif _LOOKS_LIKE_ACTION.search(line):
+            elif (found is not None and found[1].startswith(":")) or _LOOKS_LIKE_ACTION.search(line):
+                # "Name:..." is how every action of a seated player starts
                 raise self.fail("a line that looks like an action but cannot be read", line)
             else:
                 self.items.append(_Item("comment", text=line))
