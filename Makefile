@@ -36,6 +36,7 @@ bench: $(PY)
 	$(PY) -m pip install --quiet -e '.[bench]'
 	$(PY) bench/evaluate.py
 	$(PY) bench/simulate.py
+	$(PY) bench/replay.py
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis
