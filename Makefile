@@ -1,5 +1,5 @@
-# Two commands: `make run` installs studpoker and runs it; `make test` installs it with the
-# test dependencies and runs the whole suite. Both create ./.venv on first use.
+# Two commands: `make run` installs studpoker with the terminal game and opens a stud table (`stud play`);
+# `make test` installs it with the test dependencies and runs the whole suite. Both create ./.venv on first use.
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
@@ -11,8 +11,8 @@ $(PY):
 	$(PY) -m pip install --quiet --upgrade pip
 
 run: $(PY)
-	$(PY) -m pip install --quiet -e .
-	$(VENV)/bin/stud eval As Ad 7c 7h 2s Kd 9c --low8 --razz
+	$(PY) -m pip install --quiet -e '.[tui]'
+	$(VENV)/bin/stud play $(ARGS)
 
 test: $(PY)
 	$(PY) -m pip install --quiet -e '.[test]'
@@ -37,6 +37,7 @@ bench: $(PY)
 	$(PY) bench/evaluate.py
 	$(PY) bench/simulate.py
 	$(PY) bench/replay.py
+	$(PY) bench/bots.py
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
-from ..engine import Action, ActionKind, View
+from ..engine import Action, ActionKind, Rules, View
 
 if TYPE_CHECKING:
     from ..table import Table
@@ -83,12 +83,18 @@ BOT_TAGS: Mapping[str, Callable[[int | None], Bot]] = {
 }
 
 
-def make_bot(tag: str, seed: int | None = None) -> Bot:
-    """A built-in bot by tag; :class:`BotError` names the tags for an unknown one."""
+def make_bot(tag: str, seed: int | None = None, *, rules: Rules | None = None) -> Bot:
+    """A built-in bot by tag, or ``external:COMMAND`` for a program speaking the JSON-lines protocol
+    (:class:`~studpoker.bots.external.ExternalBot`, told ``rules`` in its greeting); :class:`BotError`
+    names the tags for an unknown one."""
+    if tag.startswith("external:"):
+        from .external import ExternalBot
+
+        return ExternalBot(tag.removeprefix("external:").strip(), seed=seed, rules=rules)
     try:
         factory = BOT_TAGS[tag]
     except KeyError:
-        raise BotError(f"unknown bot {tag!r}: choose from {', '.join(BOT_TAGS)}") from None
+        raise BotError(f"unknown bot {tag!r}: choose from {', '.join(BOT_TAGS)}, or external:COMMAND") from None
     return factory(seed)
 
 

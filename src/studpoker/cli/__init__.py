@@ -1,6 +1,7 @@
 """The ``stud`` command line.
 
-Subcommands: ``stud eval CARDS...``, ``stud replay FILE...``, ``stud convert IN OUT``.
+Subcommands: ``stud eval CARDS...``, ``stud replay FILE...``, ``stud convert IN OUT``, ``stud play``
+(the terminal game).
 A mistake in the command line ends with a one-line ``stud ...: error: ...`` message and
 exit status 2; a hand history that breaks the rules or cannot be read, with exit status 1;
 never a traceback.
@@ -41,6 +42,9 @@ def _parser() -> argparse.ArgumentParser:
     from .histories import add_commands
 
     add_commands(sub)
+    from .play import add_commands as add_play
+
+    add_play(sub)
     return parser
 
 

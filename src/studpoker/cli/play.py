@@ -1,0 +1,110 @@
+"""``stud play``: the terminal stud game (Textual), the human in seat 1 against bots.
+
+Textual is imported only when the game starts, so ``stud eval`` and ``import studpoker`` do not need it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from .histories import UsageError
+
+__all__ = ["add_commands"]
+
+#: ``--variant`` names (the keys of :data:`studpoker.tui.game.VARIANTS`, listed here to keep the parser light).
+VARIANTS = ["7stud", "7stud8", "razz", "5stud"]
+
+_NEEDS_TEXTUAL = "stud play needs the terminal extra: pip install 'studpoker[tui]'"
+
+
+def add_commands(sub: Any) -> None:
+    """Register ``play`` on the ``stud`` sub-parser collection."""
+    pl = sub.add_parser(
+        "play",
+        help="play stud against bots in the terminal",
+        description=(
+            "Open a full-screen stud table: you sit in seat 1, bots in the other seats. Keys: n deal, f fold, "
+            "c check/call, b bet/complete/bring-in, r raise, 1-6 the buttons, t top up, o sit out/in, q leave. "
+            "On leaving, the session is saved as a PHH file (.phhs)."
+        ),
+        epilog="example: stud play --variant razz --players 4 --bots tight-aggressive,random --seed 7",
+    )
+    pl.add_argument("--variant", choices=VARIANTS, default="7stud", help="the game (default: 7stud)")
+    pl.add_argument("--preset", choices=["casino", "tournament"], default="casino", help="the rules preset")
+    pl.add_argument("--players", type=int, default=6, metavar="N", help="players including you (default: 6)")
+    pl.add_argument("--stakes", default="10/20", metavar="SMALL/BIG", help="small and big bet (default: 10/20)")
+    pl.add_argument("--ante", type=int, default=1, metavar="A", help="the ante (default: 1)")
+    pl.add_argument("--bring-in", type=int, default=3, metavar="B", help="the bring-in (default: 3)")
+    pl.add_argument("--seed", type=int, metavar="S", help="shuffle reproducibly (the bots too)")
+    pl.add_argument(
+        "--bots",
+        metavar="TAG,TAG,...",
+        help="bot tags for seats 2..N, repeated in turn: random, calling-station, tight-aggressive "
+        "(default: tight-aggressive where installed, else calling-station)",
+    )
+    pl.add_argument("--name", default="You", help="your name at the table (default: You)")
+    pl.add_argument("--buy-in", type=int, metavar="N", help="your buy-in (default: the minimum buy-in)")
+    pl.add_argument("--delay", type=float, default=0.6, metavar="SECONDS", help="pause before a bot acts")
+    pl.add_argument(
+        "--save",
+        type=Path,
+        metavar="PATH",
+        help="where to save the session (default: ./studpoker-session-YYYYmmdd-HHMMSS.phhs)",
+    )
+    pl.set_defaults(run=_play)
+
+
+def _options(args: argparse.Namespace) -> Any:
+    from ..tui.game import PlayOptions
+
+    tags = tuple(t.strip() for t in args.bots.split(",")) if args.bots is not None else ()
+    if any(not t for t in tags):
+        raise UsageError(f"--bots takes bot tags separated by commas, got {args.bots!r}")
+    if args.delay < 0 or args.delay != args.delay:
+        raise UsageError(f"--delay must be zero or more seconds, got {args.delay}")
+    return PlayOptions(
+        variant=args.variant,
+        preset=args.preset,
+        players=args.players,
+        stakes=args.stakes,
+        ante=args.ante,
+        bring_in=args.bring_in,
+        seed=args.seed,
+        bots=tags,
+        name=args.name,
+        buy_in=args.buy_in,
+    )
+
+
+def _play(args: argparse.Namespace) -> int:
+    from ..tui.game import Game, SetupError
+
+    try:
+        game = Game.create(_options(args))
+    except SetupError as error:
+        raise UsageError(str(error)) from None
+    try:
+        from ..tui.app import StudApp
+    except ImportError:
+        print(_NEEDS_TEXTUAL, file=sys.stderr)
+        return 2
+    path: Path = args.save or Path(f"studpoker-session-{datetime.now():%Y%m%d-%H%M%S}.phhs")
+    app = StudApp(game, delay=args.delay, save_path=path)
+    try:
+        app.run()
+    finally:
+        game.finish_hand()  # the app ended without leaving (an interrupt): play the hand out, then save
+        app.save()
+        game.close()
+    if app.save_error is not None:
+        print(f"stud play: error: {app.save_error}", file=sys.stderr)
+        return 1
+    if app.saved_path is None:
+        print("No hand was played: no session file written")
+    else:
+        print(f"Session saved to {app.saved_path}")
+    return 0

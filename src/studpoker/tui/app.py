@@ -1,0 +1,330 @@
+"""The Textual application of ``stud play``: the table on one screen, the human in seat 1, bots in the others.
+
+The screen draws only what :class:`~studpoker.tui.game.Game` gives it (the human's view of the hand), as text
+made by the pure functions of :mod:`studpoker.tui.render`. Bots act on a timer (``delay`` seconds; 0 acts at
+once, as the tests do). Leaving plays the current hand out (the human folds), saves the session and exits.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Grid, Horizontal, Vertical
+from textual.timer import Timer
+from textual.widgets import Button, Footer, Header, Log, Static
+
+from ..engine import Action
+from ..engine.errors import EngineError
+from ..table import Table, TableError
+from .game import Game
+from .render import action_keys, button_label, game_title, log_lines, seat_lines, showdown_lines, status_lines
+
+__all__ = ["MAX_BUTTONS", "SaveFunction", "StudApp"]
+
+#: Action buttons on screen (the most legal actions at once is five: fold, call, complete both sizes, raise).
+MAX_BUTTONS = 6
+
+SaveFunction = Callable[[Table, Path], None]
+
+_RED = re.compile(r"[AKQJT2-9][♥♦]|[AKQJT2-9][hd]\b")
+
+
+def _styled(lines: list[str]) -> Text:
+    """Lines as one rich text, hearts and diamonds in red."""
+    text = Text("\n".join(lines))
+    text.highlight_regex(_RED, "bold red")
+    return text
+
+
+def _default_save(table: Table, path: Path) -> None:
+    from ..history.session import save_session
+
+    save_session(table, path)
+
+
+class StudApp(App[None]):
+    """The stud table: seats, the pot and whose turn, the hand log, action buttons and between-hands buttons."""
+
+    TITLE = "studpoker"
+    CSS = """
+    #seats { height: auto; grid-gutter: 0 1; grid-rows: 7; }
+    .seat { border: round $panel-lighten-2; height: 7; padding: 0 1; }
+    .seat.you { border: round $success; }
+    .seat.acting { border: heavy $warning; }
+    .seat.folded { color: $text-muted; }
+    #middle { height: 1fr; }
+    #centre { width: 1fr; min-width: 40; }
+    #status { border: round $primary; height: auto; padding: 0 1; }
+    #showdown { height: auto; padding: 0 1; }
+    #message { height: auto; padding: 0 1; color: $warning; }
+    #log { width: 1fr; border: round $panel-lighten-2; }
+    #actions, #between { height: 3; }
+    #actions Button, #between Button { margin: 0 1 0 0; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *(Binding(k, f"shortcut('{k}')", show=False) for k in "fcbrsm123456"),
+        Binding("n", "deal", "Deal"),
+        Binding("t", "top_up", "Top up"),
+        Binding("o", "sit", "Sit out/in"),
+        Binding("q", "leave", "Leave"),
+    ]
+
+    def __init__(
+        self,
+        game: Game,
+        *,
+        delay: float = 0.5,
+        save_path: Path | None = None,
+        save: SaveFunction | None = None,
+        symbols: bool = True,
+    ) -> None:
+        super().__init__()
+        self.game = game
+        self.delay = delay
+        self.save_path = save_path
+        self._save_function = save or _default_save
+        self.symbols = symbols
+        self.saved_path: Path | None = None
+        self.save_error: str | None = None
+        self._actions: tuple[Action, ...] = ()
+        self._timer: Timer | None = None
+        self._logged_hand = 0
+        self._logged_lines = 0
+        self._leave_armed = False
+        self._message = ""
+
+    # -- layout ---------------------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Grid(id="seats"):
+            for seat in self.game.table.occupied:
+                yield Static("", id=f"seat-{seat.number}", classes="seat", markup=False)
+        with Horizontal(id="middle"):
+            with Vertical(id="centre"):
+                yield Static("", id="status", markup=False)
+                yield Static("", id="showdown", markup=False)
+                yield Static("", id="message", markup=False)
+            yield Log(id="log", max_lines=2000)
+        with Horizontal(id="actions"):
+            for i in range(1, MAX_BUTTONS + 1):
+                yield Button("", id=f"act-{i}")
+        with Horizontal(id="between"):
+            yield Button("Deal (n)", id="deal", variant="primary")
+            yield Button("Top up (t)", id="top-up")
+            yield Button("Sit out (o)", id="sit")
+            yield Button("Leave (q)", id="leave", variant="error")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        rules = self.game.table.rules
+        self.title = game_title(
+            rules.variant, rules.small_bet, rules.big_bet, rules.ante, rules.bring_in, self.game.preset
+        )
+        seats = len(self.game.table.occupied)
+        self.query_one("#seats", Grid).styles.grid_size_columns = min(5, max(2, math.ceil(seats / 2)))
+        self._message = "Welcome! Press n (or the Deal button) to deal; q leaves and saves the session."
+        self._refresh()
+
+    # -- drawing ----------------------------------------------------------------------------------------------
+
+    def _refresh(self) -> None:
+        game = self.game
+        view = game.view()
+        names = game.names
+        self.sub_title = f"Hand #{game.table.hand_number}" if game.table.hand_number else ""
+        for info in game.seat_infos():
+            panel = self.query_one(f"#seat-{info.number}", Static)
+            panel.update(_styled(seat_lines(info, self.symbols)))
+            panel.set_class(info.you, "you")
+            panel.set_class(info.to_act, "acting")
+            panel.set_class(info.folded, "folded")
+        self.query_one("#status", Static).update(
+            _styled(status_lines(view, names, game.table.hand_number, self.symbols))
+        )
+        showdown = showdown_lines(view, names, self.symbols) if view is not None and not game.in_hand else []
+        self.query_one("#showdown", Static).update(_styled(showdown))
+        for notice in game.notices:
+            self._message = (self._message + "\n" + notice).strip()
+        game.notices.clear()
+        self.query_one("#message", Static).update(self._message)
+        self._write_log()
+        self._draw_buttons()
+
+    def _write_log(self) -> None:
+        game = self.game
+        view = game.view()
+        if view is None:
+            return
+        log = self.query_one("#log", Log)
+        number = game.table.hand_number
+        if number != self._logged_hand:
+            log.write_line(f"===== Hand #{number} =====")
+            self._logged_hand, self._logged_lines = number, 0
+        lines = log_lines(view.events, game.names, view.variant, self.symbols)
+        if len(lines) > self._logged_lines:
+            log.write_lines(lines[self._logged_lines :])
+            self._logged_lines = len(lines)
+
+    def _draw_buttons(self) -> None:
+        game = self.game
+        in_hand = game.in_hand
+        self.query_one("#actions").display = in_hand
+        self.query_one("#between").display = not in_hand
+        view = game.view() if game.human_to_act else None
+        self._actions = view.legal_actions[:MAX_BUTTONS] if view is not None else ()
+        keys = action_keys(self._actions)
+        for i in range(1, MAX_BUTTONS + 1):
+            button = self.query_one(f"#act-{i}", Button)
+            if i <= len(self._actions):
+                button.label = button_label(self._actions[i - 1], i, keys[i - 1])
+                button.display = True
+            else:
+                button.display = False
+        if not in_hand:
+            amount = game.top_up_amount()
+            top_up = self.query_one("#top-up", Button)
+            top_up.label = f"Rebuy {amount} (t)" if game.busted else f"Top up +{amount} (t)"
+            top_up.disabled = amount <= 0
+            self.query_one("#deal", Button).disabled = not game.can_deal
+            self.query_one("#sit", Button).label = "Sit in (o)" if game.sitting_out else "Sit out (o)"
+
+    def _say(self, message: str) -> None:
+        self._message = message
+        self._refresh()
+
+    # -- playing ----------------------------------------------------------------------------------------------
+
+    def _advance(self) -> None:
+        """Let the bots act until it is the human's turn or the hand is over (one per timer tick if delayed)."""
+        game = self.game
+        while game.bot_to_act:
+            if self.delay > 0:
+                if self._timer is None:
+                    self._timer = self.set_timer(self.delay, self._bot_tick)
+                break
+            game.step_bot()
+        if not game.in_hand:
+            self._after_hand()
+        self._refresh()
+
+    def _bot_tick(self) -> None:
+        self._timer = None
+        self.game.step_bot()
+        self._advance()
+
+    def _after_hand(self) -> None:
+        game = self.game
+        if game.busted:
+            self._message = f"You are out of chips: press t to rebuy {game.top_up_amount()}, or q to leave."
+        elif game.sitting_out and not game.table.can_start:
+            self._message = "You are sitting out: press o to sit in."
+
+    def _human_act(self, action: Action) -> None:
+        try:
+            self.game.act(action)
+        except (EngineError, TableError) as error:
+            self._say(str(error))
+            return
+        self._message = ""
+        self._leave_armed = False
+        self._advance()
+
+    def action_shortcut(self, key: str) -> None:
+        """An action key: a digit for the button in that place, or the letter shown on the button."""
+        if not self.game.human_to_act:
+            return
+        if key.isdigit():
+            index = int(key) - 1
+        else:
+            keys = action_keys(self._actions)
+            if key not in keys:
+                return
+            index = keys.index(key)
+        if 0 <= index < len(self._actions):
+            self._human_act(self._actions[index])
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        ident = event.button.id or ""
+        if ident.startswith("act-"):
+            self.action_shortcut(ident.removeprefix("act-"))
+        elif ident == "deal":
+            self.action_deal()
+        elif ident == "top-up":
+            self.action_top_up()
+        elif ident == "sit":
+            self.action_sit()
+        elif ident == "leave":
+            self.action_leave()
+
+    def action_deal(self) -> None:
+        game = self.game
+        if game.in_hand:
+            return
+        if game.busted:
+            self._say(f"You are out of chips: press t to rebuy {game.top_up_amount()}, or q to leave.")
+            return
+        try:
+            game.deal()
+        except TableError as error:
+            self._say(str(error))
+            return
+        self._message = ""
+        self._leave_armed = False
+        self._advance()
+
+    def action_top_up(self) -> None:
+        try:
+            self._say(self.game.top_up())
+        except TableError as error:
+            self._say(str(error))
+
+    def action_sit(self) -> None:
+        if self.game.in_hand:
+            self._say("Sitting out takes effect between hands: press o when this hand is over.")
+            return
+        self._say(self.game.toggle_sit_out())
+
+    def action_leave(self) -> None:
+        """Leave the table: between hands at once; during a hand on the second press (you fold)."""
+        if self.game.in_hand and self.game.human in self.game.table.players and not self._leave_armed:
+            self._leave_armed = True
+            self._say("Press q again to fold this hand and leave the table.")
+            return
+        self._leave()
+
+    async def action_quit(self) -> None:
+        self._leave()
+
+    def _leave(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        try:
+            self.game.finish_hand()
+        except (EngineError, TableError) as error:  # pragma: no cover - the engine never refuses a fold
+            self.save_error = f"the last hand could not be finished: {error}"
+        self.save()
+        self.exit()
+
+    def save(self) -> None:
+        """Write the session to ``save_path`` (if any, and if a hand was played) between hands; failures are kept
+        in ``save_error``."""
+        if self.save_path is None or self.game.in_hand or self.saved_path is not None:
+            return
+        if not self.game.table.hands:  # nothing was played: no file
+            return
+        try:
+            self._save_function(self.game.table, self.save_path)
+        except (ImportError, OSError, ValueError) as error:
+            self.save_error = f"could not save the session to {self.save_path}: {error}"
+        else:
+            self.saved_path = self.save_path

@@ -1,0 +1,438 @@
+"""Pure text for the terminal game: a :class:`~studpoker.engine.View` (what one seat may know) turned into
+lines of plain text for the seats, the pot, the action buttons, the hand log and the showdown.
+
+Nothing here imports Textual or touches a :class:`~studpoker.table.Table`: every function takes values and
+returns strings, so the screen's content is unit-testable and can never show more than the view holds.
+
+>>> from studpoker.engine import Action
+>>> [action_label(a) for a in (Action.bring_in(3), Action.complete(10), Action.call(10), Action.fold())]
+['Bring in 3', 'Complete to 10', 'Call 10', 'Fold']
+>>> action_keys([Action.fold(), Action.call(10), Action.raise_to(20)])
+['f', 'c', 'r']
+>>> street_name(4), street_name(2)
+('4th street', '2nd street')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from ..cards import Card
+from ..engine import Action, ActionKind, Phase, Pot, Variant, View
+from ..engine.events import (
+    ActionTaken,
+    AntePosted,
+    Awarded,
+    CardDealt,
+    CommunityCard,
+    Event,
+    HandEnded,
+    Mucked,
+    Reshuffled,
+    Returned,
+    Shown,
+    StreetStarted,
+)
+from ..engine.pots import build_pots
+from ..evaluation import evaluate_high, evaluate_low8, evaluate_razz
+
+__all__ = [
+    "HIDDEN",
+    "YOU",
+    "SeatInfo",
+    "action_keys",
+    "action_label",
+    "bring_in_player",
+    "button_label",
+    "card_text",
+    "cards_text",
+    "describe_hand",
+    "door_cards",
+    "game_title",
+    "log_lines",
+    "pot_text",
+    "pots_of",
+    "seat_lines",
+    "showdown_lines",
+    "status_lines",
+    "street_name",
+    "winnings",
+]
+
+#: How a face-down card the viewer may not see is drawn.
+HIDDEN = "##"
+
+_VARIANT_NAMES = {
+    Variant.STUD7: "Seven-card stud",
+    Variant.STUD7_HL8: "Seven-card stud hi/lo (eight or better)",
+    Variant.STUD5: "Five-card stud",
+    Variant.RAZZ: "Razz",
+}
+
+_VERBS = {
+    ActionKind.FOLD: "fold",
+    ActionKind.CHECK: "check",
+    ActionKind.CALL: "call {}",
+    ActionKind.BRING_IN: "bring in {}",
+    ActionKind.COMPLETE: "complete to {}",
+    ActionKind.BET: "bet {}",
+    ActionKind.RAISE: "raise to {}",
+    ActionKind.SHOW: "show",
+    ActionKind.MUCK: "muck",
+}
+
+#: The name that takes the verbs without an s ("You call 10").
+YOU = "You"
+
+
+def _says(name: str, verb: str) -> str:
+    """``Bob calls 10``, ``You call 10``: the verb (its first word) agreeing with the name."""
+    if name != YOU:
+        head, sep, rest = verb.partition(" ")
+        verb = {"is": "is", "has": "has"}.get(head, head + "s") + sep + rest
+    elif verb.startswith("is "):
+        verb = "are " + verb[3:]
+    return f"{name} {verb}"
+
+
+def card_text(card: Card | None, symbols: bool = True) -> str:
+    """One card (``K♠``, or ``Ks`` without symbols); :data:`HIDDEN` for a card the viewer may not see."""
+    if card is None:
+        return HIDDEN
+    return card.symbol if symbols else str(card)
+
+
+def cards_text(cards: Iterable[Card | None], symbols: bool = True) -> str:
+    return " ".join(card_text(c, symbols) for c in cards)
+
+
+def street_name(street: int) -> str:
+    """``3rd street``, ``4th street``... (five-card stud counts from 2nd street)."""
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(street, "th")
+    return f"{street}{suffix} street"
+
+
+def game_title(variant: Variant, small_bet: int, big_bet: int, ante: int, bring_in: int, preset: str) -> str:
+    """The table sign in one line."""
+    return f"{_VARIANT_NAMES[variant]} {small_bet}/{big_bet}, ante {ante}, bring-in {bring_in} ({preset})"
+
+
+# -- actions -------------------------------------------------------------------------------------------
+
+
+def action_label(action: Action) -> str:
+    """The button text of a legal action: ``Bring in 3``, ``Complete to 10``, ``Call 10``, ``Raise to 20``..."""
+    text = str(action)
+    return text[:1].upper() + text[1:]
+
+
+def action_keys(actions: Sequence[Action]) -> list[str]:
+    """The letter shortcut of each legal action, in order (``""`` when it has only its digit).
+
+    ``f`` fold, ``c`` check or call, ``b`` the smallest wager (bring-in, bet or completion), ``r`` the next
+    one (a raise, the completion after a bring-in, the big bet under the open-pair option), ``s`` show,
+    ``m`` muck. Every action also has its position's digit (1 for the first button).
+    """
+    keys: list[str] = []
+    used: set[str] = set()
+    for action in actions:
+        kind = action.kind
+        if kind is ActionKind.FOLD:
+            wanted = ["f"]
+        elif kind in (ActionKind.CHECK, ActionKind.CALL):
+            wanted = ["c"]
+        elif kind in (ActionKind.BRING_IN, ActionKind.BET, ActionKind.COMPLETE):
+            wanted = ["b", "r"]
+        elif kind is ActionKind.RAISE:
+            wanted = ["r"]
+        elif kind is ActionKind.SHOW:
+            wanted = ["s"]
+        else:
+            wanted = ["m"]
+        key = next((k for k in wanted if k not in used), "")
+        used.add(key)
+        keys.append(key)
+    return keys
+
+
+def button_label(action: Action, position: int, key: str) -> str:
+    """``1 Fold (f)``: the digit, the action and its letter (no square brackets: Textual reads them as markup)."""
+    letter = f" ({key})" if key else ""
+    return f"{position} {action_label(action)}{letter}"
+
+
+# -- the table ---------------------------------------------------------------------------------------------
+
+
+def bring_in_player(view: View) -> int | None:
+    """The player forced to open the first street (the low door card; razz: the high one), or ``None``."""
+    first = 2 if view.variant is Variant.STUD5 else 3
+    for event in view.events:
+        if isinstance(event, ActionTaken):
+            if event.street == first and event.action.kind in (ActionKind.BRING_IN, ActionKind.COMPLETE):
+                return event.player
+            return None
+    if view.street == first and any(a.kind is ActionKind.BRING_IN for a in view.legal_actions):
+        return view.actor
+    return None
+
+
+def door_cards(view: View) -> dict[int, Card]:
+    """Each player's first up card."""
+    return {p.player: c for p in view.players if p.up and (c := p.up[0]) is not None}
+
+
+def _mucked(view: View) -> set[int]:
+    return {e.player for e in view.events if isinstance(e, Mucked)}
+
+
+def pots_of(view: View) -> list[Pot]:
+    """Main and side pots from the public contributions (folded and mucked hands are not eligible); as in
+    ``HandState.pots``, chips nobody has called yet form a last pot with one eligible player."""
+    mucked = _mucked(view)
+    totals = [p.total for p in view.players]
+    live = [not p.folded and p.player not in mucked for p in view.players]
+    return build_pots(totals, live)
+
+
+def pot_text(view: View) -> str:
+    """``Pot 57`` or ``Pot 120: main 90, side pot 1 30``."""
+    pots = [p for p in pots_of(view) if p.amount and len(p.eligible) > 1]  # one contender: an uncalled bet
+    if view.phase is Phase.OVER:
+        return "Pot awarded"
+    if len(pots) <= 1:
+        return f"Pot {view.pot}"
+    parts = ["main " + str(pots[0].amount)] + [f"side pot {i} {p.amount}" for i, p in enumerate(pots[1:], 1)]
+    return f"Pot {view.pot}: " + ", ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """What a seat panel shows: the table's seat data plus, if the seat is dealt in, its player's view."""
+
+    number: int
+    name: str
+    stack: int
+    tag: str = ""
+    you: bool = False
+    sitting_out: bool = False
+    queued: int = 0
+    player: int | None = None
+    bet: int = 0
+    folded: bool = False
+    all_in: bool = False
+    up: tuple[Card | None, ...] = ()
+    down: tuple[Card | None, ...] = ()
+    to_act: bool = False
+    bring_in: bool = False
+    winnings: int = 0
+
+
+def seat_lines(seat: SeatInfo, symbols: bool = True) -> list[str]:
+    """The lines of one seat panel: name, chips, down and up cards (door card first), and markers."""
+    who = f"{seat.name} (you)" if seat.you else (f"{seat.name} · {seat.tag}" if seat.tag else seat.name)
+    lines = [f"Seat {seat.number}: {who}"]
+    chips = f"Stack {seat.stack}"
+    if seat.bet:
+        chips += f"   Bet {seat.bet}"
+    if seat.queued:
+        chips += f"   +{seat.queued} queued"
+    lines.append(chips)
+    if seat.player is not None and (seat.down or seat.up):
+        lines.append(f"Down: {cards_text(seat.down, symbols) or '-'}")
+        if seat.up:
+            rest = cards_text(seat.up[1:], symbols)
+            lines.append(f"Up: {card_text(seat.up[0], symbols)} (door)" + (f"  {rest}" if rest else ""))
+        else:
+            lines.append("Up: -")
+    marks = []
+    if seat.to_act:
+        marks.append(">> TO ACT")
+    if seat.bring_in:
+        marks.append("BRING-IN")
+    if seat.folded:
+        marks.append("folded")
+    if seat.all_in:
+        marks.append("ALL-IN")
+    if seat.winnings:
+        marks.append(f"won {seat.winnings}")
+    if seat.sitting_out:
+        marks.append("sitting out")
+    elif seat.stack == 0 and not seat.queued and not seat.all_in:
+        marks.append("busted")
+    if marks:
+        lines.append(" · ".join(marks))
+    return lines
+
+
+def status_lines(view: View | None, names: Sequence[str], hand_number: int, symbols: bool = True) -> list[str]:
+    """The centre of the table: the hand and street, the pot and side pots, whose turn, the bring-in and the
+    door cards. ``view`` is ``None`` before the first hand."""
+    if view is None:
+        return ["No hand yet: press n (Deal) to deal the first hand."]
+    if view.phase is Phase.OVER:
+        lines = [f"Hand #{hand_number} is over"]
+    else:
+        lines = [f"Hand #{hand_number} · {street_name(view.street)} · {pot_text(view)}"]
+        if view.actor is not None:
+            lines.append(f"{names[view.actor]} to act" + (f" · {view.to_call} to call" if view.to_call else ""))
+    brought = bring_in_player(view)
+    if brought is not None:
+        lines.append(f"Bring-in: {names[brought]}")
+    doors = door_cards(view)
+    if doors:
+        lines.append("Door cards: " + ", ".join(f"{names[p]} {card_text(c, symbols)}" for p, c in doors.items()))
+    if view.community is not None:
+        lines.append(f"Community card: {card_text(view.community, symbols)}")
+    return lines
+
+
+# -- the log and the showdown ------------------------------------------------------------------------------
+
+
+def describe_hand(cards: Sequence[Card | None], variant: Variant) -> str:
+    """A shown hand in words (both halves in stud hi/lo); ``""`` if fewer than five cards are known."""
+    known = [c for c in cards if c is not None]
+    if len(known) < 5 or len(known) > 7:
+        return ""
+    if variant is Variant.RAZZ:
+        return evaluate_razz(known).description
+    high = evaluate_high(known).description
+    if variant is Variant.STUD7_HL8:
+        low = evaluate_low8(known)
+        return f"{high}; low: {low.description if low is not None else 'none'}"
+    return high
+
+
+def _pot_name(pot: int) -> str:
+    return "the main pot" if pot == 0 else f"side pot {pot}"
+
+
+def _award_text(event: Awarded, names: Sequence[str]) -> str:
+    share = {"high": " (high)", "low": " (low)", "split": " (split high and low)"}.get(event.share, "")
+    return _says(names[event.player], f"win {event.amount} from {_pot_name(event.pot)}{share}")
+
+
+def _shown_cards(event: Shown, community: Card | None) -> tuple[Card | None, ...]:
+    return event.cards + ((community,) if community is not None else ())
+
+
+def log_lines(events: Sequence[Event], names: Sequence[str], variant: Variant, symbols: bool = True) -> list[str]:
+    """The hand log in words, one line per event (the cards of a street and the antes grouped).
+
+    Cards the viewer may not see are ``None`` in a view's events and appear as :data:`HIDDEN`.
+    """
+    lines: list[str] = []
+    community: Card | None = None
+    dealt: dict[int, tuple[list[str], list[str]]] = {}
+    antes: list[AntePosted] = []
+
+    def flush() -> None:
+        for player, (down, up) in dealt.items():
+            parts = ([f"[{' '.join(down)}]"] if down else []) + up
+            lines.append(f"  {names[player]}: {' '.join(parts)}")
+        dealt.clear()
+        if antes:
+            amounts = {a.amount for a in antes}
+            if len(amounts) == 1 and not any(a.all_in for a in antes):
+                lines.append(f"Antes: {antes[0].amount} from each of {len(antes)} players")
+            else:
+                lines.append(
+                    "Antes: "
+                    + ", ".join(f"{names[a.player]} {a.amount}" + (" (all-in)" if a.all_in else "") for a in antes)
+                )
+            antes.clear()
+
+    for event in events:
+        if isinstance(event, CardDealt):
+            if antes:
+                flush()
+            down, up = dealt.setdefault(event.player, ([], []))
+            (up if event.face_up else down).append(card_text(event.card, symbols))
+            continue
+        if isinstance(event, AntePosted):
+            antes.append(event)
+            continue
+        flush()
+        if isinstance(event, StreetStarted):
+            lines.append(f"*** {street_name(event.street)} ***")
+        elif isinstance(event, ActionTaken):
+            verb = _VERBS[event.action.kind].format(event.action.amount)
+            line = _says(names[event.player], verb)
+            if event.all_in:
+                line += " and " + ("are" if names[event.player] == YOU else "is") + " all-in"
+            lines.append(line)
+        elif isinstance(event, Returned):
+            lines.append(f"Uncalled {event.amount} returned to {names[event.player]}")
+        elif isinstance(event, Shown):
+            cards = _shown_cards(event, community)
+            words = describe_hand(cards, variant)
+            shows = _says(names[event.player], f"show {cards_text(event.cards, symbols)}")
+            lines.append(shows + (f": {words}" if words else ""))
+        elif isinstance(event, Mucked):
+            lines.append(_says(names[event.player], "muck"))
+        elif isinstance(event, Awarded):
+            lines.append(_award_text(event, names))
+        elif isinstance(event, CommunityCard):
+            community = event.card
+            lines.append(f"Short deck: community card {card_text(event.card, symbols)}")
+        elif isinstance(event, Reshuffled):
+            lines.append(f"Short deck: the stub and the burn cards are scrambled ({event.cards} cards)")
+        elif isinstance(event, HandEnded):
+            lines.append("Hand over")
+        # Burned: nothing to show (a burn card is never seen)
+    flush()
+    return lines
+
+
+def showdown_lines(view: View, names: Sequence[str], symbols: bool = True) -> list[str]:
+    """The end of a hand: every shown hand in words, the high and low winners, and the chips each won."""
+    community: Card | None = None
+    shown: list[Shown] = []
+    awards: list[Awarded] = []
+    for event in view.events:
+        if isinstance(event, CommunityCard):
+            community = event.card
+        elif isinstance(event, Shown):
+            shown.append(event)
+        elif isinstance(event, Awarded):
+            awards.append(event)
+    lines: list[str] = []
+    if shown:
+        lines.append("Showdown")
+        for event in shown:
+            words = describe_hand(_shown_cards(event, community), view.variant)
+            lines.append(
+                f"  {names[event.player]}: {cards_text(event.cards, symbols)}" + (f" - {words}" if words else "")
+            )
+    if not awards:
+        return lines
+    high: list[str] = []
+    low: list[str] = []
+    for award in awards:
+        name = names[award.player]
+        razz = view.variant is Variant.RAZZ
+        if (award.share in ("low", "split") or (award.share == "pot" and razz)) and name not in low:
+            low.append(name)
+        if (award.share in ("high", "split") or (award.share == "pot" and not razz)) and name not in high:
+            high.append(name)
+    if not shown:
+        lines.append(_says(" and ".join(high or low), "win uncontested"))
+    elif view.variant is Variant.RAZZ:
+        lines.append(f"Winner: {' and '.join(low)}")
+    elif view.variant is Variant.STUD7_HL8:
+        lines.append(f"High: {' and '.join(high)} · Low: {' and '.join(low) if low else 'no qualifying low'}")
+    else:
+        lines.append(f"Winner: {' and '.join(high)}")
+    lines += [_award_text(a, names) for a in awards]
+    return lines
+
+
+def winnings(view: View) -> Mapping[int, int]:
+    """Chips each player won at the end of the hand (from the Awarded events)."""
+    out: dict[int, int] = {}
+    for event in view.events:
+        if isinstance(event, Awarded):
+            out[event.player] = out.get(event.player, 0) + event.amount
+    return out

@@ -1,0 +1,369 @@
+"""The terminal game on a headless screen, driven by Textual's pilot: clicks and keys, and what the screen shows.
+
+Each test runs its app with ``asyncio.run`` (no pytest plugin needed); bots act at once (``delay=0``) except
+in the test of the delay; the seeds are fixed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("textual")
+
+from textual.pilot import Pilot
+from textual.widgets import Button, Log, Static
+
+from studpoker.bots import CallingStation
+from studpoker.engine import Rules, Variant
+from studpoker.table import Table
+from studpoker.tui.app import StudApp
+from studpoker.tui.game import Game, PlayOptions
+from studpoker.tui.render import describe_hand
+
+Script = Callable[[Pilot[None]], Awaitable[None]]
+
+
+def make_app(
+    *, seed: int = 3, players: int = 4, variant: str = "7stud", save_path: Path | None = None, delay: float = 0
+) -> tuple[StudApp, list[Path]]:
+    game = Game.create(PlayOptions(seed=seed, players=players, variant=variant, bots=("calling-station",)))
+    saved: list[Path] = []
+    return StudApp(game, delay=delay, save_path=save_path, save=lambda _table, path: saved.append(path)), saved
+
+
+def run(app: StudApp, script: Script) -> None:
+    async def main() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            await script(pilot)
+
+    asyncio.run(main())
+
+
+def text(app: StudApp, selector: str) -> str:
+    return str(app.query_one(selector, Static).content)
+
+
+def log_text(app: StudApp) -> str:
+    return "\n".join(app.query_one("#log", Log).lines)
+
+
+def screen_text(app: StudApp) -> str:
+    """Everything the screen says: panels, log and button labels."""
+    statics = [str(w.content) for w in app.query(Static) if not isinstance(w, Button)]
+    labels = [str(b.label) for b in app.query(Button) if b.display]
+    return "\n".join([*statics, log_text(app), *labels])
+
+
+def action_buttons(app: StudApp) -> dict[str, str]:
+    """Visible action buttons: label -> id."""
+    return {str(b.label): b.id or "" for b in app.query("#actions Button").results(Button) if b.display}
+
+
+async def click_action(pilot: Pilot[None], *words: str) -> str:
+    """Click the first action button whose label has one of ``words`` (in the order given); its label."""
+    buttons = action_buttons(pilot.app)  # type: ignore[arg-type]
+    for word in words:
+        for label, ident in buttons.items():
+            if word in label:
+                await pilot.click(f"#{ident}")
+                return label
+    raise AssertionError(f"no button with {words} among {list(buttons)}")
+
+
+async def play_out_by_clicks(pilot: Pilot[None], check: Callable[[], None] | None = None) -> None:
+    """Check, call or bring in by clicking the buttons until the hand is over (clicks are slow: 0.5 s each)."""
+    app: StudApp = pilot.app  # type: ignore[assignment]
+    for _ in range(60):
+        if not app.game.in_hand:
+            return
+        if check is not None:
+            check()
+        await click_action(pilot, "Check", "Call", "Bring in")
+    raise AssertionError("the hand did not end")
+
+
+async def play_out_by_keys(pilot: Pilot[None], check: Callable[[], None] | None = None) -> None:
+    """Check or call (c), or bring in (b), by key until the hand is over."""
+    app: StudApp = pilot.app  # type: ignore[assignment]
+    for _ in range(60):
+        if not app.game.in_hand:
+            return
+        if check is not None:
+            check()
+        labels = " ".join(action_buttons(app))
+        await pilot.press("c" if "(c)" in labels else "b")
+    raise AssertionError("the hand did not end")
+
+
+def test_own_down_cards_shown_opponents_hidden_until_showdown() -> None:
+    app, _ = make_app(seed=3)
+
+    def no_leak() -> None:
+        hand = app.game.table.hand
+        assert hand is not None
+        screen = screen_text(app)
+        for p, seat in enumerate(app.game.table.players):
+            if seat != 1:
+                for card in hand.view(p).players[p].down:  # what only that opponent may see
+                    assert card is not None and card.symbol not in screen, f"{card} of seat {seat} leaked"
+
+    async def script(pilot: Pilot[None]) -> None:
+        assert "press n" in text(app, "#status")
+        await pilot.click("#deal")
+        await pilot.pause()
+        view = app.game.table.view(1)
+        assert view is not None
+        mine = " ".join(c.symbol for c in view.players[0].down if c is not None)
+        assert f"Down: {mine}" in text(app, "#seat-1")
+        for seat in (2, 3, 4):
+            assert "Down: ## ##" in text(app, f"#seat-{seat}")
+        assert f"[{mine}]" in log_text(app)
+        await play_out_by_clicks(pilot, no_leak)
+        assert "Showdown" in text(app, "#showdown")
+
+    run(app, script)
+
+
+def test_bring_in_and_door_cards_are_marked() -> None:
+    app, _ = make_app(seed=3)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("n")
+        await pilot.pause()
+        status = text(app, "#status")
+        assert "Bring-in: " in status and "Door cards: You " in status
+        brought = status.split("Bring-in: ")[1].split("\n")[0]
+        marked = [s for s in (1, 2, 3, 4) if "BRING-IN" in text(app, f"#seat-{s}")]
+        assert len(marked) == 1 and f": {brought}" in text(app, f"#seat-{marked[0]}")
+        assert all("(door)" in text(app, f"#seat-{s}") for s in (1, 2, 3, 4))
+
+    run(app, script)
+
+
+def test_fold_by_click_and_call_by_key_show_in_the_log() -> None:
+    app, _ = make_app(seed=3)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.game.human_to_act
+        labels = list(action_buttons(app))
+        assert labels[0] == "1 Fold (f)" and labels[1].startswith("2 Call ")
+        await pilot.press("c")
+        await pilot.pause()
+        assert "You call 3" in log_text(app)
+        while app.game.in_hand and not any("Fold" in label for label in action_buttons(app)):
+            await click_action(pilot, "Check", "Call")
+        if app.game.in_hand:
+            await click_action(pilot, "Fold")
+            assert "You fold" in log_text(app)
+        assert not app.game.in_hand  # calling stations play on alone
+        assert app.query_one("#between").display and not app.query_one("#actions").display
+
+    run(app, script)
+
+
+def test_showdown_names_every_hand_and_the_winner() -> None:
+    app, _ = make_app(seed=11, players=3)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.click("#deal")
+        await pilot.pause()
+        await play_out_by_keys(pilot)
+        showdown = text(app, "#showdown")
+        view = app.game.view()
+        assert view is not None
+        for player in view.players:
+            assert player.down and None not in player.down  # all shown at the end
+            words = describe_hand([*player.down[:2], *player.up, *player.down[2:]], Variant.STUD7)
+            assert words in showdown
+        assert "Winner: " in showdown and "from the main pot" in showdown
+        assert "won " in "".join(text(app, f"#seat-{s}") for s in (1, 2, 3))
+
+    run(app, script)
+
+
+def test_hi_lo_showdown_names_high_and_low() -> None:
+    app, _ = make_app(seed=1, players=4, variant="7stud8")
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("n")
+        await pilot.pause()
+        await play_out_by_keys(pilot)
+        showdown = text(app, "#showdown")
+        assert "High: " in showdown and " · Low: " in showdown
+        assert "; low: " in showdown
+
+    run(app, script)
+
+
+def test_top_up_between_hands_and_queued_during_a_hand() -> None:
+    app, _ = make_app(seed=3)
+
+    async def script(pilot: Pilot[None]) -> None:
+        assert "Stack 200" in text(app, "#seat-1")
+        await pilot.click("#top-up")
+        await pilot.pause()
+        assert "Stack 400" in text(app, "#seat-1")
+        assert "Added 200" in text(app, "#message")
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press("t")
+        await pilot.pause()
+        assert "queued" in text(app, "#message")
+        assert "+200 queued" in text(app, "#seat-1")
+        await play_out_by_keys(pilot)
+        stack = app.game.table.seat(1).stack
+        assert f"Stack {stack}" in text(app, "#seat-1") and "queued" not in text(app, "#seat-1")
+        assert stack > 400 - 200  # the queued chips arrived
+
+    run(app, script)
+
+
+def test_sit_out_and_back_in() -> None:
+    app, _ = make_app(seed=3)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.click("#sit")
+        await pilot.pause()
+        assert str(app.query_one("#sit", Button).label) == "Sit in (o)"
+        await pilot.click("#deal")
+        await pilot.pause()
+        assert not app.game.in_hand  # the bots played it out
+        assert "sitting out" in text(app, "#seat-1")
+        assert "===== Hand #1 =====" in log_text(app) and "You" not in log_text(app)
+        await pilot.press("o")
+        await pilot.pause()
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.game.in_hand and 1 in app.game.table.players
+
+    run(app, script)
+
+
+def test_leaving_saves_the_session(tmp_path: Path) -> None:
+    pytest.importorskip("studpoker.history.session")
+    from studpoker.history.session import load_session, save_session
+
+    path = tmp_path / "session.phhs"
+    game = Game.create(PlayOptions(seed=3, players=3, bots=("calling-station",)))
+    app = StudApp(game, delay=0, save_path=path, save=save_session)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("n")
+        await pilot.pause()
+        await play_out_by_keys(pilot)
+        await pilot.click("#leave")
+        await pilot.pause()
+
+    run(app, script)
+    assert app.saved_path == path and app.save_error is None
+    table = load_session(path)
+    assert len(table.hands) == 1 and table.seat(1).name == "You"
+
+
+def test_leaving_during_a_hand_asks_again_then_folds() -> None:
+    app, saved = make_app(seed=3, save_path=Path("unused.phhs"))
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press("q")
+        await pilot.pause()
+        assert "Press q again" in text(app, "#message")
+        assert app.game.in_hand
+        await pilot.press("q")
+        await pilot.pause()
+
+    run(app, script)
+    assert not app.game.in_hand and len(app.game.table.hands) == 1
+    assert saved == [Path("unused.phhs")]
+
+
+def _short_stack_game(seed: int) -> Game:
+    rules = Rules.from_preset("casino", Variant.STUD7, 1, 3, 10, 20, min_buy_in=4)
+    table = Table(rules, seed=seed)
+    table.sit("You", 4)  # the ante and the bring-in: all-in on 3rd street
+    table.sit("Bob", 2000)
+    table.sit("Cid", 2000)
+    return Game(table, {2: CallingStation(), 3: CallingStation()})
+
+
+def test_busted_human_is_offered_a_rebuy() -> None:
+    for seed in range(100):  # a seed where the short stack loses it all in the first hand
+        game = _short_stack_game(seed)
+        game.deal()
+        while game.in_hand:
+            if game.human_to_act:
+                kinds = {a.kind.value: a for a in game.table.legal_actions()}
+                game.act(kinds.get("check") or kinds.get("call") or kinds["bring-in"])
+            else:
+                game.step_bot()
+        if game.busted:
+            break
+    app = StudApp(_short_stack_game(seed), delay=0)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("n")
+        await pilot.pause()
+        await play_out_by_keys(pilot)
+        assert app.game.busted
+        assert "Stack 0" in text(app, "#seat-1") and "busted" in text(app, "#seat-1")
+        assert "out of chips" in text(app, "#message")
+        assert app.query_one("#deal", Button).disabled
+        assert str(app.query_one("#top-up", Button).label) == "Rebuy 4 (t)"
+        await pilot.press("n")
+        await pilot.pause()
+        assert not app.game.in_hand
+        await pilot.press("t")
+        await pilot.pause()
+        assert "Stack 4" in text(app, "#seat-1")
+        assert not app.query_one("#deal", Button).disabled
+
+    run(app, script)
+
+
+def test_bots_act_after_the_delay() -> None:
+    app, _ = make_app(seed=3, delay=0.01)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press("c")
+        await pilot.pause()
+        for _ in range(200):
+            if app.game.human_to_act or not app.game.in_hand:
+                break
+            await pilot.pause(0.02)
+        assert app.game.human_to_act or not app.game.in_hand
+        assert "You call 3\n*** 4th street ***" in log_text(app)  # the bots answered, one by one
+
+    run(app, script)
+
+
+@pytest.mark.parametrize("variant", ["razz", "5stud"])
+def test_razz_and_five_card_stud_on_screen(variant: str) -> None:
+    game = Game.create(PlayOptions(seed=6, players=5, variant=variant, bots=("random", "calling-station")))
+    app = StudApp(game, delay=0)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("n")
+        await pilot.pause()
+        first = "2nd street" if variant == "5stud" else "3rd street"
+        assert first in text(app, "#status") and "Bring-in: " in text(app, "#status")
+        down = "Down: ##" if variant == "5stud" else "Down: ## ##"
+        assert all(text(app, f"#seat-{s}").split("\n")[2] == down for s in (2, 3, 4, 5))
+        await play_out_by_keys(pilot)
+        showdown = text(app, "#showdown")
+        assert "from the main pot" in showdown
+        if "Showdown" in showdown:
+            assert "Winner: " in showdown
+            if variant == "razz":
+                assert " low" in showdown
+
+    run(app, script)

@@ -1,0 +1,88 @@
+"""``stud play`` on the command line: option errors in one line with exit status 2, the missing extra, saving."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from studpoker.cli import main
+from studpoker.cli.play import VARIANTS
+from studpoker.tui import game as game_module
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--stakes", "10-20"], "--stakes takes SMALL/BIG, e.g. 10/20, got '10-20'"),
+        (["--bring-in", "15"], "bring_in 15 must be at most small_bet 10"),
+        (["--players", "9"], "--players must be 2 to 8 for 7stud, got 9"),
+        (["--bots", "random,nobody"], "unknown bot 'nobody'"),
+        (["--bots", "random,,random"], "--bots takes bot tags separated by commas"),
+        (["--buy-in", "10"], "below the minimum buy-in of 200"),
+        (["--delay", "-1"], "--delay must be zero or more seconds"),
+    ],
+)
+def test_bad_options(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["play", *argv])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("stud play: error: ") and message in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_variant_names_match() -> None:
+    assert list(game_module.VARIANTS) == VARIANTS
+
+
+def test_textual_missing(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setitem(sys.modules, "studpoker.tui.app", None)  # import fails as if textual were absent
+    assert main(["play", "--bots", "random"]) == 2
+    assert capsys.readouterr().err == "stud play needs the terminal extra: pip install 'studpoker[tui]'\n"
+
+
+def test_session_saved_after_the_app(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("textual")
+    pytest.importorskip("studpoker.history.session")
+    from studpoker.history.session import load_session
+    from studpoker.tui.app import StudApp
+
+    def run(self: StudApp) -> None:  # instead of the terminal: deal a hand and stop in its middle
+        self.game.deal()
+
+    monkeypatch.setattr(StudApp, "run", run)
+    path = tmp_path / "s.phhs"
+    assert main(["play", "--seed", "3", "--bots", "calling-station", "--players", "3", "--save", str(path)]) == 0
+    assert capsys.readouterr().out == f"Session saved to {path}\n"
+    table = load_session(path)
+    assert len(table.hands) == 1 and [s.name for s in table.occupied] == ["You", "Bob", "Cid"]
+
+
+def test_nothing_played_nothing_saved(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("textual")
+    from studpoker.tui.app import StudApp
+
+    monkeypatch.setattr(StudApp, "run", lambda self: None)
+    path = tmp_path / "s.phhs"
+    assert main(["play", "--bots", "random", "--save", str(path)]) == 0
+    assert "no session file" in capsys.readouterr().out
+    assert not path.exists()
+
+
+def test_the_command_line_does_not_load_textual() -> None:
+    code = (
+        "import sys\n"
+        "from studpoker.cli import _parser\n"
+        "_parser().parse_args(['play', '--seed', '1'])\n"
+        "assert 'textual' not in sys.modules, 'textual imported'\n"
+        "print('ok')\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert result.stdout == "ok\n", result.stderr

@@ -1,0 +1,172 @@
+"""The pure text of the terminal game: labels, keys, seats, pots, the log and the showdown."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from studpoker.cards import parse_cards
+from studpoker.engine import Action, HandState, Rules, Variant
+from studpoker.engine.events import ActionTaken, Awarded, Shown
+from studpoker.tui.render import (
+    HIDDEN,
+    SeatInfo,
+    action_keys,
+    action_label,
+    bring_in_player,
+    button_label,
+    card_text,
+    describe_hand,
+    door_cards,
+    game_title,
+    log_lines,
+    pot_text,
+    seat_lines,
+    showdown_lines,
+    status_lines,
+    street_name,
+)
+
+CASINO = Rules(Variant.STUD7, ante=1, bring_in=3, small_bet=10, big_bet=20)
+NAMES = ("You", "Bob", "Cid")
+
+
+def test_action_labels_and_keys() -> None:
+    actions = [Action.bring_in(3), Action.complete(10)]
+    assert [action_label(a) for a in actions] == ["Bring in 3", "Complete to 10"]
+    assert action_keys(actions) == ["b", "r"]
+    facing = [Action.fold(), Action.call(10), Action.raise_to(20)]
+    assert [action_label(a) for a in facing] == ["Fold", "Call 10", "Raise to 20"]
+    assert action_keys(facing) == ["f", "c", "r"]
+    assert [button_label(a, i, k) for i, (a, k) in enumerate(zip(facing, action_keys(facing), strict=True), 1)] == [
+        "1 Fold (f)",
+        "2 Call 10 (c)",
+        "3 Raise to 20 (r)",
+    ]
+
+
+def test_open_pair_offers_both_bet_sizes() -> None:
+    actions = [Action.check(), Action.bet(10), Action.bet(20)]
+    assert [action_label(a) for a in actions] == ["Check", "Bet 10", "Bet 20"]
+    assert action_keys(actions) == ["c", "b", "r"]
+    raises = [Action.fold(), Action.call(10), Action.raise_to(20), Action.raise_to(30)]
+    assert action_keys(raises) == ["f", "c", "r", ""]
+    assert button_label(raises[3], 4, "") == "4 Raise to 30"
+
+
+def test_cards_and_names() -> None:
+    card = parse_cards("Th")[0]
+    assert card_text(card) == "T♥"
+    assert card_text(card, symbols=False) == "Th"
+    assert card_text(None) == HIDDEN
+    assert street_name(3) == "3rd street"
+    assert street_name(7) == "7th street"
+    assert game_title(Variant.RAZZ, 10, 20, 1, 3, "casino") == "Razz 10/20, ante 1, bring-in 3 (casino)"
+
+
+def test_describe_hand_by_variant() -> None:
+    cards = parse_cards("As Ad 7c 7h 2s Kd 3c")
+    assert describe_hand(cards, Variant.STUD7) == "Two pair, aces and sevens"
+    assert describe_hand(cards, Variant.STUD7_HL8) == "Two pair, aces and sevens; low: none"
+    assert describe_hand(parse_cards("Ah 2c 3d 6s 7h Qd Qh"), Variant.STUD7_HL8).endswith("low: 7-6-3-2-A low")
+    assert describe_hand(cards, Variant.RAZZ) == "K-7-3-2-A low"
+    assert describe_hand([*cards[:4], None], Variant.STUD7) == ""  # fewer than five known cards
+
+
+def test_seat_lines_hide_what_the_view_hides() -> None:
+    ks, qd, seven = parse_cards("Ks Qd 7h")
+    mine = SeatInfo(1, "You", 196, you=True, player=0, bet=3, down=(ks, qd), up=(seven,), to_act=True)
+    lines = seat_lines(mine)
+    assert lines[0] == "Seat 1: You (you)"
+    assert lines[1] == "Stack 196   Bet 3"
+    assert lines[2] == "Down: K♠ Q♦"
+    assert lines[3] == "Up: 7♥ (door)"
+    assert ">> TO ACT" in lines[4]
+    theirs = SeatInfo(2, "Bob", 199, tag="random", player=1, down=(None, None), up=(seven,), bring_in=True)
+    lines = seat_lines(theirs)
+    assert lines[0] == "Seat 2: Bob · random"
+    assert lines[2] == f"Down: {HIDDEN} {HIDDEN}"
+    assert "BRING-IN" in lines[-1]
+    out = seat_lines(SeatInfo(3, "Cid", 0, queued=0))
+    assert out[-1] == "busted"
+    assert "+200 queued" in seat_lines(SeatInfo(3, "Cid", 10, queued=200, sitting_out=True))[1]
+
+
+def test_a_view_through_the_render_functions() -> None:
+    hand = HandState(CASINO, [201, 201, 201], seed=11)
+    view = hand.view(0)
+    assert bring_in_player(view) == 1  # the lowest door card, before anyone acted
+    assert set(door_cards(view)) == {0, 1, 2}
+    assert pot_text(view) == "Pot 3"
+    status = status_lines(view, NAMES, 1)
+    assert status[0] == "Hand #1 · 3rd street · Pot 3"
+    assert status[1] == "Bob to act"
+    assert status[2] == "Bring-in: Bob"
+    assert status[3].startswith("Door cards: You ")
+    lines = log_lines(view.events, NAMES, Variant.STUD7)
+    assert lines[0] == "Antes: 1 from each of 3 players"
+    assert lines[1] == "*** 3rd street ***"
+    own = " ".join(card_text(c) for c in hand.view(0).players[0].down)
+    assert lines[2].startswith(f"  You: [{own}] ")
+    assert lines[3].startswith(f"  Bob: [{HIDDEN} {HIDDEN}] ")
+    hand.apply(Action.complete(10))  # the bring-in player completes: still marked as the bring-in
+    assert bring_in_player(hand.view(0)) == 1
+    assert log_lines(hand.view(0).events, NAMES, Variant.STUD7)[-1] == "Bob completes to 10"
+    assert status_lines(None, (), 0) == ["No hand yet: press n (Deal) to deal the first hand."]
+
+
+def test_side_pots_are_shown() -> None:
+    view = HandState(CASINO, [201, 201, 201], seed=11).view(0)
+    players = tuple(replace(p, total=t) for p, t in zip(view.players, (40, 60, 60), strict=True))
+    assert pot_text(replace(view, players=players, pot=160)) == "Pot 160: main 120, side pot 1 40"
+    players = tuple(replace(p, total=t) for p, t in zip(view.players, (1, 1, 4), strict=True))
+    assert pot_text(replace(view, players=players, pot=6)) == "Pot 6"  # an uncalled bring-in is no side pot
+
+
+def test_log_and_showdown_name_hands_and_winners() -> None:
+    hand = HandState(CASINO, [201, 201, 201], seed=11)
+    while not hand.is_over:
+        legal = {a.kind.value: a for a in hand.legal_actions()}
+        hand.apply(legal.get("check") or legal["call"] if "call" in legal or "check" in legal else legal["bring-in"])
+    view = hand.view(0)
+    shown = [e for e in view.events if isinstance(e, Shown)]
+    awards = [e for e in view.events if isinstance(e, Awarded)]
+    assert len(shown) == 3 and awards
+    lines = showdown_lines(view, NAMES)
+    assert lines[0] == "Showdown"
+    for event in shown:
+        words = describe_hand(event.cards, Variant.STUD7)
+        assert any(line.startswith(f"  {NAMES[event.player]}: ") and line.endswith(words) for line in lines)
+    winner = NAMES[awards[0].player]
+    assert f"Winner: {winner}" in lines
+    assert any(line.startswith(winner) and f"{awards[0].amount} from the main pot" in line for line in lines)
+    log = log_lines(view.events, NAMES, Variant.STUD7)
+    assert log[-1] == "Hand over"
+    assert any(" show " in line or " shows " in line for line in log)
+    assert pot_text(view) == "Pot awarded"
+    assert status_lines(view, NAMES, 1)[0] == "Hand #1 is over"
+
+
+def test_grammar_for_you() -> None:
+    hand = HandState(CASINO, [201, 201, 201], seed=11)
+    hand.apply(Action.bring_in(3))
+    hand.apply(Action.call(3))
+    events = hand.view(None).events
+    assert [e.player for e in events if isinstance(e, ActionTaken)] == [1, 2]
+    lines = log_lines(events, ("Ann", "You", "Bob"), Variant.STUD7)
+    assert lines[-2:] == ["You bring in 3", "Bob calls 3"]
+
+
+def test_hi_lo_showdown_names_both_halves() -> None:
+    rules = Rules(Variant.STUD7_HL8, ante=1, bring_in=3, small_bet=10, big_bet=20)
+    for seed in range(40):
+        hand = HandState(rules, [201, 201, 201], seed=seed)
+        while not hand.is_over:
+            legal = {a.kind.value: a for a in hand.legal_actions()}
+            hand.apply(legal.get("check") or legal.get("call") or legal["bring-in"])
+        view = hand.view(None)
+        if any(isinstance(e, Awarded) and e.share == "low" for e in view.events):
+            break
+    lines = showdown_lines(view, NAMES)
+    summary = next(line for line in lines if line.startswith("High: "))
+    assert " · Low: " in summary and "no qualifying low" not in summary
+    assert any(line.endswith("(low)") for line in lines)
