@@ -28,8 +28,8 @@ test-pure: $(PY)
 
 lint: $(PY)
 	$(PY) -m pip install --quiet -e '.[dev]'
-	$(PY) -m ruff check src tests bench tools setup.py conftest.py
-	$(PY) -m ruff format --check src tests bench tools setup.py conftest.py
+	$(PY) -m ruff check src tests bench tools examples setup.py conftest.py
+	$(PY) -m ruff format --check src tests bench tools examples setup.py conftest.py
 	$(PY) -m mypy --strict src
 
 bench: $(PY)

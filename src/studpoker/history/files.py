@@ -8,7 +8,7 @@ from pathlib import Path
 from . import phh
 from .model import HandRecord
 
-__all__ = ["FORMATS", "HistoryFileError", "format_of", "read", "write"]
+__all__ = ["FORMATS", "HistoryFileError", "format_of", "read", "read_text", "write"]
 
 #: Format names and the file extensions that select them.
 FORMATS = {"phh": (".phh", ".phhs"), "pokerstars": (".txt",)}
@@ -30,15 +30,20 @@ def format_of(path: Path, explicit: str | None = None) -> str:
     raise HistoryFileError(f"{path}: cannot tell the format from the extension (.phh, .phhs or .txt); use --to")
 
 
+def read_text(path: str | Path, error: type[ValueError] = ValueError) -> str:
+    """The UTF-8 text of ``path`` (a byte-order mark skipped); ``error`` names the file and what is wrong."""
+    try:
+        return Path(path).read_text(encoding="utf-8-sig")
+    except OSError as failure:
+        raise error(f"{path}: {failure.strerror or failure}") from None
+    except UnicodeDecodeError as failure:
+        raise error(f"{path}: not UTF-8 text ({failure.reason} at byte {failure.start})") from None
+
+
 def read(path: Path, fmt: str | None = None) -> list[HandRecord]:
     """Every hand in the file at ``path``."""
     name = format_of(path, fmt)
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except OSError as error:
-        raise HistoryFileError(f"{path}: {error.strerror or error}") from None
-    except UnicodeDecodeError as error:
-        raise HistoryFileError(f"{path}: not UTF-8 text ({error.reason} at byte {error.start})") from None
+    text = read_text(path, HistoryFileError)
     try:
         if name == "pokerstars":
             from . import pokerstars

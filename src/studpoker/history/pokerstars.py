@@ -284,13 +284,9 @@ _DATE = re.compile(r"^(?P<y>\d{4})/(?P<m>\d{1,2})/(?P<d>\d{1,2}) (?P<H>\d{1,2}):
 
 def load(path: str | Path) -> list[HandRecord]:
     """Every hand of the PokerStars text file at ``path`` (UTF-8, with or without a byte-order mark)."""
-    try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except OSError as error:
-        raise PokerStarsError(f"{path}: {error.strerror or error}") from None
-    except UnicodeDecodeError as error:
-        raise PokerStarsError(f"{path}: not UTF-8 text ({error.reason} at byte {error.start})") from None
-    return loads(text)
+    from .files import read_text
+
+    return loads(read_text(path, PokerStarsError))
 
 
 def loads(text: str) -> list[HandRecord]:

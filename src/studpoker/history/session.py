@@ -26,7 +26,7 @@ from typing import Any
 
 from ..table import PlayedHand, Table, TableError
 from . import phh
-from .files import HistoryFileError
+from .files import HistoryFileError, read_text
 from .model import HandRecord
 from .record import record_hand
 from .replay import ReplayError, replay
@@ -105,12 +105,7 @@ def loads_session(text: str) -> Table:
 
 def load_session(path: Path) -> Table:
     """A table from the session file at ``path``."""
-    try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except OSError as error:
-        raise HistoryFileError(f"{path}: {error.strerror or error}") from None
-    except UnicodeDecodeError as error:
-        raise HistoryFileError(f"{path}: not UTF-8 text ({error.reason} at byte {error.start})") from None
+    text = read_text(path, HistoryFileError)
     try:
         return loads_session(text)
     except (phh.PHHError, HistoryFileError) as error:

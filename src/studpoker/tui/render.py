@@ -70,18 +70,6 @@ _VARIANT_NAMES = {
     Variant.RAZZ: "Razz",
 }
 
-_VERBS = {
-    ActionKind.FOLD: "fold",
-    ActionKind.CHECK: "check",
-    ActionKind.CALL: "call {}",
-    ActionKind.BRING_IN: "bring in {}",
-    ActionKind.COMPLETE: "complete to {}",
-    ActionKind.BET: "bet {}",
-    ActionKind.RAISE: "raise to {}",
-    ActionKind.SHOW: "show",
-    ActionKind.MUCK: "muck",
-}
-
 #: The name that takes the verbs without an s ("You call 10").
 YOU = "You"
 
@@ -358,7 +346,7 @@ def log_lines(events: Sequence[Event], names: Sequence[str], variant: Variant, s
         if isinstance(event, StreetStarted):
             lines.append(f"*** {street_name(event.street)} ***")
         elif isinstance(event, ActionTaken):
-            verb = _VERBS[event.action.kind].format(event.action.amount)
+            verb = str(event.action)  # "call 10", "raise to 20": the engine's own words
             line = _says(names[event.player], verb)
             if event.all_in:
                 line += " and " + ("are" if names[event.player] == YOU else "is") + " all-in"
