@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from studpoker.cards import parse_card, parse_cards
-from studpoker.engine import OddChipRule, Variant
-from studpoker.engine.pots import Pot, build_pots, split, uncalled
+from studpoker.engine import HandState, OddChipRule, Rules, Variant
+from studpoker.engine.pots import Pot, build_pots, pots_in_play, split, uncalled
 from studpoker.engine.settle import Contender, award
 
 from .helpers import rules
@@ -128,3 +130,24 @@ def test_pots_uncalled_and_split_helpers() -> None:
     ]
     assert split(101, [2, 0], unit=1) == [(2, 51), (0, 50)]
     assert split(100, [1], unit=5) == [(1, 100)]
+
+
+def test_pots_in_play_have_a_side_pot_only_behind_an_all_in_player() -> None:
+    assert pots_in_play([7, 17, 7], [True, True, True], [False, False, False]) == [Pot(31, (0, 1, 2))]
+    assert pots_in_play([5, 20, 12], [True, True, False], [True, False, False]) == [
+        Pot(15, (0, 1)),
+        Pot(22, (1,)),
+    ]
+    rules = Rules(Variant.STUD7, ante=1, bring_in=3, small_bet=10, big_bet=20)
+    rnd = random.Random(4)
+    for seed in range(200):
+        state = HandState(rules, [rnd.choice([2, 15, 40, 200]) for _ in range(rnd.randrange(2, 9))], seed=seed)
+        while not state.is_over:
+            pots = state.pots
+            all_in = {p for p in state.live_players() if state.stacks[p] == 0}
+            caps = {state.totals[p] for p in all_in}
+            assert sum(p.amount for p in pots) == state.pot
+            assert len(pots) <= len(caps) + 1
+            for pot in pots:  # a live player with chips behind can win every pot
+                assert set(state.live_players()) - all_in <= set(pot.eligible)
+            state.apply(rnd.choice(state.legal_actions()))

@@ -117,6 +117,8 @@ def test_a_view_through_the_render_functions() -> None:
 def test_side_pots_are_shown() -> None:
     view = HandState(CASINO, [201, 201, 201], seed=11).view(0)
     players = tuple(replace(p, total=t) for p, t in zip(view.players, (40, 60, 60), strict=True))
+    assert pot_text(replace(view, players=players, pot=160)) == "Pot 160"  # player 0 may still call: one pot
+    players = (replace(players[0], all_in=True, stack=0), *players[1:])
     assert pot_text(replace(view, players=players, pot=160)) == "Pot 160: main 120, side pot 1 40"
     players = tuple(replace(p, total=t) for p, t in zip(view.players, (1, 1, 4), strict=True))
     assert pot_text(replace(view, players=players, pot=6)) == "Pot 6"  # an uncalled bring-in is no side pot

@@ -6,6 +6,10 @@ Pure functions on lists of integers; the hand state calls them at the end of a h
 (0, 8)
 >>> build_pots([1, 31, 31, 31], live=[True, True, True, False])
 [Pot(amount=4, eligible=(0, 1, 2)), Pot(amount=90, eligible=(1, 2))]
+>>> pots_in_play([7, 17, 7], live=[True, True, True], all_in=[False, False, False])   # no all-in: one pot
+[Pot(amount=31, eligible=(0, 1, 2))]
+>>> pots_in_play([5, 20, 12], live=[True, True, True], all_in=[True, False, False])   # player 0 is all-in for 5
+[Pot(amount=15, eligible=(0, 1, 2)), Pot(amount=22, eligible=(1, 2))]
 >>> split(101, [3, 1], unit=1)                # odd chip to the first in priority order
 [(3, 51), (1, 50)]
 """
@@ -15,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-__all__ = ["Pot", "build_pots", "split", "uncalled"]
+__all__ = ["Pot", "build_pots", "pots_in_play", "split", "uncalled"]
 
 
 class Pot(NamedTuple):
@@ -61,6 +65,30 @@ def build_pots(totals: Sequence[int], live: Sequence[bool]) -> list[Pot]:
             pots[-1] = Pot(last.amount + extra, last.eligible)
         else:  # nobody live contributed: the chips go to whoever is live (e.g. everyone else folded)
             pots.append(Pot(extra, tuple(p for p in range(len(totals)) if live[p])))
+    return pots
+
+
+def pots_in_play(totals: Sequence[int], live: Sequence[bool], all_in: Sequence[bool]) -> list[Pot]:
+    """Main and side pots while the hand is being played: a side pot starts only where an all-in player's
+    total caps what he can win (R11.1); a live player who is not all-in may still match any level, so he is
+    eligible everywhere. Bets not called yet sit in the last pot. At the end of a hand, once uncalled chips
+    are returned, these are the pots :func:`build_pots` makes."""
+    caps = sorted({t for t, alive, out in zip(totals, live, all_in, strict=True) if alive and out and t > 0})
+    pots: list[Pot] = []
+    previous = 0
+    for level in caps:
+        amount = sum(min(t, level) - min(t, previous) for t in totals)
+        eligible = tuple(p for p, t in enumerate(totals) if live[p] and (t >= level or not all_in[p]))
+        pots.append(Pot(amount, eligible))
+        previous = level
+    rest = sum(max(0, t - previous) for t in totals)
+    eligible = tuple(p for p, t in enumerate(totals) if live[p] and not all_in[p])
+    if eligible and (rest or not pots):
+        pots.append(Pot(rest, eligible))
+    elif rest and pots:  # chips above every cap that no live player can contest: folded money, to the last pot
+        pots[-1] = Pot(pots[-1].amount + rest, pots[-1].eligible)
+    elif rest:
+        pots.append(Pot(rest, tuple(p for p in range(len(totals)) if live[p])))
     return pots
 
 

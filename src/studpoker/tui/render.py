@@ -34,7 +34,7 @@ from ..engine.events import (
     Shown,
     StreetStarted,
 )
-from ..engine.pots import build_pots
+from ..engine.pots import build_pots, pots_in_play
 from ..evaluation import evaluate_high, evaluate_low8, evaluate_razz
 
 __all__ = [
@@ -176,12 +176,14 @@ def _mucked(view: View) -> set[int]:
 
 
 def pots_of(view: View) -> list[Pot]:
-    """Main and side pots from the public contributions (folded and mucked hands are not eligible); as in
-    ``HandState.pots``, chips nobody has called yet form a last pot with one eligible player."""
+    """Main and side pots from the public contributions, as ``HandState.pots`` makes them: a side pot only
+    behind an all-in player; folded and mucked hands are not eligible."""
     mucked = _mucked(view)
     totals = [p.total for p in view.players]
     live = [not p.folded and p.player not in mucked for p in view.players]
-    return build_pots(totals, live)
+    if view.phase is Phase.OVER:  # as awarded: the stacks now hold the winnings
+        return build_pots(totals, live)
+    return pots_in_play(totals, live, [p.all_in for p in view.players])
 
 
 def pot_text(view: View) -> str:
