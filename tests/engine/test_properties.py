@@ -183,6 +183,8 @@ def test_views_never_show_hidden_cards(case: tuple[Rules, list[int], int, int, b
             if viewer is not None:
                 own = view.players[viewer].down
                 assert own == state.down_cards(viewer)
+            # the log a view keeps extending is the log a fresh state would build (a copy starts afresh)
+            assert view.events == state.copy().view(viewer).events
         if state.is_over:
             break
         state.apply(rnd.choice(state.legal_actions()))

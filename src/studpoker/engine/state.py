@@ -185,6 +185,7 @@ _SLOTS = (
     "_total",
     "_up",
     "_used",
+    "_views",
     "actor",
     "awards",
     "events",
@@ -270,6 +271,8 @@ class HandState:
         five = rules.variant is Variant.STUD5
         self._first_street, self._last_street = (2, 5) if five else (3, 7)
         self.events: list[Event] = []
+        # view()'s event logs, by viewer (-1: a spectator): events seen, who had shown, the log then
+        self._views: dict[int, tuple[int, tuple[bool, ...], tuple[Event, ...]]] = {}
         self.awards: list[Award] = []
         self._ops: list[tuple[int, int]] = []
         self.street = 0
@@ -1262,6 +1265,8 @@ class HandState:
             value = getattr(self, name)
             if type(value) is list:
                 value = [v[:] if type(v) is list else v for v in value]
+            elif name == "_views":  # a copy's log grows on its own
+                value = {}
             setattr(new, name, value)
         return new
 
@@ -1295,8 +1300,24 @@ class HandState:
             to_call=self._to_call,
             actor=self.actor,
             legal_actions=self.legal_actions(),
-            events=tuple(self._visible(e, viewer) for e in self.events),
+            events=self._visible_events(viewer),
         )
+
+    def _visible_events(self, viewer: int | None) -> tuple[Event, ...]:
+        """The event log as ``viewer`` sees it. The log only grows and what a viewer may see changes only when a
+        hand is shown, so the last answer is extended rather than rebuilt (bots and servers ask at every turn)."""
+        key = -1 if viewer is None else viewer
+        shown = tuple(self._shown)
+        events = self.events
+        cached = self._views.get(key)
+        if cached is not None and cached[1] == shown and cached[0] <= len(events):
+            seen, log = cached[0], cached[2]
+            if seen < len(events):
+                log += tuple(self._visible(e, viewer) for e in events[seen:])
+        else:
+            log = tuple(self._visible(e, viewer) for e in events)
+        self._views[key] = (len(events), shown, log)
+        return log
 
     def _visible(self, event: Event, viewer: int | None) -> Event:
         if isinstance(event, CardDealt) and not event.face_up and event.player != viewer:
