@@ -38,6 +38,7 @@ bench: $(PY)
 	$(PY) bench/simulate.py
 	$(PY) bench/replay.py
 	$(PY) bench/bots.py
+	$(PY) bench/equity.py
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis

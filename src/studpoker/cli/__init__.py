@@ -1,7 +1,7 @@
 """The ``stud`` command line.
 
 Subcommands: ``stud eval CARDS...``, ``stud replay FILE...``, ``stud convert IN OUT``, ``stud play``
-(the terminal game).
+(the terminal game), ``stud equity HAND HAND...`` (each hand's chance to win).
 A mistake in the command line ends with a one-line ``stud ...: error: ...`` message and
 exit status 2; a hand history that breaks the rules or cannot be read, with exit status 1;
 never a traceback.
@@ -45,6 +45,9 @@ def _parser() -> argparse.ArgumentParser:
     from .play import add_commands as add_play
 
     add_play(sub)
+    from .equity import add_commands as add_equity
+
+    add_equity(sub)
     return parser
 
 

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from math import comb, prod
 
-from ..cards import Card, CardError, parse_cards
+from ..cards import Card, CardError, parse_card, parse_cards
 from ..engine import Variant
 
 __all__ = ["VARIANT_NAMES", "EquityError", "Spot"]
@@ -115,6 +115,6 @@ def _cards(cards: str | Iterable[Card | str], where: str) -> tuple[Card, ...]:
     try:
         if isinstance(cards, str):
             return parse_cards(cards) if cards.strip() else ()
-        return tuple(c if isinstance(c, Card) else parse_cards(c)[0] for c in cards)
-    except (CardError, IndexError) as error:
+        return tuple(c if isinstance(c, Card) else parse_card(c) for c in cards)
+    except CardError as error:
         raise EquityError(f"{where}: {error}") from None

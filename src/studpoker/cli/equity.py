@@ -1,0 +1,298 @@
+"""``stud equity``: each hand's chances of winning from here, exactly or by Monte Carlo.
+
+The command is a thin layer over :func:`studpoker.equity.equity`: it parses the hands, prints the answer as an
+aligned table (or the result's JSON), and shows a progress bar on a terminal while a long calculation runs. Every
+mistake in the question (a bad card, a card in two places, too many cards or players) becomes a one-line
+``stud equity: error: ...`` with exit status 2. NumPy and the equity methods are imported only when the command
+runs, so the rest of ``stud`` starts as fast as before.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import sys
+import time
+from collections.abc import Callable
+from math import sqrt
+from typing import TYPE_CHECKING, Any, TextIO
+
+from .histories import UsageError
+
+if TYPE_CHECKING:
+    from ..equity import EquityResult
+
+__all__ = ["add_commands", "format_result"]
+
+#: ``--variant`` names, as :data:`studpoker.equity.VARIANT_NAMES` has them (listed here to keep the parser light).
+VARIANTS = ["7stud", "7stud8", "razz", "5stud"]
+
+#: The game's name in the header line, by :class:`~studpoker.engine.Variant` name.
+GAME_NAMES = {
+    "STUD7": "Seven-card stud",
+    "STUD7_HL8": "Seven-card stud hi/lo eight-or-better",
+    "RAZZ": "Razz",
+    "STUD5": "Five-card stud",
+}
+
+#: A calculation shorter than this never shows a progress bar (no flicker on quick answers).
+PROGRESS_DELAY = 0.5
+
+USAGE = (
+    "stud equity [--variant GAME] HAND HAND [HAND ...] [--dead CARDS] [--exact | --trials N] [--seed S]"
+    " [--workers N] [--json]"
+)
+
+
+def add_commands(sub: Any) -> None:
+    """Register ``equity`` on the ``stud`` sub-parser collection."""
+    eq = sub.add_parser(
+        "equity",
+        usage=USAGE,
+        help="each hand's chance to win from here (exact or Monte Carlo)",
+        description=(
+            "Print each hand's share of the pot from here on: win, tie and equity (stud hi/lo: scoop, high share, "
+            "low share, equity, and how often no low qualifies), with the folded cards out of the deck. A HAND is "
+            "every card known for one player (for an opponent usually the up cards), as one word (AsAd7c) or "
+            "quoted ('As Ad 7c'); '-' or '' is a player with no card known. Every outcome is counted when that is "
+            "quick, otherwise deals are sampled; the header says which."
+        ),
+        epilog="example: stud equity 'As Ad 7c 7h 2s' 'Kh Kd Qs Jc 9c' '8s 8d 4c 4h Th' --dead '3c 5d 6s'",
+    )
+    eq.add_argument("hands", nargs="+", metavar="HAND", help="one player's known cards, e.g. AsAd7c or 'As Ad 7c'")
+    eq.add_argument("--variant", choices=VARIANTS, default="7stud", help="the game (default: 7stud)")
+    eq.add_argument(
+        "--dead",
+        action="append",
+        default=[],
+        metavar="CARDS",
+        help="cards out of play, e.g. folded up cards: '3c 5d 6s' or 3c5d6s (repeatable)",
+    )
+    eq.add_argument("--exact", action="store_true", help="count every outcome, however long it takes")
+    eq.add_argument("--trials", metavar="N", help="Monte Carlo with N sampled deals (e.g. 1000000 or 1e6)")
+    eq.add_argument("--seed", metavar="S", help="Monte Carlo seed, for a reproducible answer (default: a random one)")
+    eq.add_argument("--workers", metavar="N", default="1", help="processes to spread the work over (default: 1)")
+    eq.add_argument("--json", action="store_true", help="print the result as one JSON document")
+    eq.set_defaults(run=_equity)
+
+
+def _whole(option: str, text: str | None, smallest: int) -> int | None:
+    """``text`` as a whole number of at least ``smallest`` (``1_000_000``, ``1,000,000`` and ``1e6`` too)."""
+    if text is None:
+        return None
+    cleaned = text.strip().replace("_", "").replace(",", "")
+    try:
+        value = int(cleaned)
+    except ValueError:
+        try:
+            number = float(cleaned)
+        except ValueError:
+            number = float("nan")
+        if not number.is_integer():
+            raise UsageError(f"{option} takes a whole number, got {text!r}") from None
+        value = int(number)
+    if value < smallest:
+        raise UsageError(f"{option} must be at least {smallest}, got {text!r}")
+    return value
+
+
+def _hand_text(text: str) -> str:
+    """A HAND argument as card text: ``-`` (or an empty word) is a player none of whose cards is known."""
+    return "" if text.strip() in ("", "-") else text
+
+
+def _equity(args: argparse.Namespace) -> int:
+    from ..equity import EquityError, equity
+
+    if args.exact and args.trials is not None:
+        raise UsageError("--exact counts every outcome and --trials samples: use one or the other")
+    trials = _whole("--trials", args.trials, 1)
+    workers = _whole("--workers", args.workers, 1) or 1
+    seed = _whole("--seed", args.seed, 0)
+    if seed is None and not args.exact:
+        seed = secrets.randbits(32)  # reported with the answer, so a Monte Carlo run can always be repeated
+    progress = None if args.json else open_progress(sys.stderr)
+    try:
+        result = equity(
+            [_hand_text(hand) for hand in args.hands],
+            variant=args.variant,
+            dead=" ".join(args.dead),
+            method="exact" if args.exact else "auto",
+            trials=trials,
+            seed=seed,
+            workers=workers,
+            progress=progress,
+        )
+    except EquityError as error:
+        raise UsageError(str(error)) from None
+    except KeyboardInterrupt:
+        if progress is not None:
+            progress.close()  # off the screen before the message
+        print("stud equity: interrupted", file=sys.stderr)
+        return 130
+    finally:
+        if progress is not None:
+            progress.close()
+    if args.json:
+        print(json.dumps(result.as_dict(), indent=2))
+    else:
+        print(format_result(result))
+    return 0
+
+
+# -- output ---------------------------------------------------------------------------------------
+
+
+def _seconds(seconds: float) -> str:
+    if seconds < 1:
+        return f"{seconds:.2f} s"
+    return f"{seconds:.1f} s" if seconds < 100 else f"{seconds:,.0f} s"
+
+
+def _percent(value: float | None, se: float | None, monte: bool) -> str:
+    """A fraction as a percentage; Monte Carlo adds ``± SE`` (also percentage points)."""
+    if value is None:
+        return ""
+    text = f"{100 * value:.2f}"
+    if monte and se is not None:
+        text += f" ± {100 * se:.2f}"
+    return text
+
+
+def _bernoulli_se(p: float, n: int) -> float | None:
+    """The standard error of a frequency ``p`` over ``n`` independent trials."""
+    return sqrt(max(p * (1 - p), 0.0) / (n - 1)) if n > 1 else None
+
+
+def header(result: EquityResult) -> str:
+    """One line: the game, the dead cards, the method, its size and time (and seed for Monte Carlo)."""
+    from ..cards import format_cards
+
+    game = GAME_NAMES.get(result.spot.variant.name, result.spot.variant.name)
+    if result.spot.dead:
+        game += f", dead {format_cards(result.spot.dead)}"
+    if result.exact:
+        return f"{game}; exact: {result.outcomes:,} outcomes in {_seconds(result.seconds)}"
+    seed = f", seed {result.seed}" if result.seed is not None else ""
+    return (
+        f"{game}; Monte Carlo: {result.outcomes:,} trials{seed}, in {_seconds(result.seconds)}; ± is one standard error"
+    )
+
+
+def format_result(result: EquityResult) -> str:
+    """The human output of ``stud equity``: the header line, then an aligned table with one row per hand (percent
+    of the pot; ``± SE`` for Monte Carlo), and for stud hi/lo how often no low qualifies."""
+    from ..cards import format_cards
+
+    monte = not result.exact
+    hilo = result.no_low is not None
+    n = result.outcomes
+    titles = ["hand", "scoop %", "high %", "low %", "equity %"] if hilo else ["hand", "win %", "tie %", "equity %"]
+    rows = [titles]
+    for player in result.players:
+        hand = format_cards(player.hand) or "-"
+        if hilo:
+            cells = [
+                _percent(player.win, player.win_se, monte),
+                _percent(player.high, player.high_se, monte),
+                _percent(player.low, player.low_se, monte),
+            ]
+        else:
+            tie_se = _bernoulli_se(player.tie, n) if player.tie is not None else None
+            cells = [_percent(player.win, player.win_se, monte), _percent(player.tie, tie_se, monte)]
+        rows.append([hand, *cells, _percent(player.equity, player.equity_se, monte)])
+    widths = [max(len(row[c]) for row in rows) for c in range(len(titles))]
+    lines = [header(result)]
+    for row in rows:
+        cells = [row[0].ljust(widths[0])] + [cell.rjust(width) for cell, width in zip(row[1:], widths[1:], strict=True)]
+        lines.append("  " + "   ".join(cells).rstrip())
+    if result.no_low is not None:
+        se = f" ± {100 * result.no_low_se:.2f}" if monte and result.no_low_se is not None else ""
+        lines.append(f"no low qualifies: {100 * result.no_low:.2f}%{se}")
+    return "\n".join(lines)
+
+
+# -- progress -------------------------------------------------------------------------------------
+
+
+class Progress:
+    """A progress display for ``equity(progress=...)``: nothing until :data:`PROGRESS_DELAY` seconds have passed,
+    then a bar (``rich.progress`` when rich is installed, else one ``\\r``-rewritten line) on ``stream``.
+    :meth:`close` takes it off the screen again, so the answer prints on a clean terminal."""
+
+    def __init__(self, stream: TextIO, *, delay: float = PROGRESS_DELAY, use_rich: bool = True) -> None:
+        self.stream, self.delay, self.use_rich = stream, delay, use_rich
+        self.start = time.perf_counter()
+        self._update: Callable[[int, int], None] | None = None
+        self._stop: Callable[[], None] | None = None
+        self._last = 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.perf_counter()
+        if self._update is None:
+            if now - self.start < self.delay:
+                return
+            self._open(done, total)
+        elif self._stop is None and now - self._last < 0.1 and done < total:  # plain text: ten updates a second
+            return
+        self._last = now
+        assert self._update is not None
+        self._update(done, total)
+
+    def _open(self, done: int, total: int) -> None:
+        if self.use_rich:
+            try:
+                from rich import progress as rich_progress
+                from rich.console import Console
+            except ImportError:  # rich comes with the tui extra (textual); without it, plain text
+                pass
+            else:
+                bar = rich_progress.Progress(
+                    rich_progress.TextColumn("stud equity"),
+                    rich_progress.BarColumn(),
+                    rich_progress.TaskProgressColumn(),
+                    rich_progress.TimeRemainingColumn(),
+                    console=Console(file=self.stream),
+                    transient=True,
+                )
+                task = bar.add_task("equity", total=total, completed=done)
+                bar.start()
+
+                def update(done: int, total: int) -> None:
+                    bar.update(task, completed=done, total=total)
+
+                def stop() -> None:
+                    bar.stop()
+
+                self._update, self._stop = update, stop
+                return
+
+        def text(done: int, total: int) -> None:
+            share = done / total if total else 0.0
+            elapsed = time.perf_counter() - self.start
+            left = f", about {_seconds(elapsed * (1 - share) / share)} left" if 0 < share < 1 else ""
+            self.stream.write(f"\rstud equity: {100 * share:5.1f}%{left}   ")
+            self.stream.flush()
+
+        self._update = text
+
+    def close(self) -> None:
+        """Take the display off the screen (idempotent)."""
+        if self._stop is not None:
+            self._stop()
+        elif self._update is not None:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+        self._update = self._stop = None
+        self.start = float("inf")  # closed: never opens again
+
+
+def open_progress(stream: TextIO) -> Progress | None:
+    """A :class:`Progress` on ``stream`` if it is a terminal; ``None`` (no progress output at all) otherwise."""
+    isatty = getattr(stream, "isatty", None)
+    try:
+        tty = bool(isatty()) if isatty is not None else False
+    except (OSError, ValueError):  # a closed or detached stream
+        tty = False
+    return Progress(stream) if tty else None

@@ -1,0 +1,358 @@
+"""Monte Carlo equity: deal the missing cards at random many times and count who wins each deal.
+
+Two samplers, both exactly uniform over the real deals (every way the pool can fill the players' hands is equally
+likely), chosen by :func:`choose_sampler`:
+
+* ``"completions"``: every completion of each player (each set of cards he can still get from the pool) is listed
+  once, with its value and a 52-bit mask of its cards. A trial picks one completion per player, in seat order,
+  uniformly among those listed, and picks again for a player whose completion shares a card with the ones already
+  picked in the same trial. Picking again until it fits is the same as picking uniformly among the completions
+  disjoint from the earlier players', which is the conditional law of that player's cards in a real deal; the
+  product of these conditionals is the uniform law over deals. When only two players get cards, a trial whose
+  second pick clashes is thrown away instead (and more trials are drawn until the chunk has its number): uniform
+  independent picks conditioned on being disjoint are uniform over the deals too, and heads-up this is quicker.
+  A trial then costs a few random integers and table lookups, with no hand evaluated. Used when each player's
+  list is short enough to build and a pick fits often enough (:data:`MAX_ROWS`, :data:`MAX_PICKS`).
+* ``"shuffle"``: a partial Fisher-Yates shuffle of the pool, one row per trial, done for all the trials of a
+  block at once; the first cards go to the players in seat order and the hands go through the batch evaluators.
+  Used for everything else (many players, a player with no known card).
+
+Each trial becomes a small code (who has the best high hand, and in stud hi/lo who has the best qualifying low),
+and a chunk of trials is summarised by how often each code came up; the :class:`~.result.Tally` is computed from
+those exact counts. Trials come in chunks of :data:`CHUNK`, each with its own random stream
+(``SeedSequence(seed, spawn_key=(chunk,))``), so the answer for a seed does not depend on how many processes
+share the chunks.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from math import comb
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from ..engine import Variant
+from ._deal import completions, hand_values, masks
+from .result import Tally
+from .spot import EquityError, Spot
+
+__all__ = ["CHUNK", "MAX_PICKS", "MAX_ROWS", "Sampler", "acceptance", "choose_sampler", "sample"]
+
+#: Trials per chunk: each chunk has its own random stream, so this fixes the answer for a seed.
+CHUNK = 1 << 18
+#: The completions sampler lists at most this many completions per player.
+MAX_ROWS = 3_000_000
+#: ... and at most this many picks per trial on average (the sum over players of 1 / acceptance); beyond it the
+#: shuffle is quicker.
+MAX_PICKS = 6.0
+
+Sampler = Literal["auto", "completions", "shuffle"]
+
+_BLOCK = {"completions": 1 << 16, "shuffle": 1 << 14}  # trials at a time within a chunk: arrays stay in cache
+_DROP_ABOVE = 0.25  # see _plan
+_LOW_BITS = 6  # stud hi/lo values are packed as high << 6 | low (the low is 0..56)
+_LOW_MASK = (1 << _LOW_BITS) - 1
+
+Values = npt.NDArray[np.int32]
+Counts = npt.NDArray[np.int64]
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """Everything a process needs to run chunks of one spot: the sampler, and its tables or the pool."""
+
+    sampler: str
+    players: int
+    hilo: bool
+    needs: tuple[int, ...]
+    known: tuple[npt.NDArray[np.uint8], ...]
+    pool: npt.NDArray[np.uint8]
+    variant: Variant
+    masks: tuple[npt.NDArray[np.uint64], ...] = ()
+    values: tuple[Values, ...] = ()  # per player: one value per completion (packed high and low in hi/lo)
+    drop: float = 0.0  # > 0: throw away the trials whose last pick clashes; the chance that it fits
+
+    @property
+    def codes(self) -> int:
+        """How many trial codes there are: a set of players for the high, and one for the low in hi/lo."""
+        return 1 << (2 * self.players if self.hilo else self.players)
+
+
+def acceptance(spot: Spot) -> tuple[float, ...]:
+    """For each player in seat order, the chance that a completion picked uniformly fits with the earlier players'
+    (shares no card): C(m - k_before, k) / C(m, k) for a pool of m cards. The completions sampler draws
+    1/acceptance picks per player and trial on average."""
+    m, before, out = len(spot.pool), 0, []
+    for k in spot.needs:
+        out.append(comb(m - before, k) / comb(m, k))
+        before += k
+    return tuple(out)
+
+
+def choose_sampler(spot: Spot, trials: int) -> str:
+    """``"completions"`` when its tables are small (each player's at most :data:`MAX_ROWS` rows, all of them
+    together at most half as many as the trials they serve) and a trial takes at most :data:`MAX_PICKS` picks on
+    average; ``"shuffle"`` otherwise."""
+    m = len(spot.pool)
+    rows = [comb(m, k) for k in spot.needs]
+    if max(rows) > MAX_ROWS or 2 * sum(rows) > trials:
+        return "shuffle"
+    picks = sum(1 / a for a, need in zip(acceptance(spot), spot.needs, strict=True) if need)
+    return "completions" if picks <= MAX_PICKS else "shuffle"
+
+
+def sample(
+    spot: Spot,
+    trials: int,
+    *,
+    seed: int | None = None,
+    workers: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+    sampler: Sampler = "auto",
+) -> Tally:
+    """Deal the missing cards ``trials`` times at random and total each player's results (see :class:`Tally`).
+
+    The same ``seed`` gives the same tally for any ``workers``; ``seed=None`` draws fresh entropy from the OS.
+    ``workers`` > 1 shares the chunks among that many processes. ``progress(done, trials)`` is called after each
+    chunk. ``sampler`` forces a method (see the module documentation); ``"auto"`` is :func:`choose_sampler`'s.
+    """
+    if type(trials) is not int or trials < 1:
+        raise EquityError(f"trials must be a positive whole number, got {trials!r}")
+    if type(workers) is not int or workers < 1:
+        raise EquityError(f"workers must be a positive whole number, got {workers!r}")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
+        raise EquityError(f"seed must be a whole number >= 0, got {seed!r}")
+    if sampler not in ("auto", "completions", "shuffle"):
+        raise EquityError(f"unknown sampler {sampler!r}: use auto, completions or shuffle")
+    entropy: int = np.random.SeedSequence().entropy if seed is None else seed  # type: ignore[assignment]
+    plan = _plan(spot, choose_sampler(spot, trials) if sampler == "auto" else sampler)
+    sizes = [min(CHUNK, trials - start) for start in range(0, trials, CHUNK)]
+    counts = np.zeros(plan.codes, dtype=np.int64)
+    done = 0
+    if workers == 1 or len(sizes) == 1:
+        for index, size in enumerate(sizes):
+            counts += _chunk(plan, entropy, index, size)
+            done += size
+            if progress is not None:
+                progress(done, trials)
+        return _tally(plan, counts)
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    executor = ProcessPoolExecutor(
+        max_workers=min(workers, len(sizes), os.cpu_count() or workers),
+        mp_context=context,
+        initializer=_start_worker,
+        initargs=(plan,),
+    )
+    try:
+        futures: dict[Future[Counts], int] = {
+            executor.submit(_worker_chunk, entropy, index, size): size for index, size in enumerate(sizes)
+        }
+        for future in as_completed(futures):
+            counts += future.result()
+            done += futures[future]
+            if progress is not None:
+                progress(done, trials)
+    finally:
+        executor.shutdown(wait=True, cancel_futures=True)
+    return _tally(plan, counts)
+
+
+def _plan(spot: Spot, sampler: str) -> _Plan:
+    """The plan for ``spot``: for the completions sampler, every player's completions with masks and values."""
+    pool = np.asarray(spot.pool, dtype=np.uint8)
+    known = tuple(np.array([c.index for c in hand], dtype=np.uint8) for hand in spot.hands)
+    hilo = spot.variant is Variant.STUD7_HL8
+    base = _Plan(sampler, spot.n, hilo, spot.needs, known, pool, spot.variant)
+    if sampler == "shuffle":
+        return base
+    table_masks, table_values = [], []
+    for cards, need in zip(known, spot.needs, strict=True):
+        extra = completions(spot.pool, need)
+        table_masks.append(masks(extra))
+        table_values.append(_pack(*hand_values(spot.variant, cards.tolist(), extra)))
+    # Heads-up, throwing a clashing trial away is cheaper than picking again (no loop over the clashes); with more
+    # players picking again is, as it keeps the earlier players' picks.
+    fits = [a for a, rows in zip(acceptance(spot), table_masks, strict=True) if len(rows) > 1]
+    drop = fits[-1] if len(fits) == 2 and fits[-1] >= _DROP_ABOVE else 0.0
+    return _Plan(
+        sampler, spot.n, hilo, spot.needs, known, pool, spot.variant, tuple(table_masks), tuple(table_values), drop
+    )
+
+
+def _pack(high: Values, low: Values | None) -> Values:
+    """One int32 per hand: the value, or in hi/lo ``high << 6 | low`` (one lookup per player and trial)."""
+    if low is None:
+        return np.ascontiguousarray(high, dtype=np.int32)
+    return ((high.astype(np.int32) << _LOW_BITS) | low).astype(np.int32)
+
+
+def _chunk(plan: _Plan, entropy: int, index: int, size: int) -> Counts:
+    """How often each trial code came up in chunk ``index`` (``size`` trials, its own random stream)."""
+    rng = np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=(index,)))
+    draw = _draw_completions if plan.sampler == "completions" else _draw_shuffle
+    counts = np.zeros(plan.codes, dtype=np.int64)
+    block = _BLOCK[plan.sampler]
+    for start in range(0, size, block):
+        counts += np.bincount(_codes(plan, draw(plan, rng, min(block, size - start))), minlength=plan.codes)
+    return counts
+
+
+_WORKER_PLAN: _Plan | None = None
+
+
+def _start_worker(plan: _Plan) -> None:
+    """Process pool initializer: keep the plan (inherited at the fork, not pickled, where fork is used)."""
+    global _WORKER_PLAN
+    _WORKER_PLAN = plan
+
+
+def _worker_chunk(entropy: int, index: int, size: int) -> Counts:
+    """One chunk in a worker process."""
+    assert _WORKER_PLAN is not None
+    return _chunk(_WORKER_PLAN, entropy, index, size)
+
+
+def _draw_completions(plan: _Plan, rng: np.random.Generator, size: int) -> list[Values]:
+    """``size`` trials by picking completions: each player's values, one per trial. With :attr:`_Plan.drop` the
+    trials whose last pick clashes are thrown away and more are drawn until there are ``size``."""
+    if plan.drop <= 0:
+        picks, _ = _pick(plan, rng, size, drop=False)
+        return [table.take(rows) if rows is not None else np.full(size, table[0]) for table, rows in picks]
+    parts: list[list[Values]] = []
+    need = size
+    while need:
+        picks, keep = _pick(plan, rng, int(need / plan.drop * 1.03) + 64, drop=True)
+        keep = keep[:need]
+        parts.append(
+            [table.take(rows.take(keep)) if rows is not None else np.full(len(keep), table[0]) for table, rows in picks]
+        )
+        need -= len(keep)
+    return [np.concatenate(column) for column in zip(*parts, strict=True)] if len(parts) > 1 else parts[0]
+
+
+def _pick(
+    plan: _Plan, rng: np.random.Generator, size: int, *, drop: bool
+) -> tuple[list[tuple[Values, npt.NDArray[np.intp] | None]], npt.NDArray[np.intp]]:
+    """One completion per player for ``size`` trials, in seat order, picked again while it clashes with the
+    earlier players' (the last player's too unless ``drop``). Returns each player's (values table, rows picked, or
+    None for a player with nothing left to get) and, with ``drop``, the trials whose last pick fits."""
+    last = max((p for p, need in enumerate(plan.needs) if need), default=-1)
+    taken: npt.NDArray[np.uint64] | None = None  # the cards picked so far in each trial
+    picked: list[tuple[Values, npt.NDArray[np.intp] | None]] = []
+    keep = np.empty(0, dtype=np.intp)
+    for p, (table, table_values) in enumerate(zip(plan.masks, plan.values, strict=True)):
+        rows = len(table)
+        if rows == 1:  # nothing left to deal him
+            picked.append((table_values, None))
+            continue
+        picks = rng.integers(0, rows, size=size)
+        mine = table.take(picks)
+        picked.append((table_values, picks))
+        if taken is None:
+            taken = mine
+            continue
+        if p == last and drop:
+            keep = np.flatnonzero((mine & taken) == 0)
+            continue
+        redo = np.flatnonzero((mine & taken) != 0)
+        others = taken[redo]  # the cards already picked in the trials to pick again
+        while redo.size:
+            again = rng.integers(0, rows, size=redo.size)
+            again_masks = table.take(again)
+            picks[redo] = again
+            if p != last:
+                mine[redo] = again_masks
+            clash = np.flatnonzero((again_masks & others) != 0)
+            redo, others = redo.take(clash), others.take(clash)
+        if p != last:
+            taken |= mine
+    return picked, keep
+
+
+def _draw_shuffle(plan: _Plan, rng: np.random.Generator, size: int) -> list[Values]:
+    """``size`` trials by a partial Fisher-Yates shuffle of the pool: each player's values, one per trial."""
+    m = len(plan.pool)
+    dealt = sum(plan.needs)
+    deck = np.tile(plan.pool, size)  # trial t's pool at deck[t * m : (t + 1) * m]
+    rows = np.arange(size, dtype=np.intp) * m
+    for j in range(dealt):  # swap position j with a uniform position in j..m-1
+        here = rows + j
+        there = rows + rng.integers(j, m, size=size)
+        card = deck[there]
+        deck[there] = deck[here]
+        deck[here] = card
+    cards = deck.reshape(size, m)
+    values: list[Values] = []
+    start = 0
+    for known, need in zip(plan.known, plan.needs, strict=True):
+        values.append(_pack(*hand_values(plan.variant, known.tolist(), cards[:, start : start + need])))
+        start += need
+    return values
+
+
+def _codes(plan: _Plan, values: Sequence[Values]) -> npt.NDArray[np.intp]:
+    """Each trial's code: bit p set when player p has the best high hand; in hi/lo, shifted up by the number of
+    players, and below it bit p set when player p has the best qualifying low (no bit when no low qualifies)."""
+    highs = [v >> _LOW_BITS for v in values] if plan.hilo else list(values)
+    best = highs[0]
+    for v in highs[1:]:
+        best = np.maximum(best, v)
+    code: npt.NDArray[np.intp] = (highs[0] == best).astype(np.intp)
+    for p, v in enumerate(highs[1:], 1):
+        code |= (v == best).astype(np.intp) << p
+    if not plan.hilo:
+        return code
+    lows = [v & _LOW_MASK for v in values]
+    best_low = lows[0]
+    for v in lows[1:]:
+        best_low = np.maximum(best_low, v)
+    low_code: npt.NDArray[np.intp] = np.zeros_like(code)
+    for p, v in enumerate(lows):
+        low_code |= (v == best_low).astype(np.intp) << p
+    low_code *= best_low > 0
+    out: npt.NDArray[np.intp] = (code << plan.players) | low_code
+    return out
+
+
+def _tally(plan: _Plan, counts: Counts) -> Tally:
+    """The tally of the trials summarised by ``counts`` (how often each code came up)."""
+    n = plan.players
+    tally = Tally(n, scale=1, floats=True)
+    codes = np.flatnonzero(counts)
+    weight = counts[codes].astype(np.float64)
+    bits = 1 << np.arange(n)
+    tally.outcomes = int(counts.sum())
+    if plan.hilo:
+        high_set, low_set = codes >> n, codes & ((1 << n) - 1)
+    else:
+        high_set, low_set = codes, np.zeros_like(codes)
+    in_high = (high_set[:, None] & bits) != 0  # (codes, players)
+    in_low = (low_set[:, None] & bits) != 0
+    n_high = in_high.sum(axis=1, keepdims=True)
+    n_low = in_low.sum(axis=1, keepdims=True)
+    has_low = n_low > 0
+    high = np.where(has_low, 0.5, 1.0) * in_high / n_high
+    low = np.where(has_low, 0.5 * in_low / np.maximum(n_low, 1), 0.0)
+    share = high + low
+    alone_high = in_high & (n_high == 1)
+    if plan.hilo:
+        win = alone_high & (~has_low | (in_low & (n_low == 1)))
+        tally.high = weight @ high
+        tally.low = weight @ low
+        tally.high_sq = weight @ (high * high)
+        tally.low_sq = weight @ (low * low)
+        tally.no_low = int(counts[codes][~has_low[:, 0]].sum())
+    else:
+        win = alone_high
+        tally.tie = counts[codes] @ (in_high & (n_high > 1)).astype(np.int64)
+    tally.win = counts[codes] @ win.astype(np.int64)
+    tally.share = weight @ share
+    tally.share_sq = weight @ (share * share)
+    return tally
