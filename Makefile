@@ -1,16 +1,21 @@
-# Two commands: `make run` installs studpoker with the terminal game and opens a stud table (`stud play`);
-# `make test` installs it with the test dependencies and runs the whole suite. Both create ./.venv on first use.
+# Two commands: `make run` installs studpoker with the card room and serves it on http://127.0.0.1:8000
+# (`stud serve`); `make test` installs it with the test dependencies and runs the whole suite. Both create
+# ./.venv on first use. `make play` opens the terminal game (`stud play`).
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: run test test-pure lint bench clean
+.PHONY: run play test test-pure lint bench clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
 run: $(PY)
+	$(PY) -m pip install --quiet -e '.[server]'
+	$(VENV)/bin/stud serve $(ARGS)
+
+play: $(PY)
 	$(PY) -m pip install --quiet -e '.[tui]'
 	$(VENV)/bin/stud play $(ARGS)
 
@@ -33,12 +38,13 @@ lint: $(PY)
 	$(PY) -m mypy --strict src
 
 bench: $(PY)
-	$(PY) -m pip install --quiet -e '.[bench]'
+	$(PY) -m pip install --quiet -e '.[bench,server]'
 	$(PY) bench/evaluate.py
 	$(PY) bench/simulate.py
 	$(PY) bench/replay.py
 	$(PY) bench/bots.py
 	$(PY) bench/equity.py
+	$(PY) bench/load.py
 
 clean:
-	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis test-artifacts

@@ -1,7 +1,8 @@
 """The ``stud`` command line.
 
 Subcommands: ``stud eval CARDS...``, ``stud replay FILE...``, ``stud convert IN OUT``, ``stud play``
-(the terminal game), ``stud equity HAND HAND...`` (each hand's chance to win).
+(the terminal game), ``stud equity HAND HAND...`` (each hand's chance to win), ``stud serve`` (the web
+card room, with the ``server`` extra).
 A mistake in the command line ends with a one-line ``stud ...: error: ...`` message and
 exit status 2; a hand history that breaks the rules or cannot be read, with exit status 1;
 never a traceback.
@@ -48,6 +49,9 @@ def _parser() -> argparse.ArgumentParser:
     from .equity import add_commands as add_equity
 
     add_equity(sub)
+    from .serve import add_commands as add_serve
+
+    add_serve(sub)
     return parser
 
 

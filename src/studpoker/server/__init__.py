@@ -1,0 +1,23 @@
+"""The card room: a multiplayer web stud room (``stud serve``), installed with the ``server`` extra.
+
+* :mod:`~studpoker.server.app`: :func:`create_app`, the FastAPI application (HTTP API, pages, WebSockets).
+* :mod:`~studpoker.server.room` and :mod:`~studpoker.server.actor`: one asyncio actor per table, the single
+  writer of its :class:`~studpoker.table.Table`; recovery of hands cut short by a stop.
+* :mod:`~studpoker.server.db`, :mod:`~studpoker.server.ledger`, :mod:`~studpoker.server.auth`: SQLAlchemy models
+  and Alembic migrations, the double-entry chip ledger, accounts and sessions.
+* :mod:`~studpoker.server.wire`: the WebSocket messages (docs/server-protocol.md).
+
+``import studpoker`` never imports this package; importing it needs FastAPI, SQLAlchemy, Alembic and argon2-cffi.
+"""
+
+from .config import Settings
+
+__all__ = ["Settings", "create_app"]
+
+
+def __getattr__(name: str) -> object:
+    if name == "create_app":
+        from .app import create_app
+
+        return create_app
+    raise AttributeError(name)

@@ -1,0 +1,952 @@
+"""One live table: an asyncio task that is the only writer of its :class:`~studpoker.table.Table`.
+
+Everything that changes the table (a WebSocket action, an HTTP buy-in, the clock running out, a bot's move,
+the next deal) is a job put in the actor's inbox and run one at a time, so the engine never sees two writers and
+every change is followed by its broadcast before the next one starts. Money moves (buy-ins, cash-outs, the end
+of a hand) are written to the database in one transaction with the seat rows before the change is announced.
+
+Each connection gets only what its seat's ``view`` shows: the messages of a step are built from the spectators'
+view and encoded once for every viewer when the step dealt no face-down card (the usual case), else once per viewer
+(each player of the hand, and the spectators) from that viewer's event log, and queued to every connection.
+A connection's own writer task sends them, so a slow client never blocks the table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from ..bots import Bot, BotError, action_from_json, make_bot, view_to_json
+from ..engine import Action, ActionKind, HandState
+from ..engine.events import ActionTaken, Awarded, CardDealt
+from ..history import phh
+from ..history.record import record_hand
+from ..table import Table, TableError
+from . import wire
+from .db import HandRow, SeatRow, TableRow, utcnow
+from .ledger import HOUSE, InsufficientFundsError, table_account, transfer, user_account
+
+if TYPE_CHECKING:
+    from .room import Room
+
+__all__ = ["ApiError", "Connection", "TableActor"]
+
+log = logging.getLogger("studpoker.server")
+
+Job = Callable[[], Awaitable[Any]]
+
+
+class ApiError(Exception):
+    """A refused request: ``code`` and ``status`` as in docs/server-protocol.md; nothing changed."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+@dataclass(eq=False)
+class Connection:
+    """One WebSocket: who it speaks for (``account_id`` ``None``: a visitor) and its outgoing frames.
+
+    ``frames`` holds encoded frames, or an ``int``: close with that code. The connection's writer task takes them
+    with :meth:`next` (a plain deque and one wake-up future, cheaper than an ``asyncio.Queue`` per frame). A
+    client that lets more than ``limit`` frames pile up is closed (it would only get further behind).
+    """
+
+    account_id: int | None
+    username: str | None
+    limit: int = 5000
+    frames: deque[str | int] = field(default_factory=deque)
+    closed: bool = False
+    _waiter: asyncio.Future[None] | None = None
+
+    def push(self, text: str) -> None:
+        if self.closed:
+            return
+        if len(self.frames) >= self.limit:
+            self.close(1008)
+            return
+        self.frames.append(text)
+        self._wake()
+
+    def close(self, code: int) -> None:
+        if not self.closed:
+            self.closed = True
+            self.frames.append(code)
+            self._wake()
+
+    def _wake(self) -> None:
+        waiter = self._waiter
+        if waiter is not None:
+            self._waiter = None
+            if not waiter.done():
+                waiter.set_result(None)
+
+    async def next(self) -> str | int:
+        """The next frame to send (waits for one)."""
+        while not self.frames:
+            self._waiter = asyncio.get_running_loop().create_future()
+            await self._waiter
+        return self.frames.popleft()
+
+
+@dataclass
+class SeatMeta:
+    """What the server knows of a seat beyond the table's :class:`~studpoker.table.Seat`."""
+
+    account_id: int | None
+    bot_tag: str | None
+    bot: Bot | None
+    time_bank: float
+    timeouts: int = 0
+
+
+class TableActor:
+    """The actor of table ``table_id``: start with :meth:`start`, talk to it with the coroutine methods."""
+
+    def __init__(self, room: Room, row: TableRow, table: Table, seats: dict[int, SeatMeta], pots: list[int]) -> None:
+        self.room = room
+        self.settings = room.settings
+        self.db = room.db
+        self.id = row.id
+        self.name = row.name
+        self.preset = row.preset
+        self.table = table
+        self.seats = seats
+        self.hands_played = len(pots)
+        self.pots: deque[int] = deque(pots[-100:], maxlen=100)
+        self.connections: set[Connection] = set()
+        self.inbox: asyncio.Queue[tuple[Job, asyncio.Future[Any] | None] | None] = asyncio.Queue()
+        self.task: asyncio.Task[None] | None = None
+        self.failed = False
+        # the hand in play
+        self.seq = 0  # the current turn number (0 between hands)
+        self.hand_seats: tuple[int, ...] = ()
+        self.sent: dict[int | None, int] = {}  # events already sent, per viewer (player number, None: spectators)
+        self.action_seqs: list[int] = []  # per event index of the log: turn number of an ActionTaken, else 0
+        self.auto: set[int] = set()
+        self.auto_seats: set[int] = set()
+        self.turn_started = 0.0
+        self.turn_timer: asyncio.TimerHandle | None = None
+        self.bot_timer: asyncio.TimerHandle | None = None
+        self.start_timer: asyncio.TimerHandle | None = None
+        self.random = random.Random(None if self.settings.seed is None else self.settings.seed + self.id)
+
+    # -- running -------------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        self.task = asyncio.create_task(self._run(), name=f"table-{self.id}")
+        self._post(self._maybe_start)
+
+    async def stop(self) -> None:
+        """Stop the actor (the hand in play stays unfinished: the next start voids it)."""
+        for timer in (self.turn_timer, self.bot_timer, self.start_timer):
+            if timer is not None:
+                timer.cancel()
+        self.inbox.put_nowait(None)
+        if self.task is not None:
+            await self.task
+        for connection in list(self.connections):
+            connection.close(1001)
+        for meta in self.seats.values():
+            if meta.bot is not None:
+                meta.bot.close()
+
+    async def _run(self) -> None:
+        while True:
+            item = await self.inbox.get()
+            if item is None:
+                return
+            job, future = item
+            try:
+                result = await job()
+            except Exception as exc:
+                if future is not None and not future.done():
+                    future.set_exception(exc)
+                elif not isinstance(exc, ApiError):
+                    log.exception("table %s: a job failed", self.id)
+            else:
+                if future is not None and not future.done():
+                    future.set_result(result)
+
+    def _post(self, job: Job) -> None:
+        self.inbox.put_nowait((job, None))
+
+    async def call(self, job: Job) -> Any:
+        """Run ``job`` on the actor and wait for its result (its :class:`ApiError` is raised here)."""
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self.inbox.put_nowait((job, future))
+        return await future
+
+    # -- reading ---------------------------------------------------------------------------------------
+
+    def info(self) -> dict[str, Any]:
+        """The table object of the API."""
+        rules = self.table.rules
+        return {
+            "id": self.id,
+            "name": self.name,
+            "variant": rules.variant.value,
+            "variant_name": wire.VARIANT_NAMES[rules.variant],
+            "preset": self.preset,
+            "stakes": {
+                "ante": rules.ante,
+                "bring_in": rules.bring_in,
+                "small_bet": rules.small_bet,
+                "big_bet": rules.big_bet,
+            },
+            "stakes_text": wire.stakes_text(rules),
+            "min_buy_in": rules.min_buy_in,
+            "max_buy_in": rules.max_buy_in,
+            "max_seats": self.table.max_seats,
+            "seats_taken": len(self.table.occupied),
+            "hands_played": self.hands_played,
+            "average_pot": round(sum(self.pots) / len(self.pots)) if self.pots else 0,
+            "playing": self.table.hand is not None,
+            "clock": {"action": self.settings.action_seconds, "bank": self.settings.time_bank},
+        }
+
+    def seat_info(self, number: int, *, bank: bool = False) -> dict[str, Any]:
+        seat = self.table.seat(number)
+        meta = self.seats[number]
+        out: dict[str, Any] = {
+            "seat": number,
+            "name": seat.name,
+            "stack": seat.stack,
+            "bot": meta.bot_tag is not None,
+            "sitting_out": seat.sitting_out,
+            "leaving": seat.leaving,
+            "queued": seat.queued,
+            "connected": meta.bot_tag is not None or self._connected(meta.account_id),
+        }
+        if bank:
+            out["time_bank"] = round(meta.time_bank, 2)
+        return out
+
+    def seats_info(self, *, bank: bool = False) -> list[dict[str, Any]]:
+        return [self.seat_info(s.number, bank=bank) for s in self.table.occupied]
+
+    def seat_of(self, account_id: int | None) -> int | None:
+        if account_id is None:
+            return None
+        for number, meta in self.seats.items():
+            if meta.account_id == account_id:
+                return number
+        return None
+
+    def _connected(self, account_id: int | None) -> bool:
+        return any(c.account_id == account_id for c in self.connections) if account_id is not None else False
+
+    def _viewer(self, connection: Connection) -> int | None:
+        seat = self.seat_of(connection.account_id)
+        return None if seat is None else self.table.player_of(seat)
+
+    def _clock(self) -> dict[str, float]:
+        """What is left of the actor's clock now."""
+        seat = self.table.actor_seat
+        if seat is None:
+            return {"action": 0.0, "bank": 0.0}
+        meta = self.seats[seat]
+        elapsed = asyncio.get_running_loop().time() - self.turn_started
+        action = self.settings.action_seconds - elapsed
+        bank = meta.time_bank + min(action, 0.0)
+        return {"action": round(max(action, 0.0), 2), "bank": round(max(bank, 0.0), 2)}
+
+    def snapshot(self, connection: Connection) -> dict[str, Any]:
+        """The full state for one connection (what its seat may see)."""
+        seat = self.seat_of(connection.account_id)
+        you = (
+            None
+            if connection.account_id is None
+            else {"account_id": connection.account_id, "username": connection.username, "seat": seat}
+        )
+        hand: dict[str, Any] | None = None
+        state = self.table.hand
+        if state is not None:
+            view = state.view(self._viewer(connection))
+            names = [self.table.seat(s).name for s in self.hand_seats]
+            data = view_to_json(view, seat_names=names)
+            data["legal_actions"] = []
+            for player in data["players"]:
+                player["seat"] = self.hand_seats[player["player"]]
+            hand = {
+                "hand": self.table.hand_number,
+                "seq": self.seq,
+                "street": view.street,
+                "pot": view.pot,
+                "seats": list(self.hand_seats),
+                "actor_seat": self.table.actor_seat,
+                "clock": self._clock(),
+                "view": data,
+            }
+        return {
+            "type": "snapshot",
+            "table": self.info(),
+            "you": you,
+            "seats": self.seats_info(bank=True),
+            "hand": hand,
+        }
+
+    # -- sending ---------------------------------------------------------------------------------------
+
+    def _broadcast(self, message: dict[str, Any]) -> None:
+        text = wire.encode(message)
+        for connection in self.connections:
+            connection.push(text)
+
+    def _send_account(self, account_id: int | None, message: dict[str, Any]) -> None:
+        text = wire.encode(message)
+        for connection in self.connections:
+            if account_id is not None and connection.account_id == account_id:
+                connection.push(text)
+
+    def _send_snapshot(self, connection: Connection) -> None:
+        connection.push(wire.encode(self.snapshot(connection)))
+        actor = self.table.actor_seat
+        if self.table.hand is not None and actor is not None and self.seat_of(connection.account_id) == actor:
+            connection.push(wire.encode(self._your_turn()))
+
+    def _resnapshot(self, account_id: int | None) -> None:
+        for connection in self.connections:
+            if account_id is not None and connection.account_id == account_id:
+                self._send_snapshot(connection)
+
+    def _your_turn(self) -> dict[str, Any]:
+        state = self.table.hand
+        seat = self.table.actor_seat
+        assert state is not None and seat is not None
+        player = self.table.player_of(seat)
+        assert player is not None
+        public = state.view(None)
+        return {
+            "type": "your_turn",
+            "hand": self.table.hand_number,
+            "seq": self.seq,
+            "seat": seat,
+            "street": state.street,
+            "legal": [{"action": a.kind.value, "amount": a.amount} for a in state.legal_actions()],
+            "to_call": public.to_call,
+            "bet": public.players[player].bet,
+            "stack": state.stacks[player],
+            "pot": state.pot,
+            "clock": self._clock(),
+        }
+
+    def _publish(self, state: HandState) -> None:
+        """Send the new events of ``state`` to every viewer, then the chips, then whose turn it is."""
+        hand = self.table.hand_number if self.table.hand is state else self.table.hands[-1].number
+        events = state.events
+        seqs = self.action_seqs
+        counter = max(seqs, default=0)
+        for event in events[len(seqs) :]:
+            if isinstance(event, ActionTaken):
+                counter += 1
+                seqs.append(counter)
+            else:
+                seqs.append(0)
+        by_viewer: dict[int | None, list[Connection]] = {}
+        for connection in self.connections:
+            by_viewer.setdefault(self._viewer(connection), []).append(connection)
+        keys: list[int | None] = [None, *range(len(self.hand_seats))]
+        public = state.view(None)
+        # What a player sees differs from what a spectator sees only in face-down cards dealt (and burned cards,
+        # which have no message): a run of events without a face-down card is the same for every viewer, so its
+        # messages are built from the spectator's view and encoded once for all (the usual step: one action).
+        shared: dict[int, list[str]] = {}
+        for key in keys:
+            start = self.sent.get(key, 0)
+            self.sent[key] = len(events)
+            receivers = by_viewer.get(key)
+            if not receivers or start >= len(events):
+                continue
+            texts = shared.get(start)
+            if texts is None:
+                run = public.events[start:]
+                view = public
+                if any(isinstance(e, CardDealt) and not e.face_up for e in run):
+                    view = state.view(key)
+                    run = view.events[start:]
+                action_seqs = [s for s in seqs[start:] if s]
+                messages = wire.event_messages(run, view, self.hand_seats, hand, action_seqs, self.auto)
+                texts = [wire.encode(m) for m in messages]
+                if view is public:
+                    shared[start] = texts
+            for connection in receivers:
+                for text in texts:
+                    connection.push(text)
+        self._broadcast(wire.pot_message(public, self.hand_seats, hand))
+
+    def _announce_turn(self) -> None:
+        seat = self.table.actor_seat
+        if seat is None:
+            return
+        loop = asyncio.get_running_loop()
+        self.turn_started = loop.time()
+        meta = self.seats[seat]
+        hand, seq = self.table.hand_number, self.seq
+        self._broadcast({"type": "turn", "hand": hand, "seq": seq, "seat": seat, "clock": self._clock()})
+        if meta.bot is not None:
+            delay = self.settings.bot_delay * (0.5 + self.random.random())
+            self.bot_timer = loop.call_later(delay, self._post, lambda: self._bot_act(hand, seq))
+            return
+        self._send_account(meta.account_id, self._your_turn())
+        budget = self.settings.action_seconds + meta.time_bank
+        self.turn_timer = loop.call_later(budget, self._post, lambda: self._timeout(hand, seq))
+
+    # -- playing ---------------------------------------------------------------------------------------
+
+    def _schedule_start(self, delay: float) -> None:
+        if self.start_timer is None and not self.failed:
+            loop = asyncio.get_running_loop()
+            self.start_timer = loop.call_later(delay, self._post, self._maybe_start)
+
+    async def _maybe_start(self) -> None:
+        self.start_timer = None
+        if self.failed or self.table.hand is not None or not self.table.can_start:
+            return
+        table = self.table
+        number = table.hand_number + 1
+        players = table.eligible()
+        started = [{"seat": s, "name": table.seat(s).name, "start": table.seat(s).stack, "end": None} for s in players]
+
+        def work(session: Session) -> None:
+            session.add(HandRow(table_id=self.id, number=number, status="playing", players=started))
+            session.execute(update(TableRow).where(TableRow.id == self.id).values(hand_number=number))
+
+        await self.db.run(work)
+        before = {s.number: s for s in table.occupied}
+        state = table.start_hand()
+        self.hand_seats = table.players if table.hand is not None else players
+        self.seq = 1
+        self.sent = {}
+        self.action_seqs = []
+        self.auto = set()
+        self.auto_seats = set()
+        self._broadcast(
+            {
+                "type": "hand_started",
+                "hand": number,
+                "players": [{"seat": p["seat"], "name": p["name"], "stack": p["start"]} for p in started],
+            }
+        )
+        self._publish(state)
+        if state.is_over:
+            await self._finish(state, before)
+        else:
+            self._announce_turn()
+
+    async def _apply(self, action: Action, *, auto: bool) -> None:
+        table = self.table
+        state = table.hand
+        seat = table.actor_seat
+        assert state is not None and seat is not None
+        for timer in (self.turn_timer, self.bot_timer):
+            if timer is not None:
+                timer.cancel()
+        self.turn_timer = self.bot_timer = None
+        meta = self.seats[seat]
+        if meta.bot is None:
+            elapsed = asyncio.get_running_loop().time() - self.turn_started
+            meta.time_bank = max(0.0, meta.time_bank - max(0.0, elapsed - self.settings.action_seconds))
+            if auto:
+                meta.time_bank = 0.0
+        before = {s.number: s for s in table.occupied}
+        table.act(action)  # the caller checked it is legal
+        if auto:
+            self.auto.add(self.seq)
+            self.auto_seats.add(seat)
+        self.seq += 1
+        self._publish(state)
+        if state.is_over:
+            await self._finish(state, before)
+        else:
+            self._announce_turn()
+
+    async def act(self, connection: Connection, hand: int, seq: int, action: str, amount: int | None) -> None:
+        """A connection's ``act`` message (its own seat only); refusals go back to it as ``error``."""
+
+        async def job() -> None:
+            problem = self._refusal(connection, hand, seq)
+            if problem is not None:
+                connection.push(wire.encode(wire.error(*problem, hand=hand, seq=seq)))
+                return
+            legal = self.table.legal_actions()
+            reply: dict[str, Any] = {"action": action}
+            if amount is not None and action.strip().lower() not in ("fold", "check"):
+                reply["amount"] = amount
+            try:
+                chosen = action_from_json(reply, legal)
+            except BotError as error:
+                connection.push(wire.encode(wire.error("illegal", str(error), hand=hand, seq=seq)))
+                return
+            self.seats[self.table.actor_seat or 0].timeouts = 0
+            await self._apply(chosen, auto=False)
+
+        self._post(job)
+
+    def _refusal(self, connection: Connection, hand: int, seq: int) -> tuple[str, str] | None:
+        seat = self.seat_of(connection.account_id)
+        if seat is None:
+            return ("not_seated", "you have no seat at this table: spectators cannot act")
+        if self.table.hand is None or hand != self.table.hand_number or seq != self.seq:
+            now = f"hand {self.table.hand_number} turn {self.seq}" if self.table.hand is not None else "no hand"
+            return ("stale", f"hand {hand} turn {seq} is not the current turn ({now}): too late or sent twice")
+        if self.table.actor_seat != seat:
+            return ("not_your_turn", f"it is seat {self.table.actor_seat}'s turn, not yours (seat {seat})")
+        return None
+
+    async def _timeout(self, hand: int, seq: int) -> None:
+        if self.table.hand is None or hand != self.table.hand_number or seq != self.seq:
+            return
+        legal = self.table.legal_actions()
+        kinds = {a.kind: a for a in legal}
+        action = kinds.get(ActionKind.CHECK) or kinds.get(ActionKind.FOLD) or min(legal, key=lambda a: a.amount)
+        await self._apply(action, auto=True)
+
+    async def _bot_act(self, hand: int, seq: int) -> None:
+        if self.table.hand is None or hand != self.table.hand_number or seq != self.seq:
+            return
+        seat = self.table.actor_seat
+        assert seat is not None
+        bot = self.seats[seat].bot
+        view = self.table.view(seat)
+        assert bot is not None and view is not None
+        try:
+            action = bot.act(view)
+            if action not in view.legal_actions:
+                raise BotError(f"{bot!r} chose {action}, which is not legal")
+        except Exception:
+            log.exception("table %s: the bot in seat %s failed; it checks or folds", self.id, seat)
+            await self._timeout(hand, seq)
+            return
+        await self._apply(action, auto=False)
+
+    async def _finish(self, state: HandState, before: dict[int, Any]) -> None:
+        """The hand is over: save it (PHH, stacks, cash-outs of leavers) in one transaction, then announce it."""
+        table = self.table
+        played = table.hands[-1]
+        table.hands.clear()  # the database keeps them; a long-running table must not grow
+        number = played.number
+        players = list(played.seats)
+        pot = sum(v.total for v in state.view(None).players)
+        awarded = [e for e in state.events if isinstance(e, Awarded)]
+        winners = sorted({played.seats[e.player] for e in awarded})
+        awards = [{"seat": played.seats[e.player], "amount": e.amount, "pot": e.pot, "share": e.share} for e in awarded]
+        record = record_hand(
+            state,
+            players=played.names,
+            seats=played.seats,
+            info={"table": self.name, "hand": number, "event": "studpoker card room"},
+        )
+        text = phh.dumps(record)
+        ended = [
+            {"seat": s, "name": played.names[i], "start": state.starting_stacks[i], "end": state.stacks[i]}
+            for i, s in enumerate(players)
+        ]
+        # clock bookkeeping: refill banks, sit out players the server had to act for too often
+        for i, seat in enumerate(players):
+            meta = self.seats.get(seat)
+            if meta is None or meta.bot is not None:
+                continue
+            meta.time_bank = min(self.settings.time_bank, meta.time_bank + self.settings.bank_refill)
+            meta.timeouts = meta.timeouts + 1 if seat in self.auto_seats else 0
+            if meta.timeouts >= self.settings.timeouts_to_sit_out and seat in {s.number for s in table.occupied}:
+                table.sit_out(seat)
+            del i
+        left = [(n, s) for n, s in before.items() if n not in {o.number for o in table.occupied}]
+        cashed: dict[int, int] = {}
+        for n, seat_before in left:
+            cashed[n] = state.stacks[players.index(n)] + seat_before.queued if n in players else seat_before.stack
+        # bots that went broke buy again, from the house
+        rebuys: list[tuple[int, int]] = []
+        unit = table.rules.chip_unit
+        for s in table.occupied:
+            meta = self.seats[s.number]
+            if meta.bot is not None and s.stack < unit and not s.leaving:
+                amount = table.rules.min_buy_in or 10 * table.rules.big_bet
+                table.top_up(s.number, amount)
+                rebuys.append((s.number, amount))
+        occupied = {s.number: s for s in table.occupied}
+        leaving_meta = {n: self.seats[n] for n, _ in left}
+
+        def work(session: Session) -> None:
+            row = session.scalar(select(HandRow).where(HandRow.table_id == self.id, HandRow.number == number))
+            if row is None:
+                row = HandRow(table_id=self.id, number=number, status="finished", players=ended)
+                session.add(row)
+            row.status, row.players, row.pot, row.winners = "finished", ended, pot, winners
+            row.phh, row.finished_at = text, utcnow()
+            for seat, amount in rebuys:
+                transfer(
+                    session, HOUSE, table_account(self.id), amount, "bot_top_up", table_id=self.id, memo=f"seat {seat}"
+                )
+            for n, meta in leaving_meta.items():
+                target = HOUSE if meta.bot is not None else user_account(meta.account_id or 0)
+                kind = "bot_cash_out" if meta.bot is not None else "cash_out"
+                transfer(
+                    session,
+                    table_account(self.id),
+                    target,
+                    cashed[n],
+                    kind,
+                    table_id=self.id,
+                    hand_number=number,
+                    memo=f"left {self.name} seat {n}",
+                )
+                session.execute(delete(SeatRow).where(SeatRow.table_id == self.id, SeatRow.seat == n))
+            for n, s in occupied.items():
+                session.execute(
+                    update(SeatRow)
+                    .where(SeatRow.table_id == self.id, SeatRow.seat == n)
+                    .values(stack=s.stack, queued=s.queued, sitting_out=s.sitting_out, leaving=s.leaving)
+                )
+
+        try:
+            await self.db.run(work)
+        except Exception:
+            self.failed = True  # the hand row stays "playing": the next start voids it and the books stay right
+            log.exception("table %s: hand %s could not be saved; the table stops dealing", self.id, number)
+            return
+        self.hands_played += 1
+        self.pots.append(pot)
+        self.seq = 0
+        self._broadcast(
+            {
+                "type": "hand_over",
+                "hand": number,
+                "pot": pot,
+                "stacks": [{"seat": e["seat"], "stack": e["end"]} for e in ended],
+                "winners": awards,
+            }
+        )
+        for n, _ in left:
+            meta = self.seats.pop(n)
+            if meta.bot is not None:
+                meta.bot.close()
+            self._broadcast({"type": "left", "seat": n, "name": before[n].name, "cashed_out": cashed[n]})
+            self._resnapshot(meta.account_id)
+        for n in occupied:
+            self._broadcast({"type": "seat", **self.seat_info(n, bank=True)})
+        self._schedule_start(self.settings.between_hands)
+
+    # -- connections -------------------------------------------------------------------------------------
+
+    async def connect(self, connection: Connection) -> None:
+        async def job() -> None:
+            first = connection.account_id is not None and not self._connected(connection.account_id)
+            self.connections.add(connection)
+            self._send_snapshot(connection)
+            seat = self.seat_of(connection.account_id)
+            if first and seat is not None:
+                self._broadcast({"type": "seat", **self.seat_info(seat, bank=True)})
+
+        await self.call(job)
+
+    def disconnect(self, connection: Connection) -> None:
+        async def job() -> None:
+            self.connections.discard(connection)
+            seat = self.seat_of(connection.account_id)
+            if seat is not None and not self._connected(connection.account_id):
+                self._broadcast({"type": "seat", **self.seat_info(seat, bank=True)})
+
+        self._post(job)
+
+    def resend_snapshot(self, connection: Connection) -> None:
+        async def job() -> None:
+            self._send_snapshot(connection)
+
+        self._post(job)
+
+    # -- seats and money (HTTP) ------------------------------------------------------------------------------
+
+    async def sit(self, account_id: int, username: str, buy_in: object, seat: object) -> dict[str, Any]:
+        async def job() -> dict[str, Any]:
+            table = self.table
+            if self.seat_of(account_id) is not None:
+                raise ApiError(409, "conflict", f"you already sit at {self.name}")
+            if seat is not None and (type(seat) is not int or not 1 <= seat <= table.max_seats):
+                raise ApiError(400, "invalid", f"there is no seat {seat!r}: seats are 1 to {table.max_seats}")
+            if seat is not None and seat not in table.free_seats:
+                raise ApiError(409, "conflict", f"seat {seat} is taken")
+            if not table.free_seats:
+                raise ApiError(409, "conflict", f"{self.name} is full")
+            if type(buy_in) is not int:
+                raise ApiError(400, "invalid", f"a buy-in is a whole number of chips, got {buy_in!r}")
+            try:
+                number = table.sit(username, buy_in, seat)
+            except TableError as error:
+                raise ApiError(400, "invalid", str(error)) from None
+
+            def work(session: Session) -> int:
+                transfer(
+                    session,
+                    user_account(account_id),
+                    table_account(self.id),
+                    buy_in,
+                    "buy_in",
+                    table_id=self.id,
+                    memo=f"buy-in at {self.name} seat {number}",
+                )
+                session.add(SeatRow(table_id=self.id, seat=number, account_id=account_id, name=username, stack=buy_in))
+                session.flush()
+                return _balance(session, account_id)
+
+            try:
+                balance = await self.db.run(work)
+            except InsufficientFundsError as error:
+                table.leave(number)
+                raise ApiError(402, "insufficient_funds", f"a buy-in of {error}") from None
+            except IntegrityError:
+                table.leave(number)
+                raise ApiError(409, "conflict", "that seat was just taken") from None
+            self.seats[number] = SeatMeta(account_id, None, None, self.settings.time_bank)
+            self._broadcast({"type": "seated", "seat": number, "name": username, "stack": buy_in, "bot": False})
+            self._resnapshot(account_id)
+            self._schedule_start(self.settings.between_hands)
+            return {"seat": number, "stack": buy_in, "balance": balance}
+
+        result: dict[str, Any] = await self.call(job)
+        return result
+
+    def _my_seat(self, account_id: int) -> int:
+        seat = self.seat_of(account_id)
+        if seat is None:
+            raise ApiError(409, "conflict", f"you do not sit at {self.name}")
+        return seat
+
+    async def leave(self, account_id: int) -> dict[str, Any]:
+        async def job() -> dict[str, Any]:
+            number = self._my_seat(account_id)
+            current = self.table.seat(number)
+            if self.table.hand is not None and number in self.table.players:
+
+                def mark(session: Session) -> int:
+                    session.execute(
+                        update(SeatRow).where(SeatRow.table_id == self.id, SeatRow.seat == number).values(leaving=True)
+                    )
+                    return _balance(session, account_id)
+
+                balance = await self.db.run(mark)
+                self.table.leave(number)
+                self._broadcast({"type": "seat", **self.seat_info(number, bank=True)})
+                return {"left": False, "cashed_out": 0, "balance": balance}
+            amount = current.stack + current.queued
+
+            def work(session: Session) -> int:
+                transfer(
+                    session,
+                    table_account(self.id),
+                    user_account(account_id),
+                    amount,
+                    "cash_out",
+                    table_id=self.id,
+                    memo=f"left {self.name} seat {number}",
+                )
+                session.execute(delete(SeatRow).where(SeatRow.table_id == self.id, SeatRow.seat == number))
+                session.flush()
+                return _balance(session, account_id)
+
+            balance = await self.db.run(work)
+            self.table.leave(number)
+            del self.seats[number]
+            self._broadcast({"type": "left", "seat": number, "name": current.name, "cashed_out": amount})
+            self._resnapshot(account_id)
+            return {"left": True, "cashed_out": amount, "balance": balance}
+
+        result: dict[str, Any] = await self.call(job)
+        return result
+
+    async def top_up(self, account_id: int, amount: object) -> dict[str, Any]:
+        async def job() -> dict[str, Any]:
+            number = self._my_seat(account_id)
+            table = self.table
+            if type(amount) is not int:
+                raise ApiError(400, "invalid", f"a top-up is a whole number of chips, got {amount!r}")
+            current = table.seat(number)
+            in_hand = table.hand is not None and number in table.players
+            problem = _top_up_problem(table, number, amount)
+            if problem:
+                raise ApiError(400, "invalid", problem)
+
+            def work(session: Session) -> int:
+                transfer(
+                    session,
+                    user_account(account_id),
+                    table_account(self.id),
+                    amount,
+                    "top_up",
+                    table_id=self.id,
+                    memo=f"top-up at {self.name} seat {number}",
+                )
+                values = {"queued": current.queued + amount} if in_hand else {"stack": current.stack + amount}
+                session.execute(
+                    update(SeatRow).where(SeatRow.table_id == self.id, SeatRow.seat == number).values(**values)
+                )
+                session.flush()
+                return _balance(session, account_id)
+
+            try:
+                balance = await self.db.run(work)
+            except InsufficientFundsError as error:
+                raise ApiError(402, "insufficient_funds", f"a top-up of {error}") from None
+            added_now = table.top_up(number, amount)
+            after = table.seat(number)
+            self._broadcast({"type": "seat", **self.seat_info(number, bank=True)})
+            return {"queued": not added_now, "stack": after.stack, "queued_chips": after.queued, "balance": balance}
+
+        result: dict[str, Any] = await self.call(job)
+        return result
+
+    async def set_sitting_out(self, account_id: int, out: bool) -> dict[str, Any]:
+        async def job() -> dict[str, Any]:
+            number = self._my_seat(account_id)
+
+            def work(session: Session) -> None:
+                session.execute(
+                    update(SeatRow).where(SeatRow.table_id == self.id, SeatRow.seat == number).values(sitting_out=out)
+                )
+
+            await self.db.run(work)
+            if out:
+                self.table.sit_out(number)
+            else:
+                self.table.sit_in(number)
+                self.seats[number].timeouts = 0
+                self._schedule_start(self.settings.between_hands)
+            self._broadcast({"type": "seat", **self.seat_info(number, bank=True)})
+            return {"sitting_out": out}
+
+        result: dict[str, Any] = await self.call(job)
+        return result
+
+    async def add_bots(self, count: object, tag: object) -> dict[str, Any]:
+        if type(count) is not int or count < 0:
+            raise ApiError(400, "invalid", f"count must be a whole number of bots, got {count!r}")
+        tag = "tight-aggressive" if tag is None else tag
+        if tag not in self.settings.bot_tags:
+            raise ApiError(400, "invalid", f"unknown bot {tag!r}: choose from {', '.join(self.settings.bot_tags)}")
+        assert isinstance(tag, str)
+
+        async def job() -> dict[str, Any]:
+            table = self.table
+            buy_in = table.rules.min_buy_in or 10 * table.rules.big_bet
+            if table.rules.max_buy_in is not None:
+                buy_in = min(buy_in, table.rules.max_buy_in)
+            placed: list[int] = []
+            for number in table.free_seats[:count]:
+                table.sit(f"Bot {number}", buy_in, number)
+                placed.append(number)
+
+            def work(session: Session) -> None:
+                for number in placed:
+                    transfer(
+                        session,
+                        HOUSE,
+                        table_account(self.id),
+                        buy_in,
+                        "bot_buy_in",
+                        table_id=self.id,
+                        memo=f"bot at {self.name} seat {number}",
+                    )
+                    session.add(SeatRow(table_id=self.id, seat=number, bot_tag=tag, name=f"Bot {number}", stack=buy_in))
+
+            try:
+                await self.db.run(work)
+            except Exception:
+                for number in placed:
+                    table.leave(number)
+                raise
+            for number in placed:
+                seed = None if self.settings.seed is None else self.settings.seed + 1000 * self.id + number
+                self.seats[number] = SeatMeta(None, tag, make_bot(tag, seed), self.settings.time_bank)
+                self._broadcast(
+                    {"type": "seated", "seat": number, "name": f"Bot {number}", "stack": buy_in, "bot": True}
+                )
+            self._schedule_start(self.settings.between_hands)
+            return {"seats": placed}
+
+        result: dict[str, Any] = await self.call(job)
+        return result
+
+    async def remove_bots(self) -> dict[str, Any]:
+        async def job() -> dict[str, Any]:
+            removed: list[int] = []
+            for number, meta in list(self.seats.items()):
+                if meta.bot is None:
+                    continue
+                removed.append(number)
+                await self._bot_leaves(number, meta)
+            return {"removed": removed}
+
+        result: dict[str, Any] = await self.call(job)
+        return result
+
+    async def _bot_leaves(self, number: int, meta: SeatMeta) -> None:
+        """A bot leaves: at once between hands (its chips go back to the house), else when the hand is over."""
+        current = self.table.seat(number)
+        where = (SeatRow.table_id == self.id, SeatRow.seat == number)
+        if self.table.hand is not None and number in self.table.players:
+
+            def mark(session: Session) -> None:
+                session.execute(update(SeatRow).where(*where).values(leaving=True))
+
+            await self.db.run(mark)
+            self.table.leave(number)
+            self._broadcast({"type": "seat", **self.seat_info(number, bank=True)})
+            return
+        amount = current.stack + current.queued
+
+        def work(session: Session) -> None:
+            memo = f"bot left {self.name} seat {number}"
+            transfer(session, table_account(self.id), HOUSE, amount, "bot_cash_out", table_id=self.id, memo=memo)
+            session.execute(delete(SeatRow).where(*where))
+
+        await self.db.run(work)
+        self.table.leave(number)
+        del self.seats[number]
+        if meta.bot is not None:
+            meta.bot.close()
+        self._broadcast({"type": "left", "seat": number, "name": current.name, "cashed_out": amount})
+
+
+def _balance(session: Session, account_id: int) -> int:
+    from .db import Account
+
+    return int(session.scalar(select(Account.balance).where(Account.id == account_id)) or 0)
+
+
+def _top_up_problem(table: Table, number: int, amount: int) -> str | None:
+    """Why :meth:`Table.top_up` would refuse ``amount`` for seat ``number`` (checked before any money moves, so
+    a refused top-up never reaches the ledger), or ``None``."""
+    rules = table.rules
+    unit = rules.chip_unit
+    if amount < unit:
+        return f"a top-up must be at least {unit} chip(s), got {amount}"
+    if amount % unit:
+        return f"a top-up of {amount} is not a multiple of the chip unit {unit}"
+    current = table.seat(number)
+    stack = current.stack + current.queued
+    if table.hand is not None and number in table.players:
+        stack = table.hand.stacks[table.players.index(number)] + current.queued
+        if rules.chips_request_during_hand.name == "REJECT":
+            return "chips can be added only between hands at this table"
+    low = rules.min_buy_in or 0
+    if stack == 0 and amount < low:
+        return f"a rebuy with no chips must be at least the minimum buy-in of {low}"
+    if rules.max_buy_in is not None and stack + amount > rules.max_buy_in:
+        return (
+            f"a top-up of {amount} would bring the stack to {stack + amount},"
+            f" above the maximum buy-in of {rules.max_buy_in}"
+        )
+    return None

@@ -1,0 +1,66 @@
+"""The card room's settings: where the database is, how much play money a new account gets, the clock.
+
+One frozen :class:`Settings` is given to :func:`studpoker.server.app.create_app`; tests make their own
+(a temporary SQLite file, a tiny clock, no pause between hands), ``stud serve`` builds one from its options.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = ["DEFAULT_DB_URL", "Settings"]
+
+#: The database ``stud serve`` uses unless told otherwise: a SQLite file in the working directory.
+DEFAULT_DB_URL = "sqlite:///./studpoker.db"
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Everything the server can be told. Times are seconds.
+
+    * ``db_url``: an SQLAlchemy URL (``sqlite:///path.db``, ``postgresql+psycopg://user:pw@host/db``).
+    * ``starting_balance``: play chips granted to every new account (from the house account).
+    * ``action_seconds`` / ``time_bank`` / ``bank_refill``: the action clock of each decision, the seat's time bank
+      (used when the clock runs out) and what the bank gains back each hand, up to ``time_bank``.
+    * ``bot_delay``: how long a server bot "thinks" before acting; ``between_hands``: the pause after a hand.
+    * ``timeouts_to_sit_out``: hands in a row the server had to act for a player before he is sat out.
+    * ``default_table``: create "Stud 10/20" with ``default_bots`` bots when the database has no table.
+    * ``secure_cookies``: mark the session cookie ``Secure`` (behind HTTPS).
+    * ``allowed_origins``: origins (``"https://cards.example.org"``) whose pages may open a table WebSocket with
+      the session cookie besides the server's own (the ``Host`` it was reached at); see docs/server.md.
+    * ``static_dir``: the browser client's files (the package's ``static/`` folder unless given).
+    * ``seed``: shuffle every table from this seed (tests); ``None`` uses the OS's CSPRNG.
+    * ``password_time_cost`` / ``password_memory_kib``: argon2id parameters (argon2-cffi's defaults unless
+      lowered, e.g. by the load bench creating hundreds of accounts).
+    """
+
+    db_url: str = DEFAULT_DB_URL
+    starting_balance: int = 10_000
+    action_seconds: float = 15.0
+    time_bank: float = 30.0
+    bank_refill: float = 2.0
+    bot_delay: float = 0.6
+    between_hands: float = 2.0
+    timeouts_to_sit_out: int = 2
+    default_table: bool = True
+    default_bots: int = 5
+    secure_cookies: bool = False
+    allowed_origins: tuple[str, ...] = ()
+    static_dir: Path | None = None
+    seed: int | None = None
+    max_message_bytes: int = 4096
+    max_messages_per_second: int = 20
+    max_body_bytes: int = 16 * 1024
+    password_time_cost: int = 3
+    password_memory_kib: int = 65536
+    bot_tags: tuple[str, ...] = field(default=("tight-aggressive", "calling-station", "random"))
+
+    def __post_init__(self) -> None:
+        if self.starting_balance < 0:
+            raise ValueError(f"starting_balance must be 0 or more, got {self.starting_balance}")
+        for name in ("action_seconds", "time_bank", "bank_refill", "bot_delay", "between_hands"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name} must be 0 or more, got {getattr(self, name)}")
+        if self.action_seconds <= 0:
+            raise ValueError("action_seconds must be more than 0")

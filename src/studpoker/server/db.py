@@ -1,0 +1,235 @@
+"""The card room's database: SQLAlchemy 2 models, the engine, migrations, and the single DB worker thread.
+
+Tables (see docs/server.md): ``accounts`` (with a cached ``balance`` kept equal to the ledger), ``sessions``
+(login tokens, stored as SHA-256 hashes), ``ledger`` (double-entry: each row moves ``amount`` from one ledger
+account to another), ``tables`` (the sign: variant, preset, stakes), ``seats`` (who sits where with how many
+chips, between hands) and ``hands`` (every hand: started, finished with its PHH, or voided).
+
+The schema is created by Alembic migrations (``migrations/``), run to ``head`` by :func:`migrate` when the
+server starts. All database work of a running server goes through :class:`Database`'s single worker thread,
+so the event loop never waits on disk and SQLite sees one writer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    CheckConstraint,
+    DateTime,
+    Engine,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    create_engine,
+    event,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+
+__all__ = [
+    "Account",
+    "Base",
+    "Database",
+    "HandRow",
+    "LedgerEntry",
+    "SeatRow",
+    "SessionRow",
+    "TableRow",
+    "make_engine",
+    "migrate",
+    "utcnow",
+]
+
+T = TypeVar("T")
+
+
+def utcnow() -> datetime:
+    """Now, in UTC, without microseconds noise in the API (ISO strings end in ``Z``)."""
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class Base(DeclarativeBase):
+    """The models' base."""
+
+
+class Account(Base):
+    """A player's account. ``balance`` is the chips not at a table; it always equals the ledger's sum for
+    ``user:<id>`` (checked by :func:`studpoker.server.ledger.check_invariants`) and may never go below 0."""
+
+    __tablename__ = "accounts"
+    __table_args__ = (CheckConstraint("balance >= 0", name="balance_not_negative"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    username: Mapped[str] = mapped_column(String(40))
+    username_key: Mapped[str] = mapped_column(String(40), unique=True)  # lower case: names are unique ignoring case
+    password_hash: Mapped[str] = mapped_column(String(255))
+    balance: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class SessionRow(Base):
+    """A login: the SHA-256 of the cookie's token (a stolen database does not give working cookies)."""
+
+    __tablename__ = "sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class LedgerEntry(Base):
+    """One movement of ``amount`` chips from ledger account ``source`` to ledger account ``target``.
+
+    Ledger accounts are names: ``house`` (the play-money source), ``user:<id>`` (a balance), ``table:<id>``
+    (every chip at a table: stacks, queued top-ups and pots). A row is both the debit and the credit, so the
+    accounts always sum to zero. ``kind``: grant, buy_in, top_up, cash_out, bot_buy_in, bot_top_up,
+    bot_cash_out, void (a memo row, table to itself: chips returned to a stack when a hand was voided).
+    """
+
+    __tablename__ = "ledger"
+    __table_args__ = (CheckConstraint("amount >= 0", name="amount_not_negative"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    source: Mapped[str] = mapped_column(String(40), index=True)
+    target: Mapped[str] = mapped_column(String(40), index=True)
+    amount: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(20))
+    table_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    hand_number: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    memo: Mapped[str] = mapped_column(String(200), default="")
+
+
+class TableRow(Base):
+    """A table's sign and counters. ``hand_number`` is the last hand dealt (finished or voided)."""
+
+    __tablename__ = "tables"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(60))
+    variant: Mapped[str] = mapped_column(String(12))
+    preset: Mapped[str] = mapped_column(String(20))
+    ante: Mapped[int] = mapped_column(Integer)
+    bring_in: Mapped[int] = mapped_column(Integer)
+    small_bet: Mapped[int] = mapped_column(Integer)
+    big_bet: Mapped[int] = mapped_column(Integer)
+    min_buy_in: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    max_buy_in: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    hand_number: Mapped[int] = mapped_column(Integer, default=0)
+    created_by: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class SeatRow(Base):
+    """An occupied seat as of the last state change the table saved (between hands: stacks before the hand in
+    play). Exactly one of ``account_id`` and ``bot_tag`` is set."""
+
+    __tablename__ = "seats"
+    __table_args__ = (
+        UniqueConstraint("table_id", "account_id", name="one_seat_per_account"),
+        CheckConstraint("stack >= 0 AND queued >= 0", name="chips_not_negative"),
+    )
+
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True)
+    bot_tag: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    name: Mapped[str] = mapped_column(String(40))
+    stack: Mapped[int] = mapped_column(Integer)
+    queued: Mapped[int] = mapped_column(Integer, default=0)
+    sitting_out: Mapped[bool] = mapped_column(Boolean, default=False)
+    leaving: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class HandRow(Base):
+    """A hand: ``playing`` from the deal (with the stacks it started from), then ``finished`` (with its PHH and
+    the final stacks) or ``voided`` (cut short by a server stop; the chips went back)."""
+
+    __tablename__ = "hands"
+    __table_args__ = (UniqueConstraint("table_id", "number", name="one_hand_number_per_table"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(10), index=True)
+    started_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    players: Mapped[list[dict[str, Any]]] = mapped_column(JSON)  # [{seat, name, start, end}]
+    pot: Mapped[int] = mapped_column(Integer, default=0)
+    winners: Mapped[list[int]] = mapped_column(JSON, default=list)
+    phh: Mapped[str | None] = mapped_column(Text, nullable=True)
+
+
+def make_engine(url: str) -> Engine:
+    """An SQLAlchemy engine; SQLite gets WAL, a busy timeout and foreign keys (it is shared by threads)."""
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(connection: Any, _record: Any) -> None:
+            cursor = connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the database schema to the latest Alembic revision (a fresh database gets every table)."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    config.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+class Database:
+    """The engine, a session factory, and one worker thread that runs every unit of database work.
+
+    :meth:`run` executes ``work(session)`` in that thread inside one transaction (committed if it returns,
+    rolled back if it raises) and gives back its result, awaitable from the event loop.
+    """
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = make_engine(url)
+        self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self._worker = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="studpoker-db")
+
+    def migrate(self) -> None:
+        migrate(self.engine)
+
+    def transaction(self, work: Callable[[Session], T]) -> T:
+        """Run ``work`` in one transaction, here and now (in the calling thread)."""
+        with self.sessions.begin() as session:
+            return work(session)
+
+    async def run(self, work: Callable[[Session], T]) -> T:
+        """Run ``work`` in one transaction on the database thread."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._worker, self.transaction, work)
+
+    async def run_plain(self, work: Callable[[], T]) -> T:
+        """Run ``work()`` on the database thread (for work that opens its own connection, e.g. migrations)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._worker, work)
+
+    def close(self) -> None:
+        self._worker.shutdown(wait=True)
+        self.engine.dispose()

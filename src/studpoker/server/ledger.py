@@ -1,0 +1,148 @@
+"""The chip ledger: double-entry movements between named ledger accounts, and the invariants.
+
+Ledger accounts: ``house`` (the source of play money; its balance is minus everything granted), ``user:<id>``
+(an account's balance, mirrored in ``accounts.balance``) and ``table:<id>`` (every chip at a table). Each
+:class:`~studpoker.server.db.LedgerEntry` moves an amount from one to another, so the sum over all ledger
+accounts is zero at every commit. :func:`transfer` runs inside the caller's transaction, together with the
+state change it pays for (a seat row, a hand row), so money and state never disagree.
+
+A balance never goes below zero: the debit of a user is one conditional ``UPDATE ... WHERE balance >= amount``,
+atomic in every database, so two buy-ins racing on one balance cannot both pass.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session
+
+from .db import Account, LedgerEntry, SeatRow
+
+__all__ = [
+    "HOUSE",
+    "InsufficientFundsError",
+    "Invariants",
+    "balance_of",
+    "check_invariants",
+    "table_account",
+    "transfer",
+    "user_account",
+]
+
+HOUSE = "house"
+
+
+class InsufficientFundsError(ValueError):
+    """A debit larger than the account's balance; nothing was written."""
+
+
+def user_account(account_id: int) -> str:
+    return f"user:{account_id}"
+
+
+def table_account(table_id: int) -> str:
+    return f"table:{table_id}"
+
+
+def _user_id(name: str) -> int | None:
+    return int(name[5:]) if name.startswith("user:") else None
+
+
+def transfer(
+    session: Session,
+    source: str,
+    target: str,
+    amount: int,
+    kind: str,
+    *,
+    table_id: int | None = None,
+    hand_number: int | None = None,
+    memo: str = "",
+) -> LedgerEntry:
+    """Move ``amount`` chips from ``source`` to ``target`` (in the caller's transaction).
+
+    A user account's cached balance moves with it; a debit larger than the balance raises
+    :class:`InsufficientFundsError` and writes nothing.
+    """
+    if type(amount) is not int or amount < 0:
+        raise ValueError(f"a ledger amount must be a whole number of chips, got {amount!r}")
+    debit = _user_id(source)
+    if debit is not None and source != target:
+        done = session.execute(
+            update(Account)
+            .where(Account.id == debit, Account.balance >= amount)
+            .values(balance=Account.balance - amount)
+            .execution_options(synchronize_session=False)
+        )
+        if done.rowcount != 1:  # type: ignore[attr-defined]
+            balance = session.scalar(select(Account.balance).where(Account.id == debit))
+            raise InsufficientFundsError(f"{amount} chips is more than your balance of {balance or 0}")
+    credit = _user_id(target)
+    if credit is not None and source != target:
+        session.execute(
+            update(Account)
+            .where(Account.id == credit)
+            .values(balance=Account.balance + amount)
+            .execution_options(synchronize_session=False)
+        )
+    entry = LedgerEntry(
+        source=source, target=target, amount=amount, kind=kind, table_id=table_id, hand_number=hand_number, memo=memo
+    )
+    session.add(entry)
+    return entry
+
+
+def balance_of(session: Session, name: str) -> int:
+    """A ledger account's balance from the ledger rows (credits minus debits)."""
+    credits = session.scalar(select(func.coalesce(func.sum(LedgerEntry.amount), 0)).where(LedgerEntry.target == name))
+    debits = session.scalar(select(func.coalesce(func.sum(LedgerEntry.amount), 0)).where(LedgerEntry.source == name))
+    return int(credits or 0) - int(debits or 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Invariants:
+    """The money at rest: ``granted`` (what the house gave out) equals ``balances`` + ``at_tables``."""
+
+    granted: int
+    balances: int
+    at_tables: int
+
+
+def check_invariants(session: Session) -> Invariants:
+    """Check that the books balance and raise :class:`AssertionError` naming the first difference.
+
+    * every user's cached balance equals its ledger balance, and none is negative;
+    * every table's ledger balance equals the chips its seat rows hold (stacks and queued chips; during a hand
+      the rows keep the stacks from before it, and a hand moves chips only inside the table);
+    * the house's grants equal the balances plus the chips on tables (the ledger sums to zero).
+    """
+    totals: dict[str, int] = {}
+    for source, target, amount in session.execute(select(LedgerEntry.source, LedgerEntry.target, LedgerEntry.amount)):
+        totals[source] = totals.get(source, 0) - amount
+        totals[target] = totals.get(target, 0) + amount
+    balances = 0
+    for account_id, balance in session.execute(select(Account.id, Account.balance)):
+        ledger = totals.get(user_account(account_id), 0)
+        if ledger != balance or balance < 0:
+            raise AssertionError(f"account {account_id}: balance {balance} but ledger says {ledger}")
+        balances += balance
+    seats: dict[int, int] = {}
+    for table_id, stack, queued in session.execute(select(SeatRow.table_id, SeatRow.stack, SeatRow.queued)):
+        seats[table_id] = seats.get(table_id, 0) + stack + queued
+    at_tables = 0
+    for name, amount in totals.items():
+        if name.startswith("table:"):
+            table_id = int(name[6:])
+            if amount != seats.get(table_id, 0):
+                raise AssertionError(
+                    f"table {table_id}: ledger says {amount} chips, seats hold {seats.get(table_id, 0)}"
+                )
+            at_tables += amount
+    for table_id, chips in seats.items():
+        if chips and table_account(table_id) not in totals:
+            raise AssertionError(f"table {table_id}: seats hold {chips} chips the ledger never gave it")
+    granted = -totals.get(HOUSE, 0)
+    if sum(totals.values()) != 0 or granted != balances + at_tables:
+        raise AssertionError(f"granted {granted} != balances {balances} + chips on tables {at_tables}")
+    return Invariants(granted, balances, at_tables)

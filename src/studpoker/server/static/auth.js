@@ -1,0 +1,18 @@
+// Sign-in and sign-up pages: post the form as JSON, then go to `?next=` or the lobby.
+
+import { api, header, say } from "./common.js";
+
+header();
+const form = document.getElementById("auth-form");
+form.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  say("status", "");
+  const body = { username: form.username.value.trim(), password: form.password.value };
+  try {
+    await api("POST", form.dataset.endpoint, body);
+    const next = new URLSearchParams(location.search).get("next");
+    location.href = next && next.startsWith("/") && !next.startsWith("//") ? next : "/lobby";
+  } catch (error) {
+    say("status", error.message, true);
+  }
+});

@@ -1,0 +1,83 @@
+"""Fixtures of the browser tests: the card room served by uvicorn in a thread, and Debian's chromium.
+
+The server runs on 127.0.0.1 with a free port and a temporary SQLite database, with a short clock and quick bots
+so that a few hands take seconds. Chromium is the system's (``apt-get install chromium``, done by ``.ci/run``):
+Playwright's own browser downloads are not used.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+#: Screenshots of every major step go here (gitignored).
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def room_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base URL of a fresh card room (no tables, no accounts)."""
+    import uvicorn
+
+    from studpoker.server.app import create_app
+    from studpoker.server.config import Settings
+
+    db = tmp_path_factory.mktemp("room") / "room.db"
+    settings = Settings(
+        db_url=f"sqlite:///{db}",
+        action_seconds=6.0,  # long enough for a click, short enough that a stuck turn does not stall the run
+        time_bank=2.0,
+        bank_refill=0.0,
+        bot_delay=0.05,
+        between_hands=0.4,
+        default_table=False,
+        seed=20250131,
+        password_time_cost=1,
+        password_memory_kib=1024,
+    )
+    port = _free_port()
+    server = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, name="uvicorn", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("the card room server did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    """Headless Debian chromium driven by Playwright."""
+    if not CHROMIUM.exists():
+        pytest.fail(
+            f"the browser tests need Debian's chromium at {CHROMIUM}: install it with `apt-get install chromium` "
+            "(.ci/run does); Playwright's own browser downloads are not used",
+            pytrace=False,
+        )
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.fail("the browser tests need Playwright for Python: pip install -e '.[test]'", pytrace=False)
+    ARTIFACTS.mkdir(exist_ok=True)
+    for old in ARTIFACTS.glob("*.png"):  # this run's screenshots only
+        old.unlink()
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True)
+        yield chromium
+        chromium.close()

@@ -1,0 +1,53 @@
+"""The table WebSocket checks the Origin of a handshake that carries the session cookie (docs/server.md)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from studpoker.server.app import create_app
+
+from .conftest import create_table, make_settings, recv, signup
+
+
+def test_a_cross_site_page_cannot_open_a_table_socket_with_the_cookie(client: TestClient) -> None:
+    ann = signup(client, "ann")
+    table_id = create_table(ann)
+    url = f"/ws/table/{table_id}"
+    for origin in ("http://evil.example", "null", "http://testserver:8080", "https://testserver.evil.example"):
+        headers = {**ann.headers, "origin": origin}
+        with pytest.raises(WebSocketDisconnect) as refused, client.websocket_connect(url, headers=headers) as ws:
+            recv(ws)
+        assert refused.value.code == 1008, origin
+    # the server's own pages (TestClient's host is "testserver"), and programs that send no Origin
+    for headers in (
+        {**ann.headers, "origin": "http://testserver"},
+        {**ann.headers, "Origin": "HTTP://TestServer:80"},
+        ann.headers,
+    ):
+        with client.websocket_connect(url, headers=headers) as ws:
+            snapshot = recv(ws)
+            assert snapshot["type"] == "snapshot" and snapshot["you"]["username"] == "ann"
+    # without the cookie nothing of an account is at stake: a cross-origin spectator is let in
+    with client.websocket_connect(url, headers={"origin": "http://evil.example"}) as ws:
+        assert recv(ws)["you"] is None
+
+
+def test_allowed_origins_are_let_in(tmp_path: Path) -> None:
+    settings = replace(make_settings(tmp_path), allowed_origins=("https://cards.example.org",))
+    with TestClient(create_app(settings)) as client:
+        ann = signup(client, "ann")
+        table_id = create_table(ann)
+        headers = {**ann.headers, "origin": "https://cards.example.org:443"}
+        with client.websocket_connect(f"/ws/table/{table_id}", headers=headers) as ws:
+            assert recv(ws)["you"]["username"] == "ann"
+        headers = {**ann.headers, "origin": "http://cards.example.org"}
+        with (
+            pytest.raises(WebSocketDisconnect),
+            client.websocket_connect(f"/ws/table/{table_id}", headers=headers) as ws,
+        ):
+            recv(ws)
