@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: run play test test-pure lint bench clean
+.PHONY: run play test test-pure test-postgres lint bench clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,12 @@ test-pure: $(PY)
 	find build/pure -name '*.so' -delete
 	PYTHONPATH=build/pure/src $(PY) -c "import studpoker.engine.state as s; assert s.__file__.endswith('.py'), s.__file__"
 	PYTHONPATH=build/pure/src $(PY) -m pytest -q -p no:cacheprovider tests/engine tests/history tests/test_source_doctests.py
+
+# The card room's tests again on PostgreSQL: STUDPOKER_TEST_POSTGRES is the URL of a role that may create databases.
+test-postgres: $(PY)
+	@test -n "$(STUDPOKER_TEST_POSTGRES)" || { echo "set STUDPOKER_TEST_POSTGRES to a PostgreSQL URL"; exit 2; }
+	$(PY) -m pip install --quiet -e '.[test]'
+	STUDPOKER_TEST_POSTGRES='$(STUDPOKER_TEST_POSTGRES)' $(PY) -m pytest -q -p no:cacheprovider tests/server
 
 lint: $(PY)
 	$(PY) -m pip install --quiet -e '.[dev]'

@@ -7,7 +7,9 @@ pause between hands is zero, so a hand between two test clients takes millisecon
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
@@ -33,9 +35,33 @@ from studpoker.server.ledger import Invariants, check_invariants
 CARD = re.compile(r"^[2-9TJQKA][cdhs]$")
 
 
+#: ``$STUDPOKER_TEST_POSTGRES``: a PostgreSQL URL of a role that may create databases. When it is set, each test
+#: gets a fresh PostgreSQL database instead of a SQLite file (``make test-postgres``, which CI runs).
+POSTGRES = os.environ.get("STUDPOKER_TEST_POSTGRES", "")
+_DATABASES: dict[Path, str] = {}
+
+
+def database_url(path: Path) -> str:
+    """The test's database: a SQLite file in ``path``, or a fresh PostgreSQL database made for ``path`` once."""
+    if not POSTGRES:
+        return f"sqlite:///{path / 'room.db'}"
+    if path not in _DATABASES:
+        import psycopg
+        from sqlalchemy.engine import make_url
+
+        url = make_url(POSTGRES)
+        name = "studpoker_test_" + hashlib.sha1(str(path).encode()).hexdigest()[:16]
+        admin = url.set(drivername="postgresql").render_as_string(hide_password=False)
+        with psycopg.connect(admin, autocommit=True) as connection:
+            connection.execute(f'DROP DATABASE IF EXISTS "{name}"')
+            connection.execute(f'CREATE DATABASE "{name}"')
+        _DATABASES[path] = url.set(database=name).render_as_string(hide_password=False)
+    return _DATABASES[path]
+
+
 def make_settings(path: Path, **overrides: Any) -> Settings:
     base = Settings(
-        db_url=f"sqlite:///{path / 'room.db'}",
+        db_url=database_url(path),
         action_seconds=30.0,
         time_bank=0.0,
         bot_delay=0.0,
