@@ -10,6 +10,8 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from studpoker.cards import parse_cards
+from studpoker.engine import Variant, describe_hand
 from studpoker.history import phh
 from studpoker.history.replay import replay
 from studpoker.server.app import create_app
@@ -85,6 +87,11 @@ def wire_hand(client: TestClient) -> None:
         kinds = [m["type"] for m in log]
         assert {"hand_started", "ante", "street", "dealt", "action", "pot", "turn", "hand_over"} <= set(kinds)
         assert ("your_turn" in kinds) == (me is not None)
+    # every shown hand comes with the engine's words for it
+    assert shown == {1, 2}
+    for message in (m for m in logs[3] if m["type"] == "showdown"):
+        cards = parse_cards(" ".join(message["down"] + message["up"]))
+        assert message["description"] == describe_hand(cards, Variant.STUD7) != ""
     assert invariants(client).at_tables == 900
 
 

@@ -24,6 +24,7 @@ from .rules import (
 )
 from .settle import Award
 from .state import CardRequest, HandState, Phase, PlayerView, View
+from .words import describe_hand
 
 __all__ = [
     "Action",
@@ -48,4 +49,5 @@ __all__ = [
     "Tiebreak",
     "Variant",
     "View",
+    "describe_hand",
 ]

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..bots.protocol import action_to_json, card_to_json
-from ..engine import View
+from ..engine import View, describe_hand
 from ..engine.events import (
     ActionTaken,
     AntePosted,
@@ -105,6 +105,8 @@ def event_messages(
             # the engine logs a show as the down cards then the up cards
             cards = [card_to_json(c) for c in event.cards]
             down = len(cards) - len(view.players[event.player].up)
+            # the engine's words for the hand (a community card plays for everyone)
+            community = (view.community,) if view.community is not None else ()
             out.append(
                 {
                     "type": "showdown",
@@ -112,6 +114,7 @@ def event_messages(
                     "seat": seats[event.player],
                     "down": cards[:down],
                     "up": cards[down:],
+                    "description": describe_hand(event.cards + community, view.variant),
                 }
             )
         elif isinstance(event, Mucked):

@@ -35,7 +35,7 @@ from ..engine.events import (
     StreetStarted,
 )
 from ..engine.pots import build_pots, pots_in_play
-from ..evaluation import evaluate_high, evaluate_low8, evaluate_razz
+from ..engine.words import describe_hand
 
 __all__ = [
     "HIDDEN",
@@ -279,20 +279,6 @@ def status_lines(view: View | None, names: Sequence[str], hand_number: int, symb
 
 
 # -- the log and the showdown ------------------------------------------------------------------------------
-
-
-def describe_hand(cards: Sequence[Card | None], variant: Variant) -> str:
-    """A shown hand in words (both halves in stud hi/lo); ``""`` if fewer than five cards are known."""
-    known = [c for c in cards if c is not None]
-    if len(known) < 5 or len(known) > 7:
-        return ""
-    if variant is Variant.RAZZ:
-        return evaluate_razz(known).description
-    high = evaluate_high(known).description
-    if variant is Variant.STUD7_HL8:
-        low = evaluate_low8(known)
-        return f"{high}; low: {low.description if low is not None else 'none'}"
-    return high
 
 
 def _pot_name(pot: int) -> str:

@@ -135,7 +135,8 @@ function apply(msg) {
       break;
     case "showdown":
       Object.assign(p, { down: msg.down, up: msg.up, shown: true });
-      p.handName = handName(state.table?.variant, [...msg.down, ...msg.up]);
+      // the server names the hand (its evaluator, community card included); the local reader is a fallback
+      p.handName = msg.description || handName(state.table?.variant, [...msg.down, ...msg.up]);
       log(`${p.name} shows ${cardsText([...msg.down, ...msg.up])}: ${p.handName}`, "result");
       break;
     case "muck":
