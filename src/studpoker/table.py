@@ -159,6 +159,14 @@ class Table:
         unit = self._rules.chip_unit
         return tuple(s.number for s in self.occupied if s.stack >= unit and not s.sitting_out and not s.leaving)
 
+    def chips_behind(self, seat: int) -> int:
+        """The chips the player in ``seat`` holds now, queued top-ups included: his stack in the current hand if
+        he is dealt in (chips in the pot are not his), else his seat's stack."""
+        current = self.seat(seat)
+        if self._hand is not None and seat in self._players:
+            return self._hand.stacks[self._players.index(seat)] + current.queued
+        return current.stack + current.queued
+
     @property
     def chips_on_table(self) -> int:
         """Every chip in front of a player or in the pot."""
@@ -217,10 +225,8 @@ class Table:
         """
         current = self.seat(seat)
         self._check_amount(amount, "top-up")
-        stack = current.stack + current.queued
+        stack = self.chips_behind(seat)
         in_hand = self._hand is not None and seat in self._players
-        if in_hand:
-            stack = self._hand.stacks[self._players.index(seat)] + current.queued  # type: ignore[union-attr]
         low = self._rules.min_buy_in or 0
         if stack == 0 and amount < low:
             raise TableError(f"a rebuy with no chips must be at least the minimum buy-in of {low} (R3.4)")

@@ -15,7 +15,6 @@ import secrets
 import sys
 import time
 from collections.abc import Callable
-from math import sqrt
 from typing import TYPE_CHECKING, Any, TextIO
 
 from .histories import UsageError
@@ -160,11 +159,6 @@ def _percent(value: float | None, se: float | None, monte: bool) -> str:
     return text
 
 
-def _bernoulli_se(p: float, n: int) -> float | None:
-    """The standard error of a frequency ``p`` over ``n`` independent trials."""
-    return sqrt(max(p * (1 - p), 0.0) / (n - 1)) if n > 1 else None
-
-
 def header(result: EquityResult) -> str:
     """One line: the game, the dead cards, the method, its size and time (and seed for Monte Carlo)."""
     from ..cards import format_cards
@@ -187,7 +181,6 @@ def format_result(result: EquityResult) -> str:
 
     monte = not result.exact
     hilo = result.no_low is not None
-    n = result.outcomes
     titles = ["hand", "scoop %", "high %", "low %", "equity %"] if hilo else ["hand", "win %", "tie %", "equity %"]
     rows = [titles]
     for player in result.players:
@@ -199,8 +192,7 @@ def format_result(result: EquityResult) -> str:
                 _percent(player.low, player.low_se, monte),
             ]
         else:
-            tie_se = _bernoulli_se(player.tie, n) if player.tie is not None else None
-            cells = [_percent(player.win, player.win_se, monte), _percent(player.tie, tie_se, monte)]
+            cells = [_percent(player.win, player.win_se, monte), _percent(player.tie, player.tie_se, monte)]
         rows.append([hand, *cells, _percent(player.equity, player.equity_se, monte)])
     widths = [max(len(row[c]) for row in rows) for c in range(len(titles))]
     lines = [header(result)]

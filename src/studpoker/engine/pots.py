@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-__all__ = ["Pot", "build_pots", "pots_in_play", "split", "uncalled"]
+__all__ = ["Pot", "build_pots", "current_pots", "pots_in_play", "split", "uncalled"]
 
 
 class Pot(NamedTuple):
@@ -90,6 +90,12 @@ def pots_in_play(totals: Sequence[int], live: Sequence[bool], all_in: Sequence[b
     elif rest:
         pots.append(Pot(rest, tuple(p for p in range(len(totals)) if live[p])))
     return pots
+
+
+def current_pots(totals: Sequence[int], live: Sequence[bool], all_in: Sequence[bool], over: bool) -> list[Pot]:
+    """The pots of a hand at any moment: as they were awarded once it is over (:func:`build_pots`; the stacks then
+    hold the winnings, so "all-in" means nothing any more), as they stand during it (:func:`pots_in_play`)."""
+    return build_pots(totals, live) if over else pots_in_play(totals, live, all_in)
 
 
 def split(amount: int, winners: Sequence[int], unit: int) -> list[tuple[int, int]]:

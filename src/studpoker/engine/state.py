@@ -49,7 +49,7 @@ from .events import (
     Shown,
     StreetStarted,
 )
-from .pots import Pot, build_pots, pots_in_play, uncalled
+from .pots import Pot, build_pots, current_pots, uncalled
 from .rules import (
     CommunityFirstActor,
     HeadsUpUncap,
@@ -397,9 +397,8 @@ class HandState:
         """Main and side pots as they stand: a side pot only behind an all-in player (bets not yet called
         are in the last pot until they are called or returned)."""
         live = [not self._folded[p] and not self._mucked[p] for p in range(self.n)]
-        if self.phase is Phase.OVER:  # the pots as they were awarded (the stacks now hold the winnings)
-            return build_pots(self._total, live)
-        return pots_in_play(self._total, live, [live[p] and self.stacks[p] == 0 for p in range(self.n)])
+        all_in = [live[p] and self.stacks[p] == 0 for p in range(self.n)]
+        return current_pots(self._total, live, all_in, self.phase is Phase.OVER)
 
     def live_players(self) -> list[int]:
         """Players still in the hand (not folded, not mucked), in position order."""

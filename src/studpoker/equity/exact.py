@@ -34,7 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..engine import Variant
-from ._deal import combination_rows, hand_values
+from ._deal import combination_rows, hand_values, masks
 from .result import Tally
 from .spot import EquityError, Spot
 
@@ -124,7 +124,7 @@ def count(spot: Spot, *, workers: int = 1, progress: Progress | None = None) -> 
         try:
             context = multiprocessing.get_context("fork")
             with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-                futures = [pool.submit(_count_chunk, i) for i in range(total)]
+                futures = [pool.submit(_count_chunk, chunk) for chunk in chunks]
                 for done, future in enumerate(as_completed(futures), 1):
                     tally.add(future.result())
                     if progress is not None:
@@ -144,9 +144,10 @@ def count(spot: Spot, *, workers: int = 1, progress: Progress | None = None) -> 
 _SHARED: _Counter | None = None
 
 
-def _count_chunk(index: int) -> Tally:
+def _count_chunk(chunk: npt.NDArray[np.int64]) -> Tally:
+    """A worker's share: the prepared counter comes with the fork, the chunk with the call."""
     assert _SHARED is not None
-    return _SHARED.count(_SHARED.chunks()[index])
+    return _SHARED.count(chunk)
 
 
 class _Counter:
@@ -173,10 +174,7 @@ class _Counter:
             if lows is not None:
                 self.lows[p] = lows
             if p != how.last:
-                mask = np.zeros(len(rows), dtype=np.uint64)
-                for column in range(rows.shape[1]):
-                    mask |= np.uint64(1) << rows[:, column].astype(np.uint64)
-                self.masks[p] = mask
+                self.masks[p] = masks(rows)  # bits of pool positions: all that disjointness needs
         self.k = needs[how.last]
         self.held = sum(needs[p] for p in how.explicit)
         self.disjoint = math.comb(self.size - self.held, self.k)  # the last player's completions avoiding a tuple

@@ -73,6 +73,7 @@ class PlayerEquity:
     low: float | None = None
     equity_se: float | None = None
     win_se: float | None = None
+    tie_se: float | None = None
     high_se: float | None = None
     low_se: float | None = None
 
@@ -125,6 +126,7 @@ class EquityResult:
         for p, hand in enumerate(spot.hands):
             equity = float(tally.share[p]) / unit
             win = int(tally.win[p]) / total
+            tie = None if hilo else int(tally.tie[p]) / total
             high = float(tally.high[p]) / unit if hilo else None
             low = float(tally.low[p]) / unit if hilo else None
             players.append(
@@ -132,11 +134,12 @@ class EquityResult:
                     hand=hand,
                     equity=equity,
                     win=win,
-                    tie=None if hilo else int(tally.tie[p]) / total,
+                    tie=tie,
                     high=high,
                     low=low,
                     equity_se=se(tally.share_sq, equity, p),
                     win_se=bernoulli(win),
+                    tie_se=bernoulli(tie) if tie is not None else None,
                     high_se=se(tally.high_sq, high, p) if high is not None else None,
                     low_se=se(tally.low_sq, low, p) if low is not None else None,
                 )

@@ -21,6 +21,7 @@ True
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -51,21 +52,7 @@ def dumps_session(table: Table) -> str:
     if not records:
         raise TableError("no hand has been played at this table: there is nothing to save")
     snapshot = {k: v for k, v in table.snapshot().items() if v is not None}
-    last = records[-1]
-    records[-1] = HandRecord(
-        last.rules,
-        last.starting_stacks,
-        last.actions,
-        last.players,
-        last.seats,
-        last.finishing_stacks,
-        last.winnings,
-        last.rake,
-        last.currency,
-        last.chip_value,
-        last.info,
-        {**last.extra, "_session": snapshot},
-    )
+    records[-1] = replace(records[-1], extra={**records[-1].extra, "_session": snapshot})
     return phh.dumps_all(records)
 
 

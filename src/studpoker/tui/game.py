@@ -291,13 +291,7 @@ class Game:
         rules = self.table.rules
         amount = rules.min_buy_in or rules.chip_unit
         if rules.max_buy_in is not None:
-            seat = self.table.seat(self.human)
-            stack = seat.stack + seat.queued
-            if self.in_hand and self.human in self.table.players:
-                hand = self.table.hand
-                assert hand is not None
-                stack = hand.stacks[self.table.players.index(self.human)] + seat.queued
-            room = rules.max_buy_in - stack
+            room = rules.max_buy_in - self.table.chips_behind(self.human)
             amount = min(amount, room - room % rules.chip_unit)
         return max(amount, 0)
 

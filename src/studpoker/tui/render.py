@@ -34,7 +34,7 @@ from ..engine.events import (
     Shown,
     StreetStarted,
 )
-from ..engine.pots import build_pots, pots_in_play
+from ..engine.pots import current_pots
 from ..engine.words import describe_hand
 
 __all__ = [
@@ -181,9 +181,7 @@ def pots_of(view: View) -> list[Pot]:
     mucked = _mucked(view)
     totals = [p.total for p in view.players]
     live = [not p.folded and p.player not in mucked for p in view.players]
-    if view.phase is Phase.OVER:  # as awarded: the stacks now hold the winnings
-        return build_pots(totals, live)
-    return pots_in_play(totals, live, [p.all_in for p in view.players])
+    return current_pots(totals, live, [p.all_in for p in view.players], view.phase is Phase.OVER)
 
 
 def pot_text(view: View) -> str:
