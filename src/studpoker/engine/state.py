@@ -175,7 +175,6 @@ _SLOTS = (
     "_opened",
     "_ops",
     "_raises",
-    "_round",
     "_seed",
     "_showdown_order",
     "_shown",
@@ -312,7 +311,6 @@ class HandState:
         self._completion = False
         self._inc = self.rules.small_bet
         self._h_start = 0
-        self._round = 0
 
     # -- public read-only state -----------------------------------------------------------------
 
@@ -636,8 +634,7 @@ class HandState:
         self._opened = self._capped = self._big_wager = self._open_pair = self._completion = False
         self._aggressor = self._first_actor = None
         self._targets = None
-        self._round = rnd = self.street - self._first_street
-        self._inc = rules.small_bet if rnd < 2 else rules.big_bet
+        self._inc = rules.small_bet if self.street - self._first_street < 2 else rules.big_bet
         self.phase = _BET
         self._h_start = active = self._n_active
         stacks, folded = self.stacks, self._folded
