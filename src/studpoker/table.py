@@ -191,7 +191,19 @@ class Table:
 
     def sit(self, name: str, buy_in: int, seat: int | None = None) -> int:
         """Seat a new player with ``buy_in`` chips (at least ``min_buy_in``, R3.3); returns the seat number.
-        A player who sits down during a hand is dealt in from the next one (R3.2, R3.6)."""
+        A player who sits down during a hand is dealt in from the next one (R3.2, R3.6).
+
+        Raises :class:`TableError` (and changes nothing) for what :meth:`check_sit` refuses.
+        """
+        seat = self.check_sit(name, buy_in, seat)
+        self._seats[seat] = Seat(seat, name.strip(), buy_in)
+        self.money_in += buy_in
+        return seat
+
+    def check_sit(self, name: str, buy_in: int, seat: int | None = None) -> int:
+        """The seat :meth:`sit` would give, without seating anyone: :class:`TableError` for a missing or
+        duplicate name, a taken or nonexistent seat, a full table, or a buy-in outside the table's limits.
+        (A card room checks first, then pays, then seats.)"""
         if not isinstance(name, str) or not name.strip():
             raise TableError("a player needs a name")
         name = name.strip()
@@ -212,8 +224,6 @@ class Table:
         high = self._rules.max_buy_in
         if high is not None and buy_in > high:
             raise TableError(f"a buy-in of {buy_in} is above the maximum buy-in of {high}")
-        self._seats[seat] = Seat(seat, name, buy_in)
-        self.money_in += buy_in
         return seat
 
     def top_up(self, seat: int, amount: int) -> bool:
@@ -221,8 +231,22 @@ class Table:
 
         Between hands, or for a player not in the current hand, the chips are added at once (``True``).
         During a hand the player is dealt in, the request is queued until the pot is awarded (``False``)
-        or rejected, per ``rules.chips_request_during_hand``.
+        or rejected, per ``rules.chips_request_during_hand``. Raises :class:`TableError` (and changes
+        nothing) for what :meth:`check_top_up` refuses.
         """
+        current = self.seat(seat)
+        if self.check_top_up(seat, amount):
+            self._seats[seat] = replace(current, stack=current.stack + amount)
+            self.money_in += amount
+            return True
+        self._seats[seat] = replace(current, queued=current.queued + amount)
+        self.money_in += amount
+        return False
+
+    def check_top_up(self, seat: int, amount: int) -> bool:
+        """Whether :meth:`top_up` would add the chips at once (``True``) or queue them (``False``), without
+        adding anything: :class:`TableError` for an empty seat, a bad amount, a rebuy below the minimum, a
+        stack above the maximum buy-in, or a hand in play where the rules reject requests."""
         current = self.seat(seat)
         self._check_amount(amount, "top-up")
         stack = self.chips_behind(seat)
@@ -235,17 +259,11 @@ class Table:
             raise TableError(
                 f"a top-up of {amount} would bring the stack to {stack + amount}, above the maximum buy-in of {high}"
             )
-        if in_hand:
-            if self._rules.chips_request_during_hand is ChipsRequest.REJECT:
-                raise TableError(
-                    f"{current.name} is in a hand: chips can be added only between hands (R3.4, rejected by the rules)"
-                )
-            self._seats[seat] = replace(current, queued=current.queued + amount)
-            self.money_in += amount
-            return False
-        self._seats[seat] = replace(current, stack=current.stack + amount)
-        self.money_in += amount
-        return True
+        if in_hand and self._rules.chips_request_during_hand is ChipsRequest.REJECT:
+            raise TableError(
+                f"{current.name} is in a hand: chips can be added only between hands (R3.4, rejected by the rules)"
+            )
+        return not in_hand
 
     def sit_out(self, seat: int) -> None:
         """Not dealt in from the next hand on (the seat and chips stay)."""

@@ -616,8 +616,7 @@ def _toml_value(value: Any) -> str:
     if isinstance(value, str):
         if "'" not in value and "\n" not in value and value.isprintable():
             return f"'{value}'"
-        escaped = value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
-        return f'"{escaped}"'
+        return _toml_string(value)
     if isinstance(value, (dt.datetime, dt.date, dt.time)):
         return value.isoformat()
     if isinstance(value, (list, tuple)):
@@ -632,9 +631,25 @@ def _toml_inline(value: Any) -> str:
     if isinstance(value, Enum):
         value = value.value
     if isinstance(value, str):
-        escaped = value.replace("\\", "\\\\").replace('"', '\\"')
-        return f'"{escaped}"'
+        return _toml_string(value)
     return _toml_value(value)
+
+
+def _toml_string(value: str) -> str:
+    """A TOML basic string: quotes and backslashes escaped, and every control character (which TOML forbids
+    raw, and which a name typed by anyone may hold) as an escape, so whatever the text, the file reads back."""
+    out = []
+    for char in value:
+        if char in _TOML_ESCAPES:
+            out.append(_TOML_ESCAPES[char])
+        elif char < " " or "\x7f" <= char <= "\x9f":
+            out.append(f"\\u{ord(char):04x}")
+        else:
+            out.append(char)
+    return '"' + "".join(out) + '"'
+
+
+_TOML_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r", "\b": "\\b", "\f": "\\f"}
 
 
 def _toml_key(key: str) -> str:

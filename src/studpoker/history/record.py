@@ -1,4 +1,5 @@
-"""From a played hand to a hand history: :func:`record_hand` reads a :class:`HandState`'s event log.
+"""From a played hand to a hand history: :func:`record_hand` reads a :class:`HandState`'s event log, and
+:func:`seen_by` gives a history as one seat (or a spectator) saw the hand: unseen cards unknown (``??``).
 
 >>> from studpoker.engine import HandState, Rules, Variant
 >>> from studpoker.history import phh
@@ -8,11 +9,22 @@
 >>> record = record_hand(state, players=["Ann", "Bob"])
 >>> replay(phh.loads(phh.dumps(record))).state.stacks == state.stacks
 True
+
+A hand where nobody showed: the table saw only the door cards, Bob also saw his own.
+
+>>> state = HandState(Rules(Variant.RAZZ, ante=1, bring_in=2, small_bet=4, big_bet=8), [50, 50], seed=3)
+>>> state.apply(state.legal_actions()[0]); state.apply(state.legal_actions()[0])  # Bob brings in, Ann folds
+>>> record = record_hand(state, players=["Ann", "Bob"])
+>>> phh.dumps(seen_by(record, None)).splitlines()[7]
+"actions = ['d dh p1 ????Ad', 'd dh p2 ????2h', 'p2 pb', 'p1 f']"
+>>> phh.dumps(seen_by(record, 1)).splitlines()[7]
+"actions = ['d dh p1 ????Ad', 'd dh p2 3h3s2h', 'p2 pb', 'p1 f']"
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from ..cards import Card
@@ -21,7 +33,7 @@ from ..engine.events import ActionTaken, CardDealt, CommunityCard, Shown
 from .model import Bet, Board, Deal, HandRecord, HistoryAction, ShowMuck
 from .replay import replay
 
-__all__ = ["record_hand", "replay"]
+__all__ = ["record_hand", "replay", "seen_by"]
 
 _VERBS = {
     ActionKind.BRING_IN: "pb",
@@ -101,3 +113,36 @@ def _shown(state: HandState, player: int, faces: list[bool]) -> tuple[Card | Non
     """The cards a show reveals: the hand in dealing order, as known at the end of the hand."""
     down, up = iter(state.down_cards(player)), iter(state.up_cards(player))
     return tuple(next(up) if face_up else next(down) for face_up in faces)
+
+
+def seen_by(record: HandRecord, viewer: int | None) -> HandRecord:
+    """The hand as player ``viewer`` (0-based; ``None``: a spectator) saw it at the table: every card dealt face
+    up, the whole hand of every player who showed it, and the viewer's own down cards; every other card is
+    unknown (``None``, written ``??`` in PHH). Everything else (actions, stacks, names, fields) is unchanged.
+
+    This is what a card room may publish of a finished hand: the record is replayed to learn which cards were
+    dealt face up and who showed, so it must be a complete, legal hand (:class:`ReplayError` otherwise).
+    """
+    state = replay(record).state
+    faces: dict[int, list[bool]] = {}
+    shown: set[int] = set()
+    for event in state.events:
+        if isinstance(event, CardDealt):
+            faces.setdefault(event.player, []).append(event.face_up)
+        elif isinstance(event, Shown):
+            shown.add(event.player)
+    dealt: dict[int, int] = {}
+    actions: list[HistoryAction] = []
+    for action in record.actions:
+        if not isinstance(action, Deal):
+            actions.append(action)
+            continue
+        start = dealt.get(action.player, 0)
+        dealt[action.player] = start + len(action.cards)
+        if action.player == viewer or action.player in shown:
+            actions.append(action)
+            continue
+        up = faces.get(action.player, [])
+        cards = tuple(card if start + k < len(up) and up[start + k] else None for k, card in enumerate(action.cards))
+        actions.append(Deal(action.player, cards, action.comment))
+    return replace(record, actions=tuple(actions))
