@@ -2,7 +2,7 @@
 
 Subcommands: ``stud eval CARDS...``, ``stud replay FILE...``, ``stud convert IN OUT``, ``stud play``
 (the terminal game), ``stud equity HAND HAND...`` (each hand's chance to win), ``stud serve`` (the web
-card room, with the ``server`` extra).
+card room, with the ``server`` extra), ``stud admin`` (its accounts).
 A mistake in the command line ends with a one-line ``stud ...: error: ...`` message and
 exit status 2; a hand history that breaks the rules or cannot be read, with exit status 1;
 never a traceback.
@@ -52,6 +52,9 @@ def _parser() -> argparse.ArgumentParser:
     from .serve import add_commands as add_serve
 
     add_serve(sub)
+    from .admin import add_commands as add_admin
+
+    add_admin(sub)
     return parser
 
 

@@ -33,7 +33,24 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     serve.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS", help="how long bots think")
     serve.add_argument("--starting-balance", type=int, default=10_000, metavar="CHIPS", help="play money per account")
     serve.add_argument("--no-default-table", action="store_true", help="do not create the Stud 10/20 table with bots")
-    serve.add_argument("--secure-cookies", action="store_true", help="mark the session cookie Secure (HTTPS)")
+    serve.add_argument(
+        "--secure-cookies", action="store_true", help="mark the cookies Secure and send HSTS (behind HTTPS)"
+    )
+    serve.add_argument(
+        "--origin",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="a public origin of the room besides the Host it is reached at, e.g. https://cards.example.org"
+        " (behind a proxy that rewrites Host; repeatable)",
+    )
+    serve.add_argument(
+        "--proxy-headers",
+        metavar="ADDRESSES",
+        default=None,
+        help="trust X-Forwarded-For/-Proto from these proxy addresses (comma-separated; for login and sign-up"
+        " limits per client address)",
+    )
     serve.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     serve.set_defaults(run=_serve)
 
@@ -55,7 +72,16 @@ def _serve(args: argparse.Namespace) -> int:
 
     from ..server.app import create_app
     from ..server.config import Settings
+    from ..server.db import check_database, safe_url
+    from ..server.security import origin_key
 
+    for origin in args.origin:
+        if not origin_key(origin):
+            print(
+                f"stud serve: error: --origin {origin!r} is not an origin such as https://cards.example.org",
+                file=sys.stderr,
+            )
+            return 2
     try:
         settings = Settings(
             db_url=_db_url(args.db),
@@ -66,6 +92,7 @@ def _serve(args: argparse.Namespace) -> int:
             starting_balance=args.starting_balance,
             default_table=not args.no_default_table,
             secure_cookies=args.secure_cookies,
+            allowed_origins=tuple(args.origin),
         )
     except ValueError as error:
         print(f"stud serve: error: {error}", file=sys.stderr)
@@ -73,9 +100,22 @@ def _serve(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536:
         print(f"stud serve: error: no port {args.port}", file=sys.stderr)
         return 2
-    print(f"studpoker card room on http://{args.host}:{args.port} (database {settings.db_url})", file=sys.stderr)
+    problem = check_database(settings.db_url)
+    if problem is not None:
+        print(f"stud serve: error: {problem}", file=sys.stderr)
+        return 2
+    shown = safe_url(settings.db_url)
+    print(f"studpoker card room on http://{args.host}:{args.port} (database {shown})", file=sys.stderr)
+    proxy = {"proxy_headers": True, "forwarded_allow_ips": args.proxy_headers} if args.proxy_headers else {}
     try:
-        uvicorn.run(create_app(settings), host=args.host, port=args.port, ws_max_size=65536, log_level=args.log_level)
+        uvicorn.run(
+            create_app(settings),
+            host=args.host,
+            port=args.port,
+            ws_max_size=65536,
+            log_level=args.log_level,
+            **proxy,
+        )
     except OSError as error:
         print(f"stud serve: error: {error}", file=sys.stderr)
         return 1

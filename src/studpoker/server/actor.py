@@ -18,7 +18,7 @@ import logging
 import random
 from collections import deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import delete, select, update
@@ -32,73 +32,19 @@ from ..history import phh
 from ..history.record import record_hand
 from ..table import Table, TableError
 from . import wire
+from .connection import Connection
 from .db import HandRow, SeatRow, TableRow, utcnow
+from .errors import ApiError
 from .ledger import HOUSE, InsufficientFundsError, table_account, transfer, user_account
 
 if TYPE_CHECKING:
     from .room import Room
 
-__all__ = ["ApiError", "Connection", "TableActor"]
+__all__ = ["SeatMeta", "TableActor"]
 
 log = logging.getLogger("studpoker.server")
 
 Job = Callable[[], Awaitable[Any]]
-
-
-class ApiError(Exception):
-    """A refused request: ``code`` and ``status`` as in docs/server-protocol.md; nothing changed."""
-
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-
-
-@dataclass(eq=False)
-class Connection:
-    """One WebSocket: who it speaks for (``account_id`` ``None``: a visitor) and its outgoing frames.
-
-    ``frames`` holds encoded frames, or an ``int``: close with that code. The connection's writer task takes them
-    with :meth:`next` (a plain deque and one wake-up future, cheaper than an ``asyncio.Queue`` per frame). A
-    client that lets more than ``limit`` frames pile up is closed (it would only get further behind).
-    """
-
-    account_id: int | None
-    username: str | None
-    limit: int = 5000
-    frames: deque[str | int] = field(default_factory=deque)
-    closed: bool = False
-    _waiter: asyncio.Future[None] | None = None
-
-    def push(self, text: str) -> None:
-        if self.closed:
-            return
-        if len(self.frames) >= self.limit:
-            self.close(1008)
-            return
-        self.frames.append(text)
-        self._wake()
-
-    def close(self, code: int) -> None:
-        if not self.closed:
-            self.closed = True
-            self.frames.append(code)
-            self._wake()
-
-    def _wake(self) -> None:
-        waiter = self._waiter
-        if waiter is not None:
-            self._waiter = None
-            if not waiter.done():
-                waiter.set_result(None)
-
-    async def next(self) -> str | int:
-        """The next frame to send (waits for one)."""
-        while not self.frames:
-            self._waiter = asyncio.get_running_loop().create_future()
-            await self._waiter
-        return self.frames.popleft()
 
 
 @dataclass
@@ -122,6 +68,8 @@ class TableActor:
         self.id = row.id
         self.name = row.name
         self.preset = row.preset
+        self.created_by = row.created_by
+        self.status = row.status  # open, closing (no new hand; closes when the one in play ends) or closed
         self.table = table
         self.seats = seats
         self.hands_played = len(pots)
@@ -132,6 +80,7 @@ class TableActor:
         self.failed = False
         # the hand in play
         self.seq = 0  # the current turn number (0 between hands)
+        self.hand_players: list[dict[str, Any]] = []  # the hand row's players when it was dealt
         self.hand_seats: tuple[int, ...] = ()
         self.sent: dict[int | None, int] = {}  # events already sent, per viewer (player number, None: spectators)
         self.action_seqs: list[int] = []  # per event index of the log: turn number of an ActionTaken, else 0
@@ -167,6 +116,7 @@ class TableActor:
         while True:
             item = await self.inbox.get()
             if item is None:
+                self._refuse_queued()
                 return
             job, future = item
             try:
@@ -180,11 +130,28 @@ class TableActor:
                 if future is not None and not future.done():
                     future.set_result(result)
 
+    def _refuse_queued(self) -> None:
+        """The actor has stopped: whoever still waits on a job is told the table is gone."""
+        while not self.inbox.empty():
+            item = self.inbox.get_nowait()
+            if item is not None and item[1] is not None and not item[1].done():
+                item[1].set_exception(self._gone())
+
+    def _gone(self) -> ApiError:
+        return ApiError(404, "not_found", f"table {self.id} is closed")
+
     def _post(self, job: Job) -> None:
-        self.inbox.put_nowait((job, None))
+        if not self.stopped:
+            self.inbox.put_nowait((job, None))
+
+    @property
+    def stopped(self) -> bool:
+        return self.task is not None and self.task.done()
 
     async def call(self, job: Job) -> Any:
         """Run ``job`` on the actor and wait for its result (its :class:`ApiError` is raised here)."""
+        if self.stopped or self.status == "closed":
+            raise self._gone()
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self.inbox.put_nowait((job, future))
         return await future
@@ -214,6 +181,8 @@ class TableActor:
             "hands_played": self.hands_played,
             "average_pot": round(sum(self.pots) / len(self.pots)) if self.pots else 0,
             "playing": self.table.hand is not None,
+            "status": self.status,
+            "created_by": self.created_by,
             "clock": {"action": self.settings.action_seconds, "bank": self.settings.time_bank},
         }
 
@@ -413,18 +382,28 @@ class TableActor:
 
     async def _maybe_start(self) -> None:
         self.start_timer = None
-        if self.failed or self.table.hand is not None or not self.table.can_start:
+        if self.failed or self.status != "open" or self.table.hand is not None or not self.table.can_start:
             return
         table = self.table
         number = table.hand_number + 1
         players = table.eligible()
-        started = [{"seat": s, "name": table.seat(s).name, "start": table.seat(s).stack, "end": None} for s in players]
+        started = [
+            {
+                "seat": s,
+                "name": table.seat(s).name,
+                "start": table.seat(s).stack,
+                "end": None,
+                "account_id": self.seats[s].account_id,
+            }
+            for s in players
+        ]
 
         def work(session: Session) -> None:
             session.add(HandRow(table_id=self.id, number=number, status="playing", players=started))
             session.execute(update(TableRow).where(TableRow.id == self.id).values(hand_number=number))
 
         await self.db.run(work)
+        self.hand_players = started
         before = {s.number: s for s in table.occupied}
         state = table.start_hand()
         self.hand_seats = table.players if table.hand is not None else players
@@ -550,8 +529,17 @@ class TableActor:
             info={"table": self.name, "hand": number, "event": "studpoker card room"},
         )
         text = phh.dumps(record)
+        accounts = {
+            entry["seat"]: entry.get("account_id") for entry in self.hand_players
+        }  # as dealt: a seat's account may have left since
         ended = [
-            {"seat": s, "name": played.names[i], "start": state.starting_stacks[i], "end": state.stacks[i]}
+            {
+                "seat": s,
+                "name": played.names[i],
+                "start": state.starting_stacks[i],
+                "end": state.stacks[i],
+                "account_id": accounts.get(s),
+            }
             for i, s in enumerate(players)
         ]
         # clock bookkeeping: refill banks, sit out players the server had to act for too often
@@ -638,6 +626,9 @@ class TableActor:
             self._resnapshot(meta.account_id)
         for n in occupied:
             self._broadcast({"type": "seat", **self.seat_info(n, bank=True)})
+        if self.status == "closing":
+            await self._close_now()
+            return
         self._schedule_start(self.settings.between_hands)
 
     # -- connections -------------------------------------------------------------------------------------
@@ -670,21 +661,28 @@ class TableActor:
 
     # -- seats and money (HTTP) ------------------------------------------------------------------------------
 
-    async def sit(self, account_id: int, username: str, buy_in: object, seat: object) -> dict[str, Any]:
+    def _check_open(self) -> None:
+        if self.status != "open":
+            raise ApiError(409, "conflict", f"{self.name} is closing: no one may sit down or add chips")
+
+    async def sit(self, account_id: int, username: str, buy_in: int, seat: int | None) -> dict[str, Any]:
+        """Seat the account with ``buy_in`` chips from its balance. Everything is checked, then the money moves
+        and the seat row is written in one transaction, and only then is the table changed: a refusal or a
+        failure at any point leaves the table and the books as they were."""
+
         async def job() -> dict[str, Any]:
             table = self.table
+            self._check_open()
             if self.seat_of(account_id) is not None:
                 raise ApiError(409, "conflict", f"you already sit at {self.name}")
-            if seat is not None and (type(seat) is not int or not 1 <= seat <= table.max_seats):
-                raise ApiError(400, "invalid", f"there is no seat {seat!r}: seats are 1 to {table.max_seats}")
+            if seat is not None and not 1 <= seat <= table.max_seats:
+                raise ApiError(400, "invalid", f"there is no seat {seat}: seats are 1 to {table.max_seats}")
             if seat is not None and seat not in table.free_seats:
                 raise ApiError(409, "conflict", f"seat {seat} is taken")
             if not table.free_seats:
                 raise ApiError(409, "conflict", f"{self.name} is full")
-            if type(buy_in) is not int:
-                raise ApiError(400, "invalid", f"a buy-in is a whole number of chips, got {buy_in!r}")
             try:
-                number = table.sit(username, buy_in, seat)
+                number = table.check_sit(username, buy_in, seat)
             except TableError as error:
                 raise ApiError(400, "invalid", str(error)) from None
 
@@ -705,11 +703,10 @@ class TableActor:
             try:
                 balance = await self.db.run(work)
             except InsufficientFundsError as error:
-                table.leave(number)
                 raise ApiError(402, "insufficient_funds", f"a buy-in of {error}") from None
             except IntegrityError:
-                table.leave(number)
                 raise ApiError(409, "conflict", "that seat was just taken") from None
+            table.sit(username, buy_in, number)
             self.seats[number] = SeatMeta(account_id, None, None, self.settings.time_bank)
             self._broadcast({"type": "seated", "seat": number, "name": username, "stack": buy_in, "bot": False})
             self._resnapshot(account_id)
@@ -767,17 +764,18 @@ class TableActor:
         result: dict[str, Any] = await self.call(job)
         return result
 
-    async def top_up(self, account_id: int, amount: object) -> dict[str, Any]:
+    async def top_up(self, account_id: int, amount: int) -> dict[str, Any]:
+        """Add ``amount`` chips from the balance to the account's seat (queued during its hand); checked first."""
+
         async def job() -> dict[str, Any]:
             number = self._my_seat(account_id)
             table = self.table
-            if type(amount) is not int:
-                raise ApiError(400, "invalid", f"a top-up is a whole number of chips, got {amount!r}")
+            self._check_open()
+            try:
+                at_once = table.check_top_up(number, amount)
+            except TableError as error:
+                raise ApiError(400, "invalid", str(error)) from None
             current = table.seat(number)
-            in_hand = table.hand is not None and number in table.players
-            problem = _top_up_problem(table, number, amount)
-            if problem:
-                raise ApiError(400, "invalid", problem)
 
             def work(session: Session) -> int:
                 transfer(
@@ -789,7 +787,7 @@ class TableActor:
                     table_id=self.id,
                     memo=f"top-up at {self.name} seat {number}",
                 )
-                values = {"queued": current.queued + amount} if in_hand else {"stack": current.stack + amount}
+                values = {"stack": current.stack + amount} if at_once else {"queued": current.queued + amount}
                 session.execute(
                     update(SeatRow).where(SeatRow.table_id == self.id, SeatRow.seat == number).values(**values)
                 )
@@ -830,23 +828,25 @@ class TableActor:
         result: dict[str, Any] = await self.call(job)
         return result
 
-    async def add_bots(self, count: object, tag: object) -> dict[str, Any]:
-        if type(count) is not int or count < 0:
-            raise ApiError(400, "invalid", f"count must be a whole number of bots, got {count!r}")
+    async def add_bots(self, count: int | None, tag: str | None) -> dict[str, Any]:
+        """Seat up to ``count`` bots (every free seat if ``None``) with the minimum buy-in, from the house."""
         tag = "tight-aggressive" if tag is None else tag
         if tag not in self.settings.bot_tags:
-            raise ApiError(400, "invalid", f"unknown bot {tag!r}: choose from {', '.join(self.settings.bot_tags)}")
-        assert isinstance(tag, str)
+            raise ApiError(400, "invalid", f"unknown bot {tag[:40]!r}: choose from {', '.join(self.settings.bot_tags)}")
 
         async def job() -> dict[str, Any]:
             table = self.table
+            self._check_open()
             buy_in = table.rules.min_buy_in or 10 * table.rules.big_bet
             if table.rules.max_buy_in is not None:
                 buy_in = min(buy_in, table.rules.max_buy_in)
-            placed: list[int] = []
-            for number in table.free_seats[:count]:
-                table.sit(f"Bot {number}", buy_in, number)
-                placed.append(number)
+            free = table.free_seats
+            placed = list(free if count is None else free[:count])
+            for number in placed:
+                try:
+                    table.check_sit(f"Bot {number}", buy_in, number)
+                except TableError as error:
+                    raise ApiError(400, "invalid", str(error)) from None
 
             def work(session: Session) -> None:
                 for number in placed:
@@ -861,13 +861,9 @@ class TableActor:
                     )
                     session.add(SeatRow(table_id=self.id, seat=number, bot_tag=tag, name=f"Bot {number}", stack=buy_in))
 
-            try:
-                await self.db.run(work)
-            except Exception:
-                for number in placed:
-                    table.leave(number)
-                raise
+            await self.db.run(work)
             for number in placed:
+                table.sit(f"Bot {number}", buy_in, number)
                 seed = None if self.settings.seed is None else self.settings.seed + 1000 * self.id + number
                 self.seats[number] = SeatMeta(None, tag, make_bot(tag, seed), self.settings.time_bank)
                 self._broadcast(
@@ -919,34 +915,72 @@ class TableActor:
             meta.bot.close()
         self._broadcast({"type": "left", "seat": number, "name": current.name, "cashed_out": amount})
 
+    async def close(self) -> dict[str, Any]:
+        """Close the table (its creator or an admin asked): no new hand is dealt; at once between hands, or as
+        soon as the hand in play is over, every seat is cashed out through the ledger (players to their
+        balances, bots to the house), the table is marked closed, and its sockets get ``closed``."""
+
+        async def job() -> dict[str, Any]:
+            if self.status == "open":
+
+                def mark(session: Session) -> None:
+                    session.execute(update(TableRow).where(TableRow.id == self.id).values(status="closing"))
+
+                await self.db.run(mark)
+                self.status = "closing"
+                if self.start_timer is not None:
+                    self.start_timer.cancel()
+                    self.start_timer = None
+                self._broadcast({"type": "closing", "table_id": self.id})
+            if self.table.hand is not None:
+                return {"closed": False, "cashed_out": []}
+            return await self._close_now()
+
+        result: dict[str, Any] = await self.call(job)
+        return result
+
+    async def _close_now(self) -> dict[str, Any]:
+        """Cash everyone out and close, between hands (on the actor)."""
+        assert self.table.hand is None
+        seats = [(s, self.seats[s.number]) for s in self.table.occupied]
+        cashed: list[dict[str, Any]] = [
+            {"seat": s.number, "name": s.name, "amount": s.stack + s.queued} for s, _ in seats
+        ]
+
+        def work(session: Session) -> None:
+            for seat, meta in seats:
+                target = HOUSE if meta.bot_tag is not None else user_account(meta.account_id or 0)
+                transfer(
+                    session,
+                    table_account(self.id),
+                    target,
+                    seat.stack + seat.queued,
+                    "bot_cash_out" if meta.bot_tag is not None else "cash_out",
+                    table_id=self.id,
+                    memo=f"{self.name} closed: seat {seat.number}",
+                )
+            session.execute(delete(SeatRow).where(SeatRow.table_id == self.id))
+            session.execute(update(TableRow).where(TableRow.id == self.id).values(status="closed", closed_at=utcnow()))
+
+        await self.db.run(work)
+        self.status = "closed"
+        for seat, meta in seats:
+            self.table.leave(seat.number)
+            if meta.bot is not None:
+                meta.bot.close()
+        self.seats.clear()
+        for timer in (self.turn_timer, self.bot_timer, self.start_timer):
+            if timer is not None:
+                timer.cancel()
+        self._broadcast({"type": "closed", "table_id": self.id, "cashed_out": cashed})
+        for connection in list(self.connections):
+            connection.close(4410)
+        self.room.forget(self.id)
+        self.inbox.put_nowait(None)  # the actor stops after this job
+        return {"closed": True, "cashed_out": cashed}
+
 
 def _balance(session: Session, account_id: int) -> int:
     from .db import Account
 
     return int(session.scalar(select(Account.balance).where(Account.id == account_id)) or 0)
-
-
-def _top_up_problem(table: Table, number: int, amount: int) -> str | None:
-    """Why :meth:`Table.top_up` would refuse ``amount`` for seat ``number`` (checked before any money moves, so
-    a refused top-up never reaches the ledger), or ``None``."""
-    rules = table.rules
-    unit = rules.chip_unit
-    if amount < unit:
-        return f"a top-up must be at least {unit} chip(s), got {amount}"
-    if amount % unit:
-        return f"a top-up of {amount} is not a multiple of the chip unit {unit}"
-    current = table.seat(number)
-    stack = current.stack + current.queued
-    if table.hand is not None and number in table.players:
-        stack = table.hand.stacks[table.players.index(number)] + current.queued
-        if rules.chips_request_during_hand.name == "REJECT":
-            return "chips can be added only between hands at this table"
-    low = rules.min_buy_in or 0
-    if stack == 0 and amount < low:
-        return f"a rebuy with no chips must be at least the minimum buy-in of {low}"
-    if rules.max_buy_in is not None and stack + amount > rules.max_buy_in:
-        return (
-            f"a top-up of {amount} would bring the stack to {stack + amount},"
-            f" above the maximum buy-in of {rules.max_buy_in}"
-        )
-    return None

@@ -1,47 +1,61 @@
-"""Accounts and sessions: argon2id password hashes, random session tokens, the session cookie.
+"""Accounts and sessions: argon2id password hashes, strength checks, random session tokens that expire.
 
 A session token is 32 random bytes (URL-safe text) given to the browser in the ``studpoker_session`` cookie
 (HttpOnly, SameSite=Lax); the database keeps only its SHA-256, so reading the database does not let anyone log
-in. Logging out deletes the row. Passwords are hashed with argon2id (argon2-cffi); hashing runs off the event
-loop because it is deliberately slow.
+in. A session ends at logout, ``session_idle_seconds`` after it was last used (an open table socket counts as
+use) and ``session_max_seconds`` after login. Passwords are hashed with argon2id (argon2-cffi), off the event
+loop because it is deliberately slow, and must be hard to guess: zxcvbn's estimate decides.
 """
 
 from __future__ import annotations
 
 import hashlib
-import re
 import secrets
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
-from sqlalchemy import delete, select
+from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
-from .db import Account, SessionRow
+from .db import Account, SessionRow, utcnow
+from .errors import ApiError
 from .ledger import HOUSE, transfer, user_account
+from .names import BadNameError, name_key, username
 
 __all__ = [
     "COOKIE",
-    "AuthError",
+    "CSRF_COOKIE",
     "Passwords",
-    "account_for_token",
-    "check_credentials_shape",
+    "Who",
     "create_account",
+    "digest",
     "end_session",
+    "expire_sessions",
     "new_session",
+    "password_problem",
+    "valid_username",
+    "who_for_token",
 ]
 
 COOKIE = "studpoker_session"
-_USERNAME = re.compile(r"[A-Za-z0-9_-]{3,20}")
+#: The double-submit CSRF cookie (readable by the room's pages; see :mod:`studpoker.server.security`).
+CSRF_COOKIE = "studpoker_csrf"
+MAX_PASSWORD = 128
+#: How often a session's ``last_seen_at`` is written at most (a write per request would be a write per click).
+TOUCH_EVERY = timedelta(minutes=5)
 
 
-class AuthError(ValueError):
-    """A refused signup or login; ``code`` is the API error code, ``status`` the HTTP status."""
+@dataclass(frozen=True, slots=True)
+class Who:
+    """The account a request or socket speaks for, and the session (token hash) it came with."""
 
-    def __init__(self, code: str, message: str, status: int) -> None:
-        super().__init__(message)
-        self.code = code
-        self.status = status
+    id: int
+    username: str
+    is_admin: bool
+    session: str
 
 
 class Passwords:
@@ -63,21 +77,52 @@ class Passwords:
             return False
 
 
-def check_credentials_shape(username: object, password: object) -> tuple[str, str]:
-    """The username and password if they are acceptable, else :class:`AuthError` ``invalid``."""
-    if not isinstance(username, str) or not _USERNAME.fullmatch(username):
-        raise AuthError("invalid", "a username is 3 to 20 letters, digits, '_' or '-'", 400)
-    if not isinstance(password, str) or not 8 <= len(password) <= 128:
-        raise AuthError("invalid", "a password is 8 to 128 characters", 400)
-    return username, password
+def valid_username(text: object) -> str:
+    """The normalised username, or :class:`ApiError` ``400 invalid`` saying why not."""
+    try:
+        return username(text)
+    except BadNameError as error:
+        raise ApiError(400, "invalid", str(error)) from None
 
 
-def create_account(session: Session, username: str, password_hash: str, starting_balance: int) -> Account:
-    """A new account with its play-money grant from the house (one transaction: the caller's)."""
-    key = username.lower()
+def password_problem(password: str, user: str, min_score: int) -> str | None:
+    """Why ``password`` may not be used (too long, control characters, too easy to guess), or ``None``.
+
+    The guess estimate is zxcvbn's (dictionaries of common passwords, names and words, keyboard patterns,
+    repeats, dates, and the username itself); ``min_score`` 3 is what it calls "safely unguessable".
+
+    >>> print(password_problem("password1", "ann", 3))  # doctest: +ELLIPSIS
+    this password is too easy to guess: This is a very common password. Add another word or two. ...
+    >>> password_problem("correct horse battery", "ann", 3) is None
+    True
+    """
+    if len(password) > MAX_PASSWORD:
+        return f"a password is at most {MAX_PASSWORD} characters"
+    if any(ord(c) < 32 or 0x7F <= ord(c) <= 0x9F for c in password):
+        return "a password may not contain control characters"
+    if len(password) < 8:
+        return "a password is at least 8 characters"
+    if min_score <= 0:
+        return None
+    from zxcvbn import zxcvbn  # type: ignore[import-untyped]
+
+    result = zxcvbn(password, user_inputs=[user, "studpoker", "stud", "poker", "razz"], max_length=MAX_PASSWORD)
+    if int(result["score"]) >= min_score:
+        return None
+    feedback = result.get("feedback") or {}
+    hints = " ".join(x for x in [feedback.get("warning") or "", *(feedback.get("suggestions") or [])] if x)
+    return "this password is too easy to guess" + (f": {hints}" if hints else "")
+
+
+def create_account(
+    session: Session, name: str, password_hash: str, starting_balance: int, *, is_admin: bool = False
+) -> Account:
+    """A new account with its play-money grant from the house (one transaction: the caller's).
+    ``name`` must already be a valid username (:func:`valid_username`); 409 ``conflict`` if it is taken."""
+    key = name_key(name)
     if session.scalar(select(Account.id).where(Account.username_key == key)) is not None:
-        raise AuthError("conflict", f"the username {username!r} is taken", 409)
-    account = Account(username=username, username_key=key, password_hash=password_hash, balance=0)
+        raise ApiError(409, "conflict", f"the username {name!r} is taken")
+    account = Account(username=name, username_key=key, password_hash=password_hash, balance=0, is_admin=is_admin)
     session.add(account)
     session.flush()
     if starting_balance:
@@ -87,25 +132,64 @@ def create_account(session: Session, username: str, password_hash: str, starting
     return account
 
 
-def _digest(token: str) -> str:
+def digest(token: str) -> str:
+    """The SHA-256 of a session token, as stored."""
     return hashlib.sha256(token.encode()).hexdigest()
 
 
 def new_session(session: Session, account_id: int) -> str:
     """Open a session for the account; returns the token for the cookie."""
     token = secrets.token_urlsafe(32)
-    session.add(SessionRow(token_hash=_digest(token), account_id=account_id))
+    now = utcnow()
+    session.add(SessionRow(token_hash=digest(token), account_id=account_id, created_at=now, last_seen_at=now))
     return token
 
 
-def account_for_token(session: Session, token: str | None) -> Account | None:
-    """The account a cookie's token logs in, or ``None``."""
+def _expired(row: SessionRow, now: datetime, idle: float, longest: float) -> bool:
+    return row.last_seen_at + timedelta(seconds=idle) <= now or row.created_at + timedelta(seconds=longest) <= now
+
+
+def who_for_token(session: Session, token: str | None, idle: float, longest: float) -> Who | None:
+    """The account a cookie's token logs in (``None`` for none, an unknown token or an expired session, which is
+    deleted); a use more than :data:`TOUCH_EVERY` after the last one is recorded."""
     if not token or len(token) > 200:
         return None
-    row = session.get(SessionRow, _digest(token))
-    return None if row is None else session.get(Account, row.account_id)
+    hashed = digest(token)
+    row = session.get(SessionRow, hashed)
+    if row is None:
+        return None
+    now = utcnow()
+    if _expired(row, now, idle, longest):
+        session.delete(row)
+        return None
+    if now - row.last_seen_at >= TOUCH_EVERY:
+        row.last_seen_at = now
+    account = session.get(Account, row.account_id)
+    return None if account is None else Who(account.id, account.username, account.is_admin, hashed)
 
 
-def end_session(session: Session, token: str | None) -> None:
-    if token:
-        session.execute(delete(SessionRow).where(SessionRow.token_hash == _digest(token)))
+def end_session(session: Session, token: str | None) -> str | None:
+    """Delete the session of ``token``; returns its hash (to close its sockets), or ``None``."""
+    if not token or len(token) > 200:
+        return None
+    hashed = digest(token)
+    session.execute(delete(SessionRow).where(SessionRow.token_hash == hashed))
+    return hashed
+
+
+def expire_sessions(session: Session, in_use: Iterable[str], idle: float, longest: float) -> list[str]:
+    """Record that the sessions ``in_use`` (open sockets) are being used, then delete every expired session;
+    returns the deleted hashes."""
+    now = utcnow()
+    in_use = list(in_use)
+    for start in range(0, len(in_use), 500):
+        session.execute(
+            update(SessionRow).where(SessionRow.token_hash.in_(in_use[start : start + 500])).values(last_seen_at=now)
+        )
+    cutoff_idle = now - timedelta(seconds=idle)
+    cutoff_max = now - timedelta(seconds=longest)
+    where = (SessionRow.last_seen_at <= cutoff_idle) | (SessionRow.created_at <= cutoff_max)
+    gone = list(session.scalars(select(SessionRow.token_hash).where(where)).all())
+    if gone:
+        session.execute(delete(SessionRow).where(where))
+    return gone

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .limits import MAX_CHIPS
+
 __all__ = ["DEFAULT_DB_URL", "Settings"]
 
 #: The database ``stud serve`` uses unless told otherwise: a SQLite file in the working directory.
@@ -33,6 +35,15 @@ class Settings:
     * ``seed``: shuffle every table from this seed (tests); ``None`` uses the OS's CSPRNG.
     * ``password_time_cost`` / ``password_memory_kib``: argon2id parameters (argon2-cffi's defaults unless
       lowered, e.g. by the load bench creating hundreds of accounts).
+    * ``min_password_score``: the zxcvbn strength (0 to 4) a new password needs (3: "safely unguessable").
+    * ``session_idle_seconds`` / ``session_max_seconds``: a session ends after this long without use (an open
+      table socket counts as use), and this long after login whatever happens.
+    * ``login_failures_per_account`` / ``login_failures_per_address`` in ``login_window_seconds``: wrong passwords
+      allowed before logins for that username or from that address answer 429 until the window has passed.
+    * ``signups_per_address`` in ``signup_window_seconds``: new accounts from one address.
+    * ``max_tables_per_account`` / ``max_tables``: open tables one account may have opened, and in all (admins
+      are not limited per account).
+    * ``max_body_bytes``, ``max_message_bytes``, ``max_messages_per_second``: request and WebSocket limits.
     """
 
     db_url: str = DEFAULT_DB_URL
@@ -55,10 +66,35 @@ class Settings:
     password_time_cost: int = 3
     password_memory_kib: int = 65536
     bot_tags: tuple[str, ...] = field(default=("tight-aggressive", "calling-station", "random"))
+    min_password_score: int = 3
+    session_idle_seconds: float = 7 * 24 * 3600.0
+    session_max_seconds: float = 30 * 24 * 3600.0
+    session_sweep_seconds: float = 60.0
+    login_failures_per_account: int = 5
+    login_failures_per_address: int = 20
+    login_window_seconds: float = 15 * 60.0
+    signups_per_address: int = 5
+    signup_window_seconds: float = 3600.0
+    max_tables_per_account: int = 3
+    max_tables: int = 1000
 
     def __post_init__(self) -> None:
-        if self.starting_balance < 0:
-            raise ValueError(f"starting_balance must be 0 or more, got {self.starting_balance}")
+        if not 0 <= self.starting_balance <= MAX_CHIPS:
+            raise ValueError(f"starting_balance must be 0 to {MAX_CHIPS:,}, got {self.starting_balance}")
+        if not 0 <= self.min_password_score <= 4:
+            raise ValueError(f"min_password_score must be 0 to 4, got {self.min_password_score}")
+        for name in (
+            "login_failures_per_account",
+            "login_failures_per_address",
+            "signups_per_address",
+            "max_tables_per_account",
+            "max_tables",
+        ):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
+        for name in ("session_idle_seconds", "session_max_seconds", "login_window_seconds", "signup_window_seconds"):
+            if getattr(self, name) <= 0:
+                raise ValueError(f"{name} must be more than 0, got {getattr(self, name)}")
         for name in ("action_seconds", "time_bank", "bank_refill", "bot_delay", "between_hands"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be 0 or more, got {getattr(self, name)}")

@@ -21,19 +21,24 @@ from typing import Any, TypeVar
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     CheckConstraint,
     DateTime,
     Engine,
     ForeignKey,
+    Index,
     Integer,
     String,
     Text,
     UniqueConstraint,
     create_engine,
     event,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+
+from .limits import MAX_BALANCE
 
 __all__ = [
     "Account",
@@ -44,8 +49,10 @@ __all__ = [
     "SeatRow",
     "SessionRow",
     "TableRow",
+    "check_database",
     "make_engine",
     "migrate",
+    "safe_url",
     "utcnow",
 ]
 
@@ -63,27 +70,34 @@ class Base(DeclarativeBase):
 
 class Account(Base):
     """A player's account. ``balance`` is the chips not at a table; it always equals the ledger's sum for
-    ``user:<id>`` (checked by :func:`studpoker.server.ledger.check_invariants`) and may never go below 0."""
+    ``user:<id>`` (checked by :func:`studpoker.server.ledger.check_invariants`), never goes below 0 nor above
+    :data:`~studpoker.server.limits.MAX_BALANCE`. ``is_admin``: may manage every table and see every card."""
 
     __tablename__ = "accounts"
-    __table_args__ = (CheckConstraint("balance >= 0", name="balance_not_negative"),)
+    __table_args__ = (
+        CheckConstraint("balance >= 0", name="balance_not_negative"),
+        CheckConstraint(f"balance <= {MAX_BALANCE}", name="balance_bounded"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     username: Mapped[str] = mapped_column(String(40))
-    username_key: Mapped[str] = mapped_column(String(40), unique=True)  # lower case: names are unique ignoring case
+    username_key: Mapped[str] = mapped_column(String(40), unique=True)  # case-folded: unique ignoring case
     password_hash: Mapped[str] = mapped_column(String(255))
-    balance: Mapped[int] = mapped_column(Integer, default=0)
+    balance: Mapped[int] = mapped_column(BigInteger, default=0)
+    is_admin: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
 
 class SessionRow(Base):
-    """A login: the SHA-256 of the cookie's token (a stolen database does not give working cookies)."""
+    """A login: the SHA-256 of the cookie's token (a stolen database does not give working cookies). It ends
+    ``session_idle_seconds`` after ``last_seen_at`` or ``session_max_seconds`` after ``created_at``."""
 
     __tablename__ = "sessions"
 
     token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    last_seen_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
 
 class LedgerEntry(Base):
@@ -102,7 +116,7 @@ class LedgerEntry(Base):
     at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     source: Mapped[str] = mapped_column(String(40), index=True)
     target: Mapped[str] = mapped_column(String(40), index=True)
-    amount: Mapped[int] = mapped_column(Integer)
+    amount: Mapped[int] = mapped_column(BigInteger)
     kind: Mapped[str] = mapped_column(String(20))
     table_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
     hand_number: Mapped[int | None] = mapped_column(Integer, nullable=True)
@@ -110,23 +124,37 @@ class LedgerEntry(Base):
 
 
 class TableRow(Base):
-    """A table's sign and counters. ``hand_number`` is the last hand dealt (finished or voided)."""
+    """A table's sign and counters. ``hand_number`` is the last hand dealt (finished or voided). ``status``:
+    ``open``, ``closing`` (no new hand; everyone is cashed out when the one in play ends) or ``closed``.
+    ``name_key`` is unique among tables not closed."""
 
     __tablename__ = "tables"
+    __table_args__ = (
+        Index(
+            "one_open_table_per_name",
+            "name_key",
+            unique=True,
+            sqlite_where=text("status != 'closed'"),
+            postgresql_where=text("status != 'closed'"),
+        ),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(60))
+    name_key: Mapped[str | None] = mapped_column(String(60), nullable=True)
     variant: Mapped[str] = mapped_column(String(12))
     preset: Mapped[str] = mapped_column(String(20))
-    ante: Mapped[int] = mapped_column(Integer)
-    bring_in: Mapped[int] = mapped_column(Integer)
-    small_bet: Mapped[int] = mapped_column(Integer)
-    big_bet: Mapped[int] = mapped_column(Integer)
-    min_buy_in: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    max_buy_in: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    ante: Mapped[int] = mapped_column(BigInteger)
+    bring_in: Mapped[int] = mapped_column(BigInteger)
+    small_bet: Mapped[int] = mapped_column(BigInteger)
+    big_bet: Mapped[int] = mapped_column(BigInteger)
+    min_buy_in: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    max_buy_in: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     hand_number: Mapped[int] = mapped_column(Integer, default=0)
     created_by: Mapped[int | None] = mapped_column(Integer, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    status: Mapped[str] = mapped_column(String(10), default="open", index=True)
+    closed_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
 
 
 class SeatRow(Base):
@@ -144,8 +172,8 @@ class SeatRow(Base):
     account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True)
     bot_tag: Mapped[str | None] = mapped_column(String(40), nullable=True)
     name: Mapped[str] = mapped_column(String(40))
-    stack: Mapped[int] = mapped_column(Integer)
-    queued: Mapped[int] = mapped_column(Integer, default=0)
+    stack: Mapped[int] = mapped_column(BigInteger)
+    queued: Mapped[int] = mapped_column(BigInteger, default=0)
     sitting_out: Mapped[bool] = mapped_column(Boolean, default=False)
     leaving: Mapped[bool] = mapped_column(Boolean, default=False)
 
@@ -163,8 +191,8 @@ class HandRow(Base):
     status: Mapped[str] = mapped_column(String(10), index=True)
     started_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
-    players: Mapped[list[dict[str, Any]]] = mapped_column(JSON)  # [{seat, name, start, end}]
-    pot: Mapped[int] = mapped_column(Integer, default=0)
+    players: Mapped[list[dict[str, Any]]] = mapped_column(JSON)  # [{seat, name, start, end, account_id}]
+    pot: Mapped[int] = mapped_column(BigInteger, default=0)
     winners: Mapped[list[int]] = mapped_column(JSON, default=list)
     phh: Mapped[str | None] = mapped_column(Text, nullable=True)
 
@@ -187,16 +215,93 @@ def make_engine(url: str) -> Engine:
 
 
 def migrate(engine: Engine) -> None:
-    """Bring the database schema to the latest Alembic revision (a fresh database gets every table)."""
+    """Bring the database schema to the latest Alembic revision (a fresh database gets every table).
+
+    On SQLite, foreign keys are off while the migrations run: a revision that changes a table rebuilds it (copy,
+    drop, rename), and with them on, dropping ``accounts`` would cascade to every session. They are checked
+    (``PRAGMA foreign_key_check``) before the migration commits.
+    """
     from alembic import command
     from alembic.config import Config
 
     config = Config()
     config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
     config.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, "head")
+    sqlite = engine.dialect.name == "sqlite"
+    with engine.connect() as connection:
+        if sqlite:
+            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")  # outside any transaction: it takes effect
+            connection.commit()
+        try:
+            with connection.begin():
+                config.attributes["connection"] = connection
+                command.upgrade(config, "head")
+                if sqlite:
+                    broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+                    if broken:
+                        raise RuntimeError(f"the migration broke foreign keys: {broken[:5]}")
+        finally:
+            if sqlite:
+                connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+                connection.commit()
+
+
+def safe_url(url: str) -> str:
+    """A database URL fit to print: the password replaced by ``***`` (and nothing of a URL that does not parse).
+
+    >>> safe_url("postgresql+psycopg://stud:secret@db.example/room")
+    'postgresql+psycopg://stud:***@db.example/room'
+    """
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return "(a URL that does not parse)"
+
+
+def check_database(url: str) -> str | None:
+    """Open the database at ``url`` and bring its schema up to date; ``None`` if that worked, else one line
+    saying what is wrong (no driver, no such directory, not a database, cannot connect...), for ``stud serve``
+    to print instead of a traceback."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError, DatabaseError, NoSuchModuleError, OperationalError, SQLAlchemyError
+
+    shown = safe_url(url)
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        return "--db is not a database URL: give sqlite:///path.db or postgresql+psycopg://user:password@host/name"
+    if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+        folder = Path(parsed.database).expanduser().resolve().parent
+        if not folder.is_dir():
+            return f"cannot create the SQLite database {parsed.database}: the directory {folder} does not exist"
+    try:
+        engine = make_engine(url)
+    except (NoSuchModuleError, ImportError) as error:
+        hint = " (pip install 'studpoker[postgres]')" if parsed.get_backend_name() == "postgresql" else ""
+        return f"no database driver for {parsed.drivername}: {str(error).splitlines()[0]}{hint}"
+    try:
+        with engine.connect() as connection:
+            connection.exec_driver_sql("SELECT 1")
+            if engine.dialect.name == "sqlite":
+                connection.exec_driver_sql("PRAGMA schema_version")
+        migrate(engine)
+    except (NoSuchModuleError, ImportError) as error:
+        return f"no database driver for {parsed.drivername}: {str(error).splitlines()[0]}"
+    except OperationalError as error:
+        reason = str(getattr(error, "orig", None) or error).strip().splitlines()[0]
+        return f"cannot open the database {shown}: {reason}"
+    except DatabaseError as error:
+        reason = str(getattr(error, "orig", None) or error).strip().splitlines()[0]
+        return f"{shown} is not a usable database: {reason}"
+    except (SQLAlchemyError, RuntimeError) as error:
+        reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        return f"the database {shown} could not be brought up to date: {reason}"
+    finally:
+        engine.dispose()
+    return None
 
 
 class Database:

@@ -7,20 +7,24 @@ accounts is zero at every commit. :func:`transfer` runs inside the caller's tran
 state change it pays for (a seat row, a hand row), so money and state never disagree.
 
 A balance never goes below zero: the debit of a user is one conditional ``UPDATE ... WHERE balance >= amount``,
-atomic in every database, so two buy-ins racing on one balance cannot both pass.
+atomic in every database, so two buy-ins racing on one balance cannot both pass. Nor above
+:data:`~studpoker.server.limits.MAX_BALANCE`: a credit that would pass it is refused the same way.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, literal_column, select, union_all, update
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from .db import Account, LedgerEntry, SeatRow
+from .limits import MAX_BALANCE
 
 __all__ = [
     "HOUSE",
+    "BalanceLimitError",
     "InsufficientFundsError",
     "Invariants",
     "balance_of",
@@ -35,6 +39,10 @@ HOUSE = "house"
 
 class InsufficientFundsError(ValueError):
     """A debit larger than the account's balance; nothing was written."""
+
+
+class BalanceLimitError(ValueError):
+    """A credit that would take a balance past ``MAX_BALANCE``; nothing was written."""
 
 
 def user_account(account_id: int) -> str:
@@ -65,8 +73,8 @@ def transfer(
     A user account's cached balance moves with it; a debit larger than the balance raises
     :class:`InsufficientFundsError` and writes nothing.
     """
-    if type(amount) is not int or amount < 0:
-        raise ValueError(f"a ledger amount must be a whole number of chips, got {amount!r}")
+    if type(amount) is not int or not 0 <= amount <= MAX_BALANCE:
+        raise ValueError(f"a ledger amount must be a whole number of chips from 0 to {MAX_BALANCE}, got {amount!r}")
     debit = _user_id(source)
     if debit is not None and source != target:
         done = session.execute(
@@ -80,12 +88,14 @@ def transfer(
             raise InsufficientFundsError(f"{amount} chips is more than your balance of {balance or 0}")
     credit = _user_id(target)
     if credit is not None and source != target:
-        session.execute(
+        done = session.execute(
             update(Account)
-            .where(Account.id == credit)
+            .where(Account.id == credit, Account.balance <= MAX_BALANCE - amount)
             .values(balance=Account.balance + amount)
             .execution_options(synchronize_session=False)
         )
+        if done.rowcount != 1:  # type: ignore[attr-defined]
+            raise BalanceLimitError(f"{amount} chips would take account {credit} past the maximum balance")
     entry = LedgerEntry(
         source=source, target=target, amount=amount, kind=kind, table_id=table_id, hand_number=hand_number, memo=memo
     )
@@ -116,17 +126,27 @@ def check_invariants(session: Session) -> Invariants:
     * every table's ledger balance equals the chips its seat rows hold (stacks and queued chips; during a hand
       the rows keep the stacks from before it, and a hand moves chips only inside the table);
     * the house's grants equal the balances plus the chips on tables (the ledger sums to zero).
+
+    The sums are computed twice: by the database (``SUM ... GROUP BY``, so a sum the database cannot hold is an
+    error here, not a wrapped number) and in Python from the rows; both must agree.
     """
     totals: dict[str, int] = {}
     for source, target, amount in session.execute(select(LedgerEntry.source, LedgerEntry.target, LedgerEntry.amount)):
         totals[source] = totals.get(source, 0) - amount
         totals[target] = totals.get(target, 0) + amount
+    in_sql = _sql_totals(session)
+    if in_sql != {k: v for k, v in totals.items() if v}:
+        differ = sorted(k for k in set(in_sql) | set(totals) if in_sql.get(k, 0) != totals.get(k, 0))
+        raise AssertionError(f"the database's sums differ from the rows' for {differ[:5]}")
     balances = 0
     for account_id, balance in session.execute(select(Account.id, Account.balance)):
         ledger = totals.get(user_account(account_id), 0)
-        if ledger != balance or balance < 0:
+        if ledger != balance or not 0 <= balance <= MAX_BALANCE:
             raise AssertionError(f"account {account_id}: balance {balance} but ledger says {ledger}")
         balances += balance
+    sql_balances = int(session.scalar(select(func.coalesce(func.sum(Account.balance), 0))) or 0)
+    if sql_balances != balances:
+        raise AssertionError(f"the database sums the balances to {sql_balances}, the rows to {balances}")
     seats: dict[int, int] = {}
     for table_id, stack, queued in session.execute(select(SeatRow.table_id, SeatRow.stack, SeatRow.queued)):
         seats[table_id] = seats.get(table_id, 0) + stack + queued
@@ -146,3 +166,19 @@ def check_invariants(session: Session) -> Invariants:
     if sum(totals.values()) != 0 or granted != balances + at_tables:
         raise AssertionError(f"granted {granted} != balances {balances} + chips on tables {at_tables}")
     return Invariants(granted, balances, at_tables)
+
+
+def _sql_totals(session: Session) -> dict[str, int]:
+    """Every ledger account's balance, summed by the database."""
+    moves = union_all(
+        select(LedgerEntry.target.label("name"), LedgerEntry.amount.label("delta")),
+        select(LedgerEntry.source.label("name"), (literal_column("0") - LedgerEntry.amount).label("delta")),
+    ).subquery()
+    try:
+        rows = session.execute(select(moves.c.name, func.sum(moves.c.delta)).group_by(moves.c.name)).all()
+        total = session.scalar(select(func.coalesce(func.sum(moves.c.delta), 0)))
+    except SQLAlchemyError as error:  # SQLite: "integer overflow"; PostgreSQL: "numeric field overflow"
+        raise AssertionError(f"the database cannot sum the ledger: {getattr(error, 'orig', None) or error}") from None
+    if int(total or 0) != 0:
+        raise AssertionError(f"the ledger sums to {total}, not 0, in the database")
+    return {str(name): int(amount) for name, amount in rows if int(amount)}

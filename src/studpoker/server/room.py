@@ -2,42 +2,53 @@
 
 :meth:`Room.open` migrates the database, voids the hands a stop left unfinished (every chip goes back to the
 stack it came from, and the ledger gets a ``void`` memo row per player), seeds the default table when the
-database has none, and starts one :class:`~studpoker.server.actor.TableActor` per table.
+database has none, and starts one :class:`~studpoker.server.actor.TableActor` per table that is not closed (a
+table that was closing is closed at once). The room also knows every open socket by session, so a logout or
+an expired session closes its sockets, and holds the login and sign-up throttles.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from ..bots import make_bot
-from ..engine import Rules, Variant
+from ..engine import Rules
 from ..engine.errors import EngineError
 from ..table import Table, TableError
 from . import wire
-from .actor import ApiError, SeatMeta, TableActor
-from .auth import Passwords
+from .actor import SeatMeta, TableActor
+from .auth import Passwords, Who, expire_sessions
 from .config import Settings
+from .connection import Connection
 from .db import Database, HandRow, SeatRow, TableRow, utcnow
+from .errors import ApiError
 from .ledger import HOUSE, table_account, transfer, user_account
+from .names import BadNameError, name_key, table_name
+from .schemas import CreateTable
+from .throttle import Throttle
 
-__all__ = ["STAKES", "Room", "rules_of"]
+__all__ = ["LOGGED_OUT", "STAKES", "Room", "rules_of"]
 
 log = logging.getLogger("studpoker.server")
 
-#: The stakes the create form offers.
+#: The stakes the create form offers (every one is accepted for every game and preset: tested).
 STAKES: tuple[dict[str, int], ...] = (
-    {"small_bet": 2, "big_bet": 4, "ante": 0, "bring_in": 1},
+    {"small_bet": 2, "big_bet": 4, "ante": 1, "bring_in": 1},
     {"small_bet": 4, "big_bet": 8, "ante": 1, "bring_in": 2},
     {"small_bet": 10, "big_bet": 20, "ante": 1, "bring_in": 3},
     {"small_bet": 20, "big_bet": 40, "ante": 3, "bring_in": 5},
     {"small_bet": 50, "big_bet": 100, "ante": 5, "bring_in": 15},
 )
+#: The close code of a socket whose session ended (logout, expiry).
+LOGGED_OUT = 4401
 
 
 def rules_of(row: TableRow) -> Rules:
@@ -120,6 +131,12 @@ class Room:
         self.db = Database(settings.db_url)
         self.passwords = Passwords(settings.password_time_cost, settings.password_memory_kib)
         self.actors: dict[int, TableActor] = {}
+        self.sockets: dict[str, set[Connection]] = {}  # open table sockets by session (token hash)
+        self.login_failures_by_account = Throttle(settings.login_failures_per_account, settings.login_window_seconds)
+        self.login_failures_by_address = Throttle(settings.login_failures_per_address, settings.login_window_seconds)
+        self.signups = Throttle(settings.signups_per_address, settings.signup_window_seconds)
+        self._creating = asyncio.Lock()
+        self._sweeper: asyncio.Task[None] | None = None
 
     async def open(self) -> None:
         await asyncio.to_thread(_warm_up)
@@ -127,22 +144,73 @@ class Room:
         voided = await self.db.run(void_unfinished)
         for table_id, number in voided:
             log.warning("table %s: hand %s was cut short by a stop and is void; every chip went back", table_id, number)
-        rows = await self.db.run(lambda s: list(s.scalars(select(TableRow).order_by(TableRow.id)).all()))
+        rows = await self.db.run(
+            lambda s: list(s.scalars(select(TableRow).where(TableRow.status != "closed").order_by(TableRow.id)).all())
+        )
         for row in rows:
-            await self._load(row)
-        if not rows and self.settings.default_table:
-            actor = await self.create_table(
-                None,
-                {"name": "Stud 10/20", "variant": "STUD7", "small_bet": 10, "big_bet": 20, "ante": 1, "bring_in": 3},
+            actor = await self._load(row)
+            if row.status == "closing":
+                await actor.close()
+        any_table = await self.db.run(lambda s: s.scalar(select(func.count(TableRow.id))))
+        if not any_table and self.settings.default_table:
+            request = CreateTable.model_validate(
+                {"name": "Stud 10/20", "variant": "STUD7", "small_bet": 10, "big_bet": 20, "ante": 1, "bring_in": 3}
             )
+            actor = await self.create_table(None, request)
             if self.settings.default_bots:
                 await actor.add_bots(self.settings.default_bots, "tight-aggressive")
+        self._sweeper = asyncio.create_task(self._sweep_sessions(), name="session-sweeper")
         _freeze_startup_objects()
 
     async def close(self) -> None:
-        for actor in self.actors.values():
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+        for actor in list(self.actors.values()):
             await actor.stop()
         self.db.close()
+
+    # -- sessions and their sockets ------------------------------------------------------------------------
+
+    def add_socket(self, connection: Connection) -> None:
+        if connection.session is not None:
+            self.sockets.setdefault(connection.session, set()).add(connection)
+
+    def drop_socket(self, connection: Connection) -> None:
+        if connection.session is not None:
+            group = self.sockets.get(connection.session)
+            if group is not None:
+                group.discard(connection)
+                if not group:
+                    del self.sockets[connection.session]
+
+    def end_sockets(self, session: str, reason: str) -> int:
+        """Close every socket opened with ``session`` (logged out, expired): an ``error`` then close code 4401."""
+        group = self.sockets.pop(session, set())
+        for connection in group:
+            connection.push(wire.encode(wire.error("logged_out", reason)))
+            connection.close(LOGGED_OUT)
+        return len(group)
+
+    async def sweep_sessions(self) -> list[str]:
+        """One sweep: sessions with open sockets are in use; expired sessions are deleted and their sockets closed."""
+        settings = self.settings
+        in_use = list(self.sockets)
+        gone = await self.db.run(
+            lambda s: expire_sessions(s, in_use, settings.session_idle_seconds, settings.session_max_seconds)
+        )
+        for session in gone:
+            self.end_sockets(session, "your session has expired: sign in again")
+        return gone
+
+    async def _sweep_sessions(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.session_sweep_seconds)
+            try:
+                await self.sweep_sessions()
+            except Exception:
+                log.exception("the session sweep failed; it runs again in %s s", self.settings.session_sweep_seconds)
 
     async def _load(self, row: TableRow) -> TableActor:
         rules = rules_of(row)
@@ -189,67 +257,83 @@ class Room:
         actor.start()
         return actor
 
-    async def create_table(self, account_id: int | None, body: dict[str, Any]) -> TableActor:
-        """A new table from a preset and stakes (the API's create form); :class:`ApiError` for bad values."""
-        variant = body.get("variant")
+    def forget(self, table_id: int) -> None:
+        """A closed table's actor leaves the room."""
+        self.actors.pop(table_id, None)
+
+    async def create_table(self, owner: Who | None, request: CreateTable) -> TableActor:
+        """A new table from a preset and stakes (the API's create form), opened by ``owner`` (``None``: the room).
+
+        Refused with :class:`ApiError`: stakes the rules refuse (400), a name that is not allowed (400) or that an
+        open table has (409), more open tables than ``max_tables_per_account`` for the owner (admins excepted) or
+        than ``max_tables`` in all (409 ``limit``).
+        """
+        small = request.small_bet
+        big = request.big_bet if request.big_bet is not None else 2 * small
+        ante = request.ante if request.ante is not None else max(1, small // 10)
+        bring_in = request.bring_in if request.bring_in is not None else max(ante, small // 3)
         try:
-            variant_enum = Variant(variant)
-        except ValueError:
-            raise ApiError(400, "invalid", f"unknown variant {variant!r}: STUD7, STUD7_HL8, STUD5 or RAZZ") from None
-        small = body.get("small_bet")
-        if type(small) is not int or small < 1:
-            raise ApiError(400, "invalid", f"small_bet must be a whole number of chips of at least 1, got {small!r}")
-        preset = body.get("preset", "casino")
-        big = body.get("big_bet", 2 * small)
-        ante = body.get("ante", small // 10)
-        bring_in = body.get("bring_in", max(1, small // 3))
-        name = body.get("name") or f"{wire.VARIANT_NAMES[variant_enum]} {small}/{big}"
-        if not isinstance(name, str) or len(name) > 60:
-            raise ApiError(400, "invalid", "a table name is text of at most 60 characters")
+            name = table_name(request.name or f"{wire.VARIANT_NAMES[request.variant]} {small}/{big}")
+        except BadNameError as error:
+            raise ApiError(400, "invalid", str(error)) from None
         options: dict[str, Any] = {}
-        for key in ("min_buy_in", "max_buy_in"):
-            if body.get(key) is not None:
-                options[key] = body[key]
-        for key, value in (("big_bet", big), ("ante", ante), ("bring_in", bring_in), *options.items()):
-            if type(value) is not int:
-                raise ApiError(400, "invalid", f"{key} must be a whole number of chips, got {value!r}")
-        if not isinstance(preset, str):
-            raise ApiError(400, "invalid", f"unknown preset {preset!r}")
+        if request.min_buy_in is not None:
+            options["min_buy_in"] = request.min_buy_in
+        if request.max_buy_in is not None:
+            options["max_buy_in"] = request.max_buy_in
         try:
-            rules = Rules.from_preset(preset, variant_enum, ante, bring_in, small, big, **options)
+            rules = Rules.from_preset(request.preset, request.variant, ante, bring_in, small, big, **options)
             Table(rules)
         except (EngineError, TableError, ValueError, TypeError) as error:
             raise ApiError(400, "invalid", str(error)) from None
-        bots = body.get("bots", 0)
         assert rules.max_seats is not None
-        if type(bots) is not int or not 0 <= bots < rules.max_seats:
-            raise ApiError(400, "invalid", f"bots must be 0 to {rules.max_seats - 1}, got {bots!r}")
-        row = TableRow(
-            name=name.strip() or "Stud",
-            variant=variant_enum.value,
-            preset=preset,
-            ante=ante,
-            bring_in=bring_in,
-            small_bet=small,
-            big_bet=big,
-            min_buy_in=options.get("min_buy_in"),
-            max_buy_in=options.get("max_buy_in"),
-            created_by=account_id,
-        )
+        if request.bots >= rules.max_seats:
+            raise ApiError(400, "invalid", f"bots must be 0 to {rules.max_seats - 1}, got {request.bots}")
+        key = name_key(name)
+        settings = self.settings
+        async with self._creating:  # one creation at a time: the limits and the name are checked, then taken
+            if len(self.actors) >= settings.max_tables:
+                raise ApiError(409, "limit", f"the room has its maximum of {settings.max_tables} open tables")
+            if owner is not None and not owner.is_admin:
+                mine = sum(1 for a in self.actors.values() if a.created_by == owner.id)
+                if mine >= settings.max_tables_per_account:
+                    raise ApiError(
+                        409, "limit", f"you have {mine} open tables, the most one account may open: close one first"
+                    )
+            if any(name_key(a.name) == key for a in self.actors.values()):
+                raise ApiError(409, "conflict", f"a table named {name!r} is open: choose another name")
+            row = TableRow(
+                name=name,
+                name_key=key,
+                variant=request.variant.value,
+                preset=request.preset,
+                ante=ante,
+                bring_in=bring_in,
+                small_bet=small,
+                big_bet=big,
+                min_buy_in=options.get("min_buy_in"),
+                max_buy_in=options.get("max_buy_in"),
+                created_by=None if owner is None else owner.id,
+                status="open",
+            )
 
-        def work(session: Session) -> TableRow:
-            session.add(row)
-            session.flush()
-            return row
+            def work(session: Session) -> TableRow:
+                session.add(row)
+                session.flush()
+                return row
 
-        saved = await self.db.run(work)
-        actor = await self._load(saved)
-        if bots:
-            await actor.add_bots(bots, "tight-aggressive")
+            try:
+                saved = await self.db.run(work)
+            except IntegrityError:
+                raise ApiError(409, "conflict", f"a table named {name!r} is open: choose another name") from None
+            actor = await self._load(saved)
+        if request.bots:
+            await actor.add_bots(request.bots, "tight-aggressive")
         return actor
 
-    def actor(self, table_id: object) -> TableActor:
-        actor = self.actors.get(table_id) if type(table_id) is int else None
+    def actor(self, table_id: int) -> TableActor:
+        """The actor of an open table, or :class:`ApiError` 404."""
+        actor = self.actors.get(table_id)
         if actor is None:
-            raise ApiError(404, "not_found", f"there is no table {table_id}")
+            raise ApiError(404, "not_found", f"there is no open table {table_id}")
         return actor

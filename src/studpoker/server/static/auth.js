@@ -1,6 +1,6 @@
 // Sign-in and sign-up pages: post the form as JSON, then go to `?next=` or the lobby.
 
-import { api, header, say } from "./common.js";
+import { api, header, safeNext, say } from "./common.js";
 
 header();
 const form = document.getElementById("auth-form");
@@ -10,8 +10,7 @@ form.addEventListener("submit", async (event) => {
   const body = { username: form.username.value.trim(), password: form.password.value };
   try {
     await api("POST", form.dataset.endpoint, body);
-    const next = new URLSearchParams(location.search).get("next");
-    location.href = next && next.startsWith("/") && !next.startsWith("//") ? next : "/lobby";
+    location.href = safeNext(new URLSearchParams(location.search).get("next"));
   } catch (error) {
     say("status", error.message, true);
   }

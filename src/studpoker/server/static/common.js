@@ -4,9 +4,10 @@
 /** Calls the server's JSON API; throws an Error carrying the server's message on failure. */
 export async function api(method, path, body) {
   const options = { method, headers: {}, credentials: "same-origin" };
-  if (body !== undefined) {
+  if (method !== "GET" && method !== "HEAD") {
+    // Every change is JSON: the server refuses any other body (a page elsewhere cannot send it without CORS).
     options.headers["Content-Type"] = "application/json";
-    options.body = JSON.stringify(body);
+    options.body = JSON.stringify(body ?? {});
   }
   const response = await fetch(path, options);
   let data = null;
@@ -163,6 +164,22 @@ async function logout() {
   } finally {
     location.href = "/login";
   }
+}
+
+/**
+ * Where to go after signing in: `next` if it is a page of this site, else the lobby. Only a path of this origin
+ * is followed: "//evil", "/\\evil", "/%09/evil" (a tab the URL parser drops) and "https://evil" all resolve
+ * to another origin and are refused.
+ */
+export function safeNext(next, origin = location.origin) {
+  if (typeof next !== "string" || !next.startsWith("/")) return "/lobby";
+  let url;
+  try {
+    url = new URL(next, origin);
+  } catch {
+    return "/lobby";
+  }
+  return url.origin === origin ? url.pathname + url.search + url.hash : "/lobby";
 }
 
 /** For pages that need an account: the user, or a trip to the sign-in page (coming back here after). */

@@ -17,7 +17,14 @@ const state = {
   hand: null, // the hand being dealt, or the last one finished (kept on screen until the next one starts)
   turn: null, // the `your_turn` message being answered, or null
   meLoggedIn: false,
+  me: null, // GET /api/me: {id, username, is_admin, ...} or null
+  ended: null, // why the table's socket will not come back ("closed", "logged out"), or null
 };
+
+/** Whether the viewer may manage this table (its creator or an admin): add and remove bots, close it. */
+function manager() {
+  return Boolean(state.me && state.table && (state.me.is_admin || state.table.created_by === state.me.id));
+}
 
 /** A fresh hand: one entry per seat dealt in, in position order. */
 function newHand(number, players) {
@@ -88,7 +95,20 @@ function apply(msg) {
     case "error":
       say("status", msg.message, true);
       if (msg.code === "stale" || msg.code === "not_your_turn") send({ type: "snapshot" });
+      if (msg.code === "logged_out") state.ended = msg.message;
       return false;
+    case "closing":
+      if (state.table) state.table.status = "closing";
+      say("status", "This table is closing: no new hand will be dealt.");
+      return true;
+    case "closed": {
+      const mine = msg.cashed_out.find((c) => c.seat === state.you?.seat);
+      state.ended = "This table is closed.";
+      say("status", mine ? `This table is closed: ${chips(mine.amount)} went back to your balance.` : state.ended);
+      state.seats.clear();
+      state.turn = null;
+      return true;
+    }
   }
   if (!hand) return false; // a message about a hand this page does not know: the next snapshot repairs it
   const p = hand.players.get(msg.seat);
@@ -322,6 +342,11 @@ function connect() {
     render(true);
     if (event.code === 4404) {
       say("status", "There is no such table.", true);
+      return;
+    }
+    if (event.code === 4410 || event.code === 4401) {
+      // closed table, or signed out (in this tab or another): reconnecting would not bring the seat back
+      if (event.code === 4401) say("status", state.ended ?? "You signed out.", true);
       return;
     }
     // Reconnect with a growing delay; the server answers the new connection with a fresh snapshot.
@@ -642,11 +667,14 @@ setInterval(tick, 250);
 function renderControls() {
   const box = document.getElementById("seat-controls");
   const me = state.you?.seat ? state.seats.get(state.you.seat) : null;
-  const wanted = !state.meLoggedIn ? "visitor" : me ? `seated-${me.sitting_out}-${me.leaving}` : "watching";
+  const who = !state.meLoggedIn ? "visitor" : me ? `seated-${me.sitting_out}-${me.leaving}` : "watching";
+  const wanted = `${who}-${manager()}-${state.table?.status}-${Boolean(state.ended)}`;
   if (box.dataset.mode === wanted) return;
   box.dataset.mode = wanted;
   const buttons = [];
-  if (!state.meLoggedIn) {
+  if (state.ended) {
+    // nothing to do at this table any more
+  } else if (!state.meLoggedIn) {
     buttons.push(
       el("a", { class: "button", href: `/login?next=${encodeURIComponent(location.pathname)}` }, "Sign in to play"),
     );
@@ -669,9 +697,12 @@ function renderControls() {
       ),
     );
   }
-  if (state.meLoggedIn) {
+  if (manager() && !state.ended && state.table?.status === "open") {
     buttons.push(el("button", { type: "button", class: "secondary", id: "add-bot", onclick: addBot }, "Add bot"));
     buttons.push(el("button", { type: "button", class: "secondary", onclick: removeBots }, "Remove bots"));
+    buttons.push(
+      el("button", { type: "button", class: "danger", id: "close-table", onclick: closeTable }, "Close table"),
+    );
   }
   buttons.push(el("a", { class: "button secondary", href: `/history/${tableId}` }, "Hand histories"));
   box.replaceChildren(...buttons);
@@ -764,6 +795,16 @@ async function removeBots() {
   }
 }
 
+async function closeTable() {
+  if (!window.confirm("Close this table? Every seat is cashed out (after the hand in play).")) return;
+  try {
+    const answer = await api("DELETE", `/api/tables/${tableId}`);
+    if (!answer.closed) say("status", "The table closes when this hand is over.");
+  } catch (error) {
+    say("status", error.message, true);
+  }
+}
+
 // -- tabs: this hand's log, and the table's past hands -------------------------------------------------
 
 for (const tab of document.querySelectorAll('[role="tab"]')) {
@@ -784,6 +825,7 @@ const replayer = mountReplayer(document.getElementById("panel-history"), tableId
 
 (async () => {
   const me = await header();
+  state.me = me;
   state.meLoggedIn = Boolean(me);
   render(true);
   connect();

@@ -1,0 +1,76 @@
+"""``stud admin``: manage the card room's accounts on its database (the ``server`` extra).
+
+``stud admin create-user NAME [--admin]`` asks for the password (twice) on a terminal, or reads one line from
+standard input (``--password-stdin``); ``stud admin set-admin NAME [--revoke]`` gives or takes the admin role.
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import importlib.util
+import sys
+
+from .histories import UsageError
+
+__all__ = ["add_commands"]
+
+_MISSING = "stud admin needs the server extra: pip install 'studpoker[server]'"
+
+
+def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    admin = sub.add_parser(
+        "admin",
+        help="manage the card room's accounts",
+        description="Manage the card room's accounts, straight on its database.",
+        epilog="example: stud admin create-user ann --admin --db sqlite:///./studpoker.db",
+    )
+    tasks = admin.add_subparsers(dest="task", metavar="TASK")
+    tasks.required = True
+    create = tasks.add_parser("create-user", help="create an account", description="Create an account.")
+    create.add_argument("username", help="3 to 20 letters, digits, _ or -")
+    create.add_argument("--admin", action="store_true", help="the account may manage every table and see every card")
+    create.add_argument(
+        "--password-stdin", action="store_true", help="read the password from standard input (one line)"
+    )
+    create.add_argument("--starting-balance", type=int, default=10_000, metavar="CHIPS")
+    role = tasks.add_parser("set-admin", help="give or take the admin role", description="Give the admin role.")
+    role.add_argument("username")
+    role.add_argument("--revoke", action="store_true", help="take the role away")
+    for parser in (create, role):
+        parser.add_argument("--db", default=None, metavar="URL", help="the database (default sqlite:///./studpoker.db)")
+    admin.set_defaults(run=_admin)
+
+
+def _password(args: argparse.Namespace) -> str:
+    if args.password_stdin or not sys.stdin.isatty():
+        line = sys.stdin.readline()
+        return line.removesuffix("\n").removesuffix("\r")
+    first = getpass.getpass("password: ")
+    if getpass.getpass("password again: ") != first:
+        raise UsageError("the two passwords differ")
+    return first
+
+
+def _admin(args: argparse.Namespace) -> int:
+    needed = ("fastapi", "sqlalchemy", "alembic", "argon2", "zxcvbn")
+    if any(importlib.util.find_spec(name) is None for name in needed):
+        print(_MISSING, file=sys.stderr)
+        return 2
+    from ..server.manage import ManageError, create_user, set_admin
+    from .serve import _db_url
+
+    url = _db_url(args.db)
+    try:
+        if args.task == "create-user":
+            account = create_user(
+                url, args.username, _password(args), admin=args.admin, starting_balance=args.starting_balance
+            )
+            role = "an admin" if args.admin else "a player"
+            print(f"created {args.username} (account {account}), {role}")
+        else:
+            set_admin(url, args.username, not args.revoke)
+            print(f"{args.username} is {'no longer ' if args.revoke else ''}an admin")
+    except ManageError as error:
+        raise UsageError(str(error)) from None
+    return 0

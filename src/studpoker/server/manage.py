@@ -1,0 +1,68 @@
+"""Account management from the command line (``stud admin``): create an account (an admin, typically), and
+give or take the admin role. Runs straight on the database, with or without a server running."""
+
+from __future__ import annotations
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from .auth import Passwords, create_account, password_problem, valid_username
+from .db import Account, Database, check_database
+from .errors import ApiError
+from .names import name_key
+
+__all__ = ["ManageError", "create_user", "set_admin"]
+
+
+class ManageError(ValueError):
+    """What ``stud admin`` reports in one line."""
+
+
+def _open(url: str) -> Database:
+    problem = check_database(url)
+    if problem is not None:
+        raise ManageError(problem)
+    return Database(url)
+
+
+def create_user(url: str, username: str, password: str, *, admin: bool, starting_balance: int = 10_000) -> int:
+    """Create an account (with the starting balance from the house, as a sign-up would); returns its id.
+    The username and password rules are the sign-up's (zxcvbn strength 3 and up)."""
+    try:
+        name = valid_username(username)
+    except ApiError as error:
+        raise ManageError(error.message) from None
+    problem = password_problem(password, name, 3)
+    if problem:
+        raise ManageError(problem)
+    hashed = Passwords().hash(password)
+    db = _open(url)
+    try:
+
+        def work(session: Session) -> int:
+            return create_account(session, name, hashed, starting_balance, is_admin=admin).id
+
+        return db.transaction(work)
+    except ApiError as error:
+        raise ManageError(error.message) from None
+    finally:
+        db.close()
+
+
+def set_admin(url: str, username: str, admin: bool) -> None:
+    """Give (``admin``) or take away the admin role of an existing account."""
+    db = _open(url)
+    try:
+
+        def work(session: Session) -> bool:
+            key = name_key(username.strip())
+            found = session.scalar(select(Account.id).where(Account.username_key == key))
+            if found is None:
+                return False
+            session.execute(update(Account).where(Account.id == found).values(is_admin=admin))
+            return True
+
+        if not db.transaction(work):
+            raise ManageError(f"there is no account {username!r}")
+    finally:
+        db.close()

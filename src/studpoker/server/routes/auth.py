@@ -1,0 +1,207 @@
+"""Accounts and sessions: sign up, log in (throttled), log out (closing the session's sockets), who am I, my
+ledger, and a CSRF token for programs that send no ``Origin``."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import unicodedata
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Depends, Query, Request, Response
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from ..auth import (
+    COOKIE,
+    CSRF_COOKIE,
+    MAX_PASSWORD,
+    create_account,
+    end_session,
+    new_session,
+    password_problem,
+    valid_username,
+)
+from ..config import Settings
+from ..db import Account as AccountRow
+from ..db import LedgerEntry
+from ..deps import CurrentAccount, RoomDep, SettingsDep, check_csrf, client_address
+from ..errors import ApiError
+from ..ledger import user_account
+from ..names import name_key
+from ..schemas import Account, Credentials, CsrfToken, Empty, Ledger, Me, Ok
+from . import errors
+
+router = APIRouter(prefix="/api", tags=["accounts"], dependencies=[Depends(check_csrf)])
+
+
+def iso(value: Any) -> str | None:
+    """A database timestamp as the API's ISO 8601 UTC text."""
+    return None if value is None else value.replace(microsecond=0).isoformat() + "Z"
+
+
+def _set_cookies(response: Response, token: str, settings: Settings) -> None:
+    response.set_cookie(
+        COOKIE,
+        token,
+        httponly=True,
+        samesite="lax",
+        secure=settings.secure_cookies,
+        path="/",
+        max_age=int(settings.session_max_seconds),
+    )
+    response.set_cookie(
+        CSRF_COOKIE, secrets.token_urlsafe(24), samesite="strict", secure=settings.secure_cookies, path="/"
+    )
+
+
+@router.post("/signup", status_code=201, responses=errors(400, 403, 409, 413, 429))
+async def signup(body: Credentials, request: Request, response: Response, room: RoomDep) -> Account:
+    """Open an account (with the starting balance of play chips) and sign in."""
+    settings = room.settings
+    address = client_address(request)
+    wait = room.signups.retry_after(address)
+    if wait:
+        raise ApiError(
+            429, "rate_limited", f"too many new accounts from here: try again in {wait} s", {"Retry-After": str(wait)}
+        )
+    name = valid_username(body.username)
+    problem = password_problem(body.password, name, settings.min_password_score)
+    if problem:
+        raise ApiError(400, "invalid", problem)
+    hashed = await asyncio.to_thread(room.passwords.hash, body.password)
+
+    def work(session: Session) -> tuple[Account, str]:
+        account = create_account(session, name, hashed, settings.starting_balance)
+        token = new_session(session, account.id)
+        return Account(id=account.id, username=account.username, balance=account.balance), token
+
+    data, token = await room.db.run(work)
+    room.signups.add(address)
+    _set_cookies(response, token, settings)
+    return data
+
+
+@router.post("/login", responses=errors(400, 401, 403, 413, 429))
+async def login(body: Credentials, request: Request, response: Response, room: RoomDep) -> Account:
+    """Sign in. Wrong passwords are counted per username and per address: past the limit, 429 until the window
+    has passed (even for the right password)."""
+    address = client_address(request)
+    key = name_key(" ".join(unicodedata.normalize("NFKC", body.username).split()))  # as stored, however odd
+    wait = max(room.login_failures_by_address.retry_after(address), room.login_failures_by_account.retry_after(key))
+    if wait:
+        raise ApiError(
+            429, "rate_limited", f"too many wrong passwords: try again in {wait} s", {"Retry-After": str(wait)}
+        )
+    found = None
+    if key:
+        found = await room.db.run(
+            lambda s: s.execute(
+                select(AccountRow.id, AccountRow.password_hash).where(AccountRow.username_key == key)
+            ).first()
+        )
+    password = body.password[:MAX_PASSWORD]
+    ok = await asyncio.to_thread(room.passwords.verify, None if found is None else found[1], password)
+    if not ok or found is None:
+        room.login_failures_by_address.add(address)
+        if key:
+            room.login_failures_by_account.add(key)
+        raise ApiError(401, "bad_credentials", "wrong username or password")
+    room.login_failures_by_account.clear(key)
+    account_id = int(found[0])
+
+    def work(session: Session) -> tuple[Account, str]:
+        account = session.get(AccountRow, account_id)
+        assert account is not None
+        token = new_session(session, account_id)
+        return Account(
+            id=account.id, username=account.username, balance=account.balance, is_admin=account.is_admin
+        ), token
+
+    data, token = await room.db.run(work)
+    _set_cookies(response, token, room.settings)
+    return data
+
+
+@router.post("/logout", responses=errors(403, 413))
+async def logout(
+    request: Request,
+    response: Response,
+    room: RoomDep,
+    settings: SettingsDep,
+    _body: Annotated[Empty | None, Body()] = None,
+) -> Ok:
+    """End this session: its cookie stops working and its open table sockets are closed."""
+    token = request.cookies.get(COOKIE)
+    hashed = await room.db.run(lambda s: end_session(s, token))
+    if hashed is not None:
+        room.end_sockets(hashed, "you signed out")
+    response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax", secure=settings.secure_cookies)
+    response.delete_cookie(CSRF_COOKIE, path="/", samesite="strict", secure=settings.secure_cookies)
+    return Ok(ok=True)
+
+
+@router.get("/csrf")
+async def csrf(request: Request, response: Response, settings: SettingsDep) -> CsrfToken:
+    """A CSRF token for programs that send no ``Origin``: send it back as ``X-CSRF-Token`` with the
+    ``studpoker_csrf`` cookie it is set in (browsers on the room's pages need none)."""
+    token = request.cookies.get(CSRF_COOKIE)
+    if not token or len(token) > 200:
+        token = secrets.token_urlsafe(24)
+        response.set_cookie(CSRF_COOKIE, token, samesite="strict", secure=settings.secure_cookies, path="/")
+    return CsrfToken(token=token)
+
+
+@router.get("/me", responses=errors(401))
+async def me(who: CurrentAccount, room: RoomDep) -> Me:
+    """The signed-in account: its balance and the seats it holds."""
+    balance = await room.db.run(lambda s: int(s.scalar(select(AccountRow.balance).where(AccountRow.id == who.id)) or 0))
+    seats = []
+    for actor in room.actors.values():
+        seat = actor.seat_of(who.id)
+        if seat is not None:
+            info = actor.table.seat(seat)
+            seats.append(
+                {
+                    "table_id": actor.id,
+                    "table": actor.name,
+                    "seat": seat,
+                    "stack": info.stack,
+                    "queued": info.queued,
+                    "sitting_out": info.sitting_out,
+                }
+            )
+    return Me.model_validate(
+        {"id": who.id, "username": who.username, "balance": balance, "is_admin": who.is_admin, "seats": seats}
+    )
+
+
+@router.get("/ledger", responses=errors(400, 401))
+async def ledger(who: CurrentAccount, room: RoomDep, limit: Annotated[int, Query(ge=1, le=500)] = 50) -> Ledger:
+    """The account's ledger, newest first: each line is a change to its balance."""
+    name = user_account(who.id)
+
+    def work(session: Session) -> dict[str, Any]:
+        rows = session.scalars(
+            select(LedgerEntry)
+            .where((LedgerEntry.source == name) | (LedgerEntry.target == name))
+            .order_by(LedgerEntry.id.desc())
+            .limit(limit)
+        ).all()
+        balance = session.scalar(select(AccountRow.balance).where(AccountRow.id == who.id))
+        return {
+            "balance": balance or 0,
+            "entries": [
+                {
+                    "id": r.id,
+                    "at": iso(r.at),
+                    "amount": r.amount if r.target == name else -r.amount,
+                    "kind": r.kind,
+                    "table_id": r.table_id,
+                    "memo": r.memo,
+                }
+                for r in rows
+            ],
+        }
+
+    return Ledger.model_validate(await room.db.run(work))

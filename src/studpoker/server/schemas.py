@@ -1,0 +1,332 @@
+"""The HTTP API's bodies as Pydantic models: requests with their bounds, responses as they are sent.
+
+Requests are strict (``"400"`` is not a number, ``true`` is not 1) and closed (an unknown field is an error), and
+every number has the documented maximum of :mod:`studpoker.server.limits`, so what reaches the room is already
+the right type and size. The models are the OpenAPI schema published at ``/api/openapi.json``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..engine import Variant
+from .limits import MAX_BALANCE, MAX_CHIPS, MAX_ID, MAX_NAME, MAX_STAKE
+
+__all__ = [
+    "Account",
+    "AccountList",
+    "AccountSummary",
+    "AddBots",
+    "Books",
+    "BotsAdded",
+    "BotsRemoved",
+    "Chips",
+    "Clock",
+    "CloseResult",
+    "CreateTable",
+    "Credentials",
+    "CsrfToken",
+    "Empty",
+    "ErrorBody",
+    "HandDetail",
+    "HandList",
+    "HandSummary",
+    "LeaveResult",
+    "Ledger",
+    "LedgerLine",
+    "Me",
+    "MySeat",
+    "Ok",
+    "Presets",
+    "Sit",
+    "SitResult",
+    "SittingOut",
+    "Stakes",
+    "TableDetail",
+    "TableInfo",
+    "TableList",
+    "TableSeat",
+    "TopUp",
+    "TopUpResult",
+]
+
+#: A whole number of chips in one request.
+Chips = Annotated[int, Field(ge=1, le=MAX_CHIPS)]
+#: One of a table's stakes.
+Stake = Annotated[int, Field(ge=1, le=MAX_STAKE)]
+Balance = Annotated[int, Field(ge=0, le=MAX_BALANCE)]
+Id = Annotated[int, Field(ge=1, le=MAX_ID)]
+SeatNumber = Annotated[int, Field(ge=1, le=10)]
+
+
+class _Request(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+
+class Empty(_Request):
+    """The body of a change that needs no data: ``{}`` (or none), still sent as ``application/json``."""
+
+
+# -- errors ------------------------------------------------------------------------------------------------
+
+
+class FieldProblem(BaseModel):
+    field: str
+    message: str
+
+
+class ErrorDetail(BaseModel):
+    code: str = Field(examples=["insufficient_funds"])
+    message: str = Field(examples=["a buy-in of 5000 chips is more than your balance of 1000"])
+    details: list[FieldProblem] | None = None
+
+
+class ErrorBody(BaseModel):
+    """Every error: a code for programs and a sentence for people."""
+
+    error: ErrorDetail
+
+
+# -- accounts ----------------------------------------------------------------------------------------------
+
+
+class Credentials(_Request):
+    """Sign-up and login. A new username is 3 to 20 letters, digits, ``_`` or ``-``; a new password is 8 to 128
+    characters that zxcvbn does not find easy to guess."""
+
+    username: str = Field(min_length=1, max_length=40, examples=["ann"])
+    password: str = Field(min_length=1, max_length=128, examples=["correct horse battery"])
+
+
+class Account(BaseModel):
+    id: int
+    username: str
+    balance: Balance
+    is_admin: bool = False
+
+
+class MySeat(BaseModel):
+    table_id: int
+    table: str
+    seat: int
+    stack: int
+    queued: int
+    sitting_out: bool
+
+
+class Me(Account):
+    seats: list[MySeat]
+
+
+class LedgerLine(BaseModel):
+    id: int
+    at: str | None
+    amount: int = Field(description="the change to this account's balance")
+    kind: str
+    table_id: int | None
+    memo: str
+
+
+class Ledger(BaseModel):
+    balance: Balance
+    entries: list[LedgerLine]
+
+
+class Ok(BaseModel):
+    ok: bool
+
+
+class CsrfToken(BaseModel):
+    token: str = Field(description="send it back as the X-CSRF-Token header (it is also the studpoker_csrf cookie)")
+
+
+# -- lobby and tables --------------------------------------------------------------------------------------
+
+
+class Stakes(BaseModel):
+    small_bet: int
+    big_bet: int
+    ante: int
+    bring_in: int
+
+
+class Clock(BaseModel):
+    action: float
+    bank: float
+
+
+class TableInfo(BaseModel):
+    id: int
+    name: str
+    variant: Variant
+    variant_name: str
+    preset: str
+    stakes: Stakes
+    stakes_text: str
+    min_buy_in: int | None
+    max_buy_in: int | None
+    max_seats: int
+    seats_taken: int
+    hands_played: int
+    average_pot: int
+    playing: bool
+    status: Literal["open", "closing"]
+    created_by: int | None
+    clock: Clock
+
+
+class TableList(BaseModel):
+    tables: list[TableInfo]
+
+
+class TableSeat(BaseModel):
+    seat: int
+    name: str
+    stack: int
+    bot: bool
+    sitting_out: bool
+    leaving: bool
+    queued: int
+    connected: bool
+
+
+class TableDetail(TableInfo):
+    seats: list[TableSeat]
+
+
+class VariantChoice(BaseModel):
+    variant: Variant
+    name: str
+
+
+class Presets(BaseModel):
+    variants: list[VariantChoice]
+    presets: list[str]
+    stakes: list[Stakes]
+    bots: list[str]
+
+
+class CreateTable(_Request):
+    """A new table. Only ``variant`` and ``small_bet`` are needed: ``big_bet`` defaults to twice the small bet,
+    ``ante`` to a tenth of it (at least 1), ``bring_in`` to a third (at least the ante), ``preset`` to casino."""
+
+    variant: Annotated[Variant, Field(strict=False, description="STUD7, STUD7_HL8, STUD5 or RAZZ")]
+    small_bet: Stake
+    big_bet: Stake | None = None
+    ante: Stake | None = None
+    bring_in: Stake | None = None
+    preset: Literal["casino", "tournament"] = "casino"
+    name: str | None = Field(None, max_length=4 * MAX_NAME)
+    min_buy_in: Chips | None = None
+    max_buy_in: Chips | None = None
+    bots: int = Field(0, ge=0, le=9)
+
+
+class Sit(_Request):
+    buy_in: Chips = Field(examples=[400])
+    seat: SeatNumber | None = Field(None, description="the lowest free seat if left out")
+
+
+class SitResult(BaseModel):
+    seat: int
+    stack: int
+    balance: Balance
+
+
+class LeaveResult(BaseModel):
+    left: bool
+    cashed_out: int
+    balance: Balance
+
+
+class TopUp(_Request):
+    amount: Chips = Field(examples=[200])
+
+
+class TopUpResult(BaseModel):
+    queued: bool
+    stack: int
+    queued_chips: int
+    balance: Balance
+
+
+class SittingOut(BaseModel):
+    sitting_out: bool
+
+
+class AddBots(_Request):
+    count: int | None = Field(None, ge=0, le=10, description="fill every free seat if left out")
+    tag: str | None = Field(None, max_length=40, examples=["tight-aggressive"])
+
+
+class BotsAdded(BaseModel):
+    seats: list[int]
+
+
+class BotsRemoved(BaseModel):
+    removed: list[int]
+
+
+class CashedOut(BaseModel):
+    seat: int
+    name: str
+    amount: int
+
+
+class CloseResult(BaseModel):
+    closed: bool = Field(description="false while the hand in play is finished; the table closes after it")
+    cashed_out: list[CashedOut]
+
+
+# -- hand histories ----------------------------------------------------------------------------------------
+
+
+class HandPlayer(BaseModel):
+    seat: int
+    name: str
+    start: int
+    end: int | None
+
+
+class HandSummary(BaseModel):
+    number: int
+    status: Literal["finished", "voided"]
+    started_at: str | None
+    finished_at: str | None
+    pot: int
+    players: list[HandPlayer]
+    winners: list[int]
+
+
+class HandList(BaseModel):
+    table_id: int
+    hands: list[HandSummary]
+
+
+class HandDetail(HandSummary):
+    table_id: int
+    phh: str | None = Field(description="the hand as PHH; cards the asker did not see at the table are ??")
+    seen_as: Literal["public", "player", "admin"]
+
+
+# -- admin -------------------------------------------------------------------------------------------------
+
+
+class AccountSummary(Account):
+    created_at: str | None
+
+
+class AccountList(BaseModel):
+    accounts: list[AccountSummary]
+
+
+class Books(BaseModel):
+    """The invariant of the ledger, checked by the database and in Python."""
+
+    balanced: bool
+    problem: str | None
+    granted: int
+    balances: int
+    at_tables: int

@@ -1,0 +1,158 @@
+"""The table WebSocket, ``/ws/table/{id}`` (docs/server-protocol.md): who it speaks for, what it may send.
+
+A handshake that carries the session cookie and an ``Origin`` is accepted only from the room's own pages (no
+same-origin policy protects WebSockets, and SameSite=Lax does not cover other origins of the same site); the
+socket is registered under its session, so a logout or an expired session closes it. Every client frame is
+bounded (size, rate, nesting, field types and sizes) before the table's actor sees it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from typing import Any, TypeGuard
+
+from fastapi import APIRouter, WebSocket
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from . import wire
+from .auth import COOKIE, who_for_token
+from .connection import Connection
+from .errors import ApiError
+from .limits import MAX_CHIPS, MAX_ID, MAX_JSON_DEPTH, json_depth
+from .room import Room
+from .security import origin_key, same_origin
+
+__all__ = ["router"]
+
+router = APIRouter()
+
+
+def _refuse(connection: Connection, code: str, message: str, close_code: int) -> None:
+    connection.push(wire.encode(wire.error(code, message)))
+    connection.close(close_code)
+
+
+def _bounded(value: object, top: int) -> TypeGuard[int]:
+    return type(value) is int and 0 <= value <= top
+
+
+@router.websocket("/ws/table/{table_id}")
+async def table_socket(websocket: WebSocket, table_id: str) -> None:
+    room: Room = websocket.app.state.room
+    settings = room.settings
+    origin = websocket.headers.get("origin")
+    allowed = frozenset(origin_key(o) for o in settings.allowed_origins)
+    if (
+        origin is not None
+        and COOKIE in websocket.cookies
+        and not same_origin(origin, websocket.headers.get("host"), allowed)
+    ):
+        await websocket.close(1008)  # before accepting: the handshake is answered 403
+        return
+    await websocket.accept()
+    try:
+        number = int(table_id) if table_id.isdigit() and len(table_id) <= 10 else 0
+        actor = room.actor(number)
+    except ApiError:
+        await websocket.send_text(wire.encode(wire.error("not_found", f"there is no open table {table_id[:20]}")))
+        await websocket.close(4404)
+        return
+    token = websocket.cookies.get(COOKIE)
+    who = None
+    if token:
+        who = await room.db.run(
+            lambda s: who_for_token(s, token, settings.session_idle_seconds, settings.session_max_seconds)
+        )
+    connection = Connection(who.id if who else None, who.username if who else None, who.session if who else None)
+    writer = asyncio.create_task(write_frames(websocket, connection))
+    room.add_socket(connection)
+    try:
+        await actor.connect(connection)
+    except ApiError:  # the table closed meanwhile
+        connection.close(4410)
+    window_start, count = time.monotonic(), 0
+    try:
+        while not connection.closed:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            text = message.get("text")
+            if text is None:
+                _refuse(connection, "bad_json", "frames must be JSON text", 1008)
+                break
+            if len(text) > settings.max_message_bytes or len(text.encode()) > settings.max_message_bytes:
+                _refuse(connection, "too_big", f"a message is at most {settings.max_message_bytes} bytes", 1009)
+                break
+            now = time.monotonic()
+            if now - window_start >= 1.0:
+                window_start, count = now, 0
+            count += 1
+            if count > settings.max_messages_per_second:
+                connection.push(wire.encode(wire.error("rate_limited", "too many messages: slow down")))
+                continue
+            data: Any = None
+            if json_depth(text) <= MAX_JSON_DEPTH:
+                with contextlib.suppress(ValueError, RecursionError):
+                    data = json.loads(text)
+            if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+                _refuse(
+                    connection,
+                    "bad_json",
+                    f'a message is a JSON object with a "type", nested at most {MAX_JSON_DEPTH} deep,'
+                    ' e.g. {"type":"ping"}',
+                    1008,
+                )
+                break
+            kind = data["type"]
+            if kind == "ping":
+                connection.push(wire.encode({"type": "pong"}))
+            elif kind == "snapshot":
+                actor.resend_snapshot(connection)
+            elif kind == "act":
+                hand, seq, action, amount = data.get("hand"), data.get("seq"), data.get("action"), data.get("amount")
+                if (
+                    not _bounded(hand, MAX_ID)
+                    or not _bounded(seq, MAX_ID)
+                    or not isinstance(action, str)
+                    or len(action) > 20
+                    or (amount is not None and not _bounded(amount, MAX_CHIPS))
+                ):
+                    connection.push(
+                        wire.encode(
+                            wire.error(
+                                "bad_message",
+                                'act needs integers "hand" and "seq", an "action" name and an integer "amount"',
+                            )
+                        )
+                    )
+                    continue
+                await actor.act(connection, hand, seq, action, amount)
+            else:
+                connection.push(wire.encode(wire.error("unknown_type", f"unknown message type {kind[:40]!r}")))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        room.drop_socket(connection)
+        actor.disconnect(connection)
+        connection.close(1000)
+        try:
+            await asyncio.wait_for(writer, timeout=5)
+        except (TimeoutError, asyncio.CancelledError):
+            writer.cancel()
+
+
+async def write_frames(websocket: WebSocket, connection: Connection) -> None:
+    """Send a connection's queued frames in order; an ``int`` in the queue closes the socket with that code."""
+    try:
+        while True:
+            item = await connection.next()
+            if isinstance(item, int):
+                if websocket.application_state == WebSocketState.CONNECTED:
+                    await websocket.close(item)
+                return
+            await websocket.send_text(item)
+    except Exception:  # the client went away: the reader notices and cleans up
+        connection.closed = True
