@@ -7,31 +7,21 @@ Playwright's own browser downloads are not used.
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.server.live import serve
 
 CHROMIUM = Path("/usr/bin/chromium")
 #: Screenshots of every major step go here (gitignored).
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def room_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The base URL of a fresh card room (no tables, no accounts)."""
-    import uvicorn
-
-    from studpoker.server.app import create_app
     from studpoker.server.config import Settings
 
     db = tmp_path_factory.mktemp("room") / "room.db"
@@ -46,19 +36,10 @@ def room_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         seed=20250131,
         password_time_cost=1,
         password_memory_kib=1024,
+        signups_per_address=1000,  # every browser context signs up from 127.0.0.1
     )
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, name="uvicorn", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("the card room server did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    with serve(settings) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

@@ -2,7 +2,9 @@
 
 Every test gets its own database file in ``tmp_path``; passwords are hashed with a cheap argon2 setting and the
 pause between hands is zero, so a hand between two test clients takes milliseconds. WebSocket reads go through
-:func:`recv`, which gives up after a timeout instead of hanging the suite.
+:func:`recv`, which gives up after a timeout instead of hanging the suite. The test client sends the room's own
+``Origin`` (``http://testserver``), as the room's pages do: state changes without it are refused (CSRF), which
+tests/server/test_security.py checks with clients that do not send it.
 """
 
 from __future__ import annotations
@@ -70,8 +72,20 @@ def make_settings(path: Path, **overrides: Any) -> Settings:
         password_time_cost=1,
         password_memory_kib=1024,
         seed=7,
+        signups_per_address=10_000,  # one address signs every test user up
+        max_tables_per_account=20,
     )
     return replace(base, **overrides)
+
+
+#: What the room's own pages send with every request (the TestClient's host is "testserver").
+ORIGIN = {"origin": "http://testserver"}
+PASSWORD = "correct horse battery"
+
+
+def room_client(settings: Settings, **kwargs: Any) -> TestClient:
+    """A TestClient of a fresh app that sends the room's own Origin (enter it with ``with``)."""
+    return TestClient(create_app(settings), headers=ORIGIN, **kwargs)
 
 
 @pytest.fixture
@@ -81,7 +95,7 @@ def settings(tmp_path: Path) -> Settings:
 
 @pytest.fixture
 def client(settings: Settings) -> Iterator[TestClient]:
-    with TestClient(create_app(settings)) as test_client:
+    with room_client(settings) as test_client:
         yield test_client
 
 
@@ -105,13 +119,13 @@ class User:
         return self.client.post(url, json=body or {}, headers=self.headers)
 
     def delete(self, url: str) -> Any:
-        return self.client.delete(url, headers=self.headers)
+        return self.client.request("DELETE", url, json={}, headers=self.headers)
 
     def socket(self, table_id: int) -> Any:
         return self.client.websocket_connect(f"/ws/table/{table_id}", headers=self.headers)
 
 
-def signup(client: TestClient, name: str, password: str = "password1") -> User:
+def signup(client: TestClient, name: str, password: str = PASSWORD) -> User:
     response = client.post("/api/signup", json={"username": name, "password": password})
     assert response.status_code == 201, response.text
     token = response.cookies["studpoker_session"]
@@ -181,3 +195,18 @@ def invariants(client: TestClient) -> Invariants:
     assert client.portal is not None
     result: Invariants = client.portal.call(room.db.run, check_invariants)
     return result
+
+
+def stored_phh(client: TestClient, table_id: int, number: int) -> str:
+    """The full PHH the room stored for a hand (every card: what only an admin is shown)."""
+    from sqlalchemy import select
+
+    from studpoker.server.db import HandRow
+
+    room = client.app.state.room  # type: ignore[attr-defined]
+    assert client.portal is not None
+    text: str = client.portal.call(
+        room.db.run,
+        lambda s: s.scalar(select(HandRow.phh).where(HandRow.table_id == table_id, HandRow.number == number)),
+    )
+    return text

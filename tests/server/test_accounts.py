@@ -11,13 +11,13 @@ from sqlalchemy import inspect
 
 from studpoker.server.db import make_engine, migrate
 
-from .conftest import create_table, invariants, signup
+from .conftest import PASSWORD, create_table, invariants, room_client, signup
 
 
 def test_signup_sets_a_safe_cookie_and_grants_play_money(client: TestClient) -> None:
-    response = client.post("/api/signup", json={"username": "Ann", "password": "password1"})
+    response = client.post("/api/signup", json={"username": "Ann", "password": PASSWORD})
     assert response.status_code == 201
-    assert response.json() == {"id": 1, "username": "Ann", "balance": 10_000}
+    assert response.json() == {"id": 1, "username": "Ann", "balance": 10_000, "is_admin": False}
     cookie = response.headers["set-cookie"].lower()
     assert "studpoker_session=" in cookie and "httponly" in cookie and "samesite=lax" in cookie and "path=/" in cookie
     me = client.get("/api/me")  # the client keeps the cookie
@@ -29,9 +29,9 @@ def test_signup_sets_a_safe_cookie_and_grants_play_money(client: TestClient) -> 
 
 def test_signup_refusals(client: TestClient) -> None:
     signup(client, "ann")
-    taken = client.post("/api/signup", json={"username": "ANN", "password": "password1"})
+    taken = client.post("/api/signup", json={"username": "ANN", "password": PASSWORD})
     assert taken.status_code == 409 and taken.json()["error"]["code"] == "conflict"
-    for body in ({"username": "a", "password": "password1"}, {"username": "bob", "password": "short"}, {}):
+    for body in ({"username": "a", "password": PASSWORD}, {"username": "bob", "password": "short"}, {}):
         response = client.post("/api/signup", json=body)
         assert response.status_code == 400 and response.json()["error"]["code"] == "invalid"
     garbage = client.post("/api/signup", content=b"{not json", headers={"content-type": "application/json"})
@@ -42,15 +42,15 @@ def test_signup_refusals(client: TestClient) -> None:
 
 def test_login_logout(client: TestClient) -> None:
     signup(client, "ann")
-    wrong = client.post("/api/login", json={"username": "ann", "password": "password2"})
-    unknown = client.post("/api/login", json={"username": "zed", "password": "password1"})
+    wrong = client.post("/api/login", json={"username": "ann", "password": "correct horse battery2"})
+    unknown = client.post("/api/login", json={"username": "zed", "password": PASSWORD})
     assert wrong.status_code == unknown.status_code == 401
     assert wrong.json()["error"] == unknown.json()["error"]
     assert client.get("/api/me").status_code == 401
-    ok = client.post("/api/login", json={"username": "ANN", "password": "password1"})
+    ok = client.post("/api/login", json={"username": "ANN", "password": PASSWORD})
     assert ok.status_code == 200 and ok.json()["username"] == "ann"
     assert client.get("/api/me").status_code == 200
-    out = client.post("/api/logout")
+    out = client.post("/api/logout", json={})
     assert out.status_code == 200 and "studpoker_session=" in out.headers["set-cookie"]
     client.cookies.clear()
     again = client.get("/api/me", headers={"cookie": f"studpoker_session={ok.cookies['studpoker_session']}"})
@@ -90,7 +90,7 @@ def test_a_fresh_database_migrates(tmp_path: Path) -> None:
     names = set(inspect(engine).get_table_names())
     assert {"accounts", "sessions", "ledger", "tables", "seats", "hands", "alembic_version"} <= names
     with engine.connect() as connection:
-        assert connection.exec_driver_sql("select version_num from alembic_version").scalar() == "0001"
+        assert connection.exec_driver_sql("select version_num from alembic_version").scalar() == "0002"
     engine.dispose()
 
 
@@ -107,12 +107,11 @@ def test_import_studpoker_does_not_load_the_server() -> None:
 
 
 def test_default_table_has_bots_and_plays(tmp_path: Path) -> None:
-    from studpoker.server.app import create_app
 
     from .conftest import make_settings
 
     settings = make_settings(tmp_path, default_table=True, default_bots=3)
-    with TestClient(create_app(settings)) as client:
+    with room_client(settings) as client:
         [table] = client.get("/api/tables").json()["tables"]
         assert table["name"] == "Stud 10/20" and table["seats_taken"] == 3
         import time

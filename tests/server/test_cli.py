@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+from typing import Any
 
 import pytest
 
@@ -26,3 +27,71 @@ def test_serve_options(capsys: pytest.CaptureFixture[str]) -> None:
     assert _db_url("postgresql+psycopg://u:p@h/db") == "postgresql+psycopg://u:p@h/db"
     assert main(["serve", "--clock", "0"]) == 2
     assert "action_seconds" in capsys.readouterr().err
+
+
+def test_finding_12_bad_db_values_get_one_clear_line(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    not_a_db = tmp_path / "notes.txt"
+    not_a_db.write_text("these are my notes, not a database\n" * 20)
+    cases = {
+        "mysql://ann:secret@localhost/room": "no database driver for mysql",
+        str(tmp_path / "no" / "such" / "dir" / "room.db"): "does not exist",
+        str(not_a_db): "is not a usable database",
+        "postgresql+psycopg://ann:secret@127.0.0.1:1/room": "cannot open the database",
+        "postgresql+nodriver://ann:secret@localhost/room": "no database driver",
+        "notaurl://": "no database driver",
+    }
+    for db, words in cases.items():
+        assert main(["serve", "--db", db, "--no-default-table"]) == 2, db
+        err = capsys.readouterr().err
+        assert err.startswith("stud serve: error: ") and words in err, (db, err)
+        assert err.count("\n") == 1 and "Traceback" not in err, err
+        assert "secret" not in err  # the password is never printed
+
+
+def test_finding_12_the_banner_hides_the_password(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+    import uvicorn
+
+    from studpoker.server import db
+
+    monkeypatch.setattr(db, "check_database", lambda url: None)
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: None)
+    assert main(["serve", "--db", "postgresql+psycopg://stud:hunter2secret@db.example/room"]) == 0
+    err = capsys.readouterr().err
+    assert "hunter2secret" not in err and "postgresql+psycopg://stud:***@db.example/room" in err
+
+
+def test_serve_refuses_a_bad_origin(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--origin", "not an origin"]) == 2
+    assert "--origin" in capsys.readouterr().err
+
+
+def test_finding_05_stud_admin_creates_an_admin(tmp_path: Any, capsys: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from sqlalchemy import select
+
+    from studpoker.server.db import Account, Database
+
+    url = f"sqlite:///{tmp_path / 'room.db'}"
+    monkeypatch.setattr("sys.stdin", io.StringIO("correct horse battery\n"))
+    assert main(["admin", "create-user", "floorman", "--admin", "--db", url, "--password-stdin"]) == 0
+    assert "created floorman" in capsys.readouterr().out
+    monkeypatch.setattr("sys.stdin", io.StringIO("password\n"))
+    with pytest.raises(SystemExit) as weak:
+        main(["admin", "create-user", "bob", "--db", url, "--password-stdin"])
+    assert weak.value.code == 2 and "too easy to guess" in capsys.readouterr().err
+    monkeypatch.setattr("sys.stdin", io.StringIO("correct horse battery\n"))
+    with pytest.raises(SystemExit):
+        main(["admin", "create-user", "FloorMan", "--db", url, "--password-stdin"])
+    assert "is taken" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["admin", "set-admin", "nobody", "--db", url])
+    assert "there is no account 'nobody'" in capsys.readouterr().err
+    db = Database(url)
+    try:
+        roles = db.transaction(lambda s: {a.username: a.is_admin for a in s.scalars(select(Account))})
+        assert roles == {"floorman": True}
+        assert main(["admin", "set-admin", "floorman", "--revoke", "--db", url]) == 0
+        assert db.transaction(lambda s: s.scalar(select(Account.is_admin))) is False
+    finally:
+        db.close()

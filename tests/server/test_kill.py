@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from studpoker.server.ledger import check_invariants
 
-from .conftest import POSTGRES, database_url
+from .conftest import PASSWORD, POSTGRES, database_url
 
 
 def free_port() -> int:
@@ -51,9 +51,9 @@ def test_a_killed_server_loses_no_chip(tmp_path: Path) -> None:
     base = f"http://127.0.0.1:{port}"
     server = serve(db, port)
     try:
-        with httpx.Client(base_url=base, timeout=5) as ann:
+        with httpx.Client(base_url=base, timeout=5, headers={"origin": base}) as ann:
             wait_until(lambda: ann.get("/api/tables").status_code == 200, "the server to start")
-            assert ann.post("/api/signup", json={"username": "ann", "password": "password1"}).status_code == 201
+            assert ann.post("/api/signup", json={"username": "ann", "password": PASSWORD}).status_code == 201
             table = ann.get("/api/tables").json()["tables"][0]["id"]
             assert ann.post(f"/api/tables/{table}/sit", json={"buy_in": 400}).status_code == 200
             # the bots play on; once a hand with ann in it is dealt, it waits for her (a 60 s clock)

@@ -10,9 +10,7 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from studpoker.server.app import create_app
-
-from .conftest import create_table, invariants, make_settings, signup
+from .conftest import create_table, invariants, make_settings, room_client, signup
 
 
 def test_buy_in_and_cash_out(client: TestClient) -> None:
@@ -57,7 +55,13 @@ def test_refused_buy_ins_change_nothing(client: TestClient) -> None:
     for body, status, code in cases:
         response = ann.post(f"/api/tables/{table_id}/sit", body)
         assert response.status_code == status and response.json()["error"]["code"] == code, body
-    assert ann.get("/api/me").json() == {"id": ann.id, "username": "ann", "balance": 10_000, "seats": []}
+    assert ann.get("/api/me").json() == {
+        "id": ann.id,
+        "username": "ann",
+        "balance": 10_000,
+        "is_admin": False,
+        "seats": [],
+    }
     assert client.get(f"/api/tables/{table_id}").json()["seats"] == []
     assert ann.post(f"/api/tables/{table_id}/sit", {"buy_in": 900}).status_code == 200
     over = ann.post(f"/api/tables/{table_id}/top-up", {"amount": 49_200})
@@ -67,9 +71,9 @@ def test_refused_buy_ins_change_nothing(client: TestClient) -> None:
 
 def test_concurrent_buy_ins_never_overdraw(tmp_path: Path) -> None:
     settings = make_settings(tmp_path, starting_balance=1000)
-    with TestClient(create_app(settings)) as client:
+    with room_client(settings) as client:
         ann = signup(client, "ann")
-        tables = [create_table(ann, min_buy_in=300) for _ in range(8)]
+        tables = [create_table(ann, min_buy_in=300, name=f"Table {i}") for i in range(8)]
         with ThreadPoolExecutor(8) as pool:
             results = list(pool.map(lambda t: ann.post(f"/api/tables/{t}/sit", {"buy_in": 300}), tables))
         codes = sorted(r.status_code for r in results)
@@ -82,7 +86,7 @@ def test_concurrent_buy_ins_never_overdraw(tmp_path: Path) -> None:
 def test_books_balance_under_random_operations(tmp_path: Path) -> None:
     settings = make_settings(tmp_path, action_seconds=0.05, timeouts_to_sit_out=1000)
     rng = random.Random(5)
-    with TestClient(create_app(settings)) as client:
+    with room_client(settings) as client:
         users = [signup(client, name) for name in ("ann", "bob", "cid")]
         tables = [create_table(users[0], bots=2), create_table(users[1], variant="RAZZ", bots=1)]
         for _ in range(60):
@@ -103,7 +107,7 @@ def test_books_balance_under_random_operations(tmp_path: Path) -> None:
         played = sum(client.get(f"/api/tables/{t}").json()["hands_played"] for t in tables)
         assert played > 0
     # after a stop (hands cut short are voided on the next start) the books still balance
-    with TestClient(create_app(settings)) as client:
+    with room_client(settings) as client:
         totals = invariants(client)
         balances = sum(client.get("/api/me", headers=u.headers).json()["balance"] for u in users)
         assert totals.balances == balances and totals.granted == balances + totals.at_tables

@@ -9,9 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from studpoker.server.app import create_app
-
-from .conftest import create_table, make_settings, recv, signup
+from .conftest import create_table, make_settings, recv, room_client, signup
 
 
 def test_a_cross_site_page_cannot_open_a_table_socket_with_the_cookie(client: TestClient) -> None:
@@ -39,7 +37,7 @@ def test_a_cross_site_page_cannot_open_a_table_socket_with_the_cookie(client: Te
 
 def test_allowed_origins_are_let_in(tmp_path: Path) -> None:
     settings = replace(make_settings(tmp_path), allowed_origins=("https://cards.example.org",))
-    with TestClient(create_app(settings)) as client:
+    with room_client(settings) as client:
         ann = signup(client, "ann")
         table_id = create_table(ann)
         headers = {**ann.headers, "origin": "https://cards.example.org:443"}

@@ -14,9 +14,20 @@ from studpoker.cards import parse_cards
 from studpoker.engine import Variant, describe_hand
 from studpoker.history import phh
 from studpoker.history.replay import replay
-from studpoker.server.app import create_app
 
-from .conftest import User, cards_in, create_table, drain, invariants, make_settings, recv, signup, until
+from .conftest import (
+    User,
+    cards_in,
+    create_table,
+    drain,
+    invariants,
+    make_settings,
+    recv,
+    room_client,
+    signup,
+    stored_phh,
+    until,
+)
 
 
 def seated_pair(client: TestClient, **table: Any) -> tuple[User, User, int]:
@@ -36,7 +47,7 @@ def choose(turn: dict[str, Any], fold: bool = False) -> dict[str, Any]:
 
 
 def test_a_hand_on_the_wire_leaks_no_hidden_card(tmp_path: Path) -> None:
-    with TestClient(create_app(make_settings(tmp_path, between_hands=0.5))) as client:
+    with room_client(make_settings(tmp_path, between_hands=0.5)) as client:
         wire_hand(client)
 
 
@@ -67,8 +78,7 @@ def wire_hand(client: TestClient) -> None:
     finally:
         for ws in opened:
             ws.__exit__(None, None, None)
-    hand = client.get(f"/api/tables/{table_id}/hands/1").json()
-    state = replay(phh.loads(hand["phh"])).state
+    state = replay(phh.loads(stored_phh(client, table_id, 1))).state
     down = {seat: {str(c) for c in state.down_cards(p)} for p, seat in enumerate((1, 2, 3))}
     shown = {m["seat"] for m in logs[0] if m["type"] == "showdown"}
     assert 3 not in shown and any(m["type"] == "action" and m["action"] == "fold" and m["seat"] == 3 for m in logs[0])
@@ -218,7 +228,7 @@ def test_reconnect_gets_a_snapshot_and_plays_on(client: TestClient) -> None:
 
 def test_the_clock_acts_for_a_player_who_does_not(tmp_path: Path) -> None:
     settings = make_settings(tmp_path, action_seconds=0.2, time_bank=0.1, timeouts_to_sit_out=1)
-    with TestClient(create_app(settings)) as client:
+    with room_client(settings) as client:
         _ann, bob, table_id = seated_pair(client)
         with bob.socket(table_id) as b:
             until(b, "snapshot")
@@ -237,7 +247,7 @@ def test_the_clock_acts_for_a_player_who_does_not(tmp_path: Path) -> None:
 
 def test_a_restart_mid_hand_voids_the_hand_and_returns_every_chip(tmp_path: Path) -> None:
     settings = make_settings(tmp_path)
-    with TestClient(create_app(settings)) as client:
+    with room_client(settings) as client:
         ann, bob, table_id = seated_pair(client, bots=0)
         with bob.socket(table_id) as b, ann.socket(table_id) as a:
             until(b, "snapshot")
@@ -250,7 +260,7 @@ def test_a_restart_mid_hand_voids_the_hand_and_returns_every_chip(tmp_path: Path
         assert ann.post(f"/api/tables/{table_id}/top-up", {"amount": 100}).json()["queued"] is True
         assert client.get(f"/api/tables/{table_id}").json()["playing"]
     # the server stopped with hand 1 unfinished
-    with TestClient(create_app(settings)) as client:
+    with room_client(settings) as client:
         hands = client.get(f"/api/tables/{table_id}/hands").json()["hands"]
         assert [(h["number"], h["status"]) for h in hands][-1] == (1, "voided")
         assert client.get(f"/api/tables/{table_id}/hands/1").json()["phh"] is None
