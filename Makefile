@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: run play test test-pure test-postgres lint bench clean
+.PHONY: run play test test-pure test-postgres lint bench fuzz clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -51,6 +51,11 @@ bench: $(PY)
 	$(PY) bench/bots.py
 	$(PY) bench/equity.py
 	$(PY) bench/load.py
+
+# Soak the card room's API with Schemathesis (many more examples than the suite's tests/server/test_schema.py).
+fuzz: $(PY)
+	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) bench/fuzz_api.py --examples 500 --seeds 2
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis test-artifacts

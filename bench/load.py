@@ -82,7 +82,8 @@ def http(base: str, method: str, path: str, token: str, body: dict[str, Any] | N
         base + path,
         data=json.dumps(body or {}).encode(),
         method=method,
-        headers={"content-type": "application/json", "cookie": f"studpoker_session={token}"},
+        # the room refuses changes without its own Origin (CSRF, docs/server.md#security)
+        headers={"content-type": "application/json", "cookie": f"studpoker_session={token}", "origin": base},
     )
     with urllib.request.urlopen(request, timeout=60) as response:
         result: dict[str, Any] = json.loads(response.read())
@@ -433,7 +434,13 @@ def run(args: argparse.Namespace) -> None:
         else:
             raise SystemExit("the server did not start")
         table_ids = [
-            http(base, "POST", "/api/tables", tokens[t * SEATS], {"variant": "STUD7", "small_bet": 10})["id"]
+            http(
+                base,
+                "POST",
+                "/api/tables",
+                tokens[t * SEATS],
+                {"variant": "STUD7", "small_bet": 10, "name": f"Load {t}"},
+            )["id"]
             for t in range(args.tables)
         ]
         seats = [(table_ids[i // SEATS], token, i % SEATS == 0) for i, token in enumerate(tokens)]

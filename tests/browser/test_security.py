@@ -113,7 +113,9 @@ def signed_in_context(browser: Any, room_url: str, client: httpx.Client) -> Any:
     """A browser context holding the account's session cookie for the room (as after signing in there)."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     token = client.cookies["studpoker_session"]
-    context.add_cookies([{"name": "studpoker_session", "value": token, "url": room_url, "httpOnly": True, "sameSite": "Lax"}])
+    context.add_cookies(
+        [{"name": "studpoker_session", "value": token, "url": room_url, "httpOnly": True, "sameSite": "Lax"}]
+    )
     context.add_init_script(WATCH_CSP)
     return context
 
@@ -202,7 +204,13 @@ def test_finding_04_the_login_redirect_stays_on_the_site(browser: Any, room_url:
     try:
         page = context.new_page()
         page.goto(f"{room_url}/login")
-        hostile = ["//127.0.0.1:9", "/\\127.0.0.1:9/x", "/\t/127.0.0.1:9/", "https://127.0.0.1:9/", "javascript:alert(1)"]
+        hostile = [
+            "//127.0.0.1:9",
+            "/\\127.0.0.1:9/x",
+            "/\t/127.0.0.1:9/",
+            "https://127.0.0.1:9/",
+            "javascript:alert(1)",
+        ]
         resolved = page.evaluate(
             "async (list) => { const { safeNext } = await import('/static/common.js');"
             " return list.map((n) => safeNext(n)); }",

@@ -159,7 +159,7 @@ def test_finding_02_an_overflowing_buy_in_is_refused_and_the_table_plays_on(clie
 def test_finding_02_a_failing_transaction_leaves_the_table_as_it_was(
     settings: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    import studpoker.server.actor as actor_module
+    import studpoker.server.seating as seating_module
 
     with room_client(settings, raise_server_exceptions=False) as client:
         ann, bob = signup(client, "ann"), signup(client, "bob")
@@ -168,7 +168,7 @@ def test_finding_02_a_failing_transaction_leaves_the_table_as_it_was(
         def broken(*_args: Any, **_kwargs: Any) -> None:
             raise OverflowError("Python int too large to convert to SQLite INTEGER")
 
-        monkeypatch.setattr(actor_module, "transfer", broken)
+        monkeypatch.setattr(seating_module, "transfer", broken)
         for url, body in (
             (f"/api/tables/{table_id}/sit", {"buy_in": 400, "seat": 7}),
             (f"/api/tables/{table_id}/bots", {"count": 2}),

@@ -1,13 +1,20 @@
 """The card room: a multiplayer web stud room (``stud serve``), installed with the ``server`` extra.
 
-* :mod:`~studpoker.server.app`: :func:`create_app`, the FastAPI application (HTTP API, pages, WebSockets).
+* :mod:`~studpoker.server.app`: :func:`create_app`, the FastAPI application; :mod:`~studpoker.server.routes` (one
+  router per area), :mod:`~studpoker.server.schemas` (the bodies), :mod:`~studpoker.server.deps` (dependencies),
+  :mod:`~studpoker.server.socket` (the table WebSocket).
+* :mod:`~studpoker.server.security`, :mod:`~studpoker.server.errors`, :mod:`~studpoker.server.limits`,
+  :mod:`~studpoker.server.names`, :mod:`~studpoker.server.throttle`: the CSRF rule and headers, the one error body,
+  the documented maximums, names, rate limits.
 * :mod:`~studpoker.server.room` and :mod:`~studpoker.server.actor`: one asyncio actor per table, the single
   writer of its :class:`~studpoker.table.Table`; recovery of hands cut short by a stop.
 * :mod:`~studpoker.server.db`, :mod:`~studpoker.server.ledger`, :mod:`~studpoker.server.auth`: SQLAlchemy models
-  and Alembic migrations, the double-entry chip ledger, accounts and sessions.
+  and Alembic migrations, the double-entry chip ledger, accounts and sessions; :mod:`~studpoker.server.manage`:
+  ``stud admin``.
 * :mod:`~studpoker.server.wire`: the WebSocket messages (docs/server-protocol.md).
 
-``import studpoker`` never imports this package; importing it needs FastAPI, SQLAlchemy, Alembic and argon2-cffi.
+``import studpoker`` never imports this package; importing it needs FastAPI, SQLAlchemy, Alembic, argon2-cffi and
+zxcvbn.
 """
 
 from .config import Settings

@@ -3,7 +3,8 @@
 Everything that changes the table (a WebSocket action, an HTTP buy-in, the clock running out, a bot's move,
 the next deal) is a job put in the actor's inbox and run one at a time, so the engine never sees two writers and
 every change is followed by its broadcast before the next one starts. Money moves (buy-ins, cash-outs, the end
-of a hand) are written to the database in one transaction with the seat rows before the change is announced.
+of a hand) are written to the database in one transaction with the seat rows before the change is announced; the
+seat and money operations are :class:`~studpoker.server.seating.Seating`'s.
 
 Each connection gets only what its seat's ``view`` shows: the messages of a step are built from the spectators'
 view and encoded once for every viewer when the step dealt no face-down card (the usual case), else once per viewer
@@ -18,47 +19,35 @@ import logging
 import random
 from collections import deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import delete, select, update
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from ..bots import Bot, BotError, action_from_json, make_bot, view_to_json
+from ..bots import BotError, action_from_json, view_to_json
 from ..engine import Action, ActionKind, HandState
 from ..engine.events import ActionTaken, Awarded, CardDealt
 from ..history import phh
 from ..history.record import record_hand
-from ..table import Table, TableError
+from ..table import Table
 from . import wire
 from .connection import Connection
 from .db import HandRow, SeatRow, TableRow, utcnow
 from .errors import ApiError
-from .ledger import HOUSE, InsufficientFundsError, table_account, transfer, user_account
+from .ledger import HOUSE, table_account, transfer, user_account
+from .seating import Seating, SeatMeta
 
 if TYPE_CHECKING:
     from .room import Room
 
-__all__ = ["SeatMeta", "TableActor"]
+__all__ = ["TableActor"]
 
 log = logging.getLogger("studpoker.server")
 
 Job = Callable[[], Awaitable[Any]]
 
 
-@dataclass
-class SeatMeta:
-    """What the server knows of a seat beyond the table's :class:`~studpoker.table.Seat`."""
-
-    account_id: int | None
-    bot_tag: str | None
-    bot: Bot | None
-    time_bank: float
-    timeouts: int = 0
-
-
-class TableActor:
+class TableActor(Seating):
     """The actor of table ``table_id``: start with :meth:`start`, talk to it with the coroutine methods."""
 
     def __init__(self, room: Room, row: TableRow, table: Table, seats: dict[int, SeatMeta], pots: list[int]) -> None:
@@ -658,329 +647,3 @@ class TableActor:
             self._send_snapshot(connection)
 
         self._post(job)
-
-    # -- seats and money (HTTP) ------------------------------------------------------------------------------
-
-    def _check_open(self) -> None:
-        if self.status != "open":
-            raise ApiError(409, "conflict", f"{self.name} is closing: no one may sit down or add chips")
-
-    async def sit(self, account_id: int, username: str, buy_in: int, seat: int | None) -> dict[str, Any]:
-        """Seat the account with ``buy_in`` chips from its balance. Everything is checked, then the money moves
-        and the seat row is written in one transaction, and only then is the table changed: a refusal or a
-        failure at any point leaves the table and the books as they were."""
-
-        async def job() -> dict[str, Any]:
-            table = self.table
-            self._check_open()
-            if self.seat_of(account_id) is not None:
-                raise ApiError(409, "conflict", f"you already sit at {self.name}")
-            if seat is not None and not 1 <= seat <= table.max_seats:
-                raise ApiError(400, "invalid", f"there is no seat {seat}: seats are 1 to {table.max_seats}")
-            if seat is not None and seat not in table.free_seats:
-                raise ApiError(409, "conflict", f"seat {seat} is taken")
-            if not table.free_seats:
-                raise ApiError(409, "conflict", f"{self.name} is full")
-            try:
-                number = table.check_sit(username, buy_in, seat)
-            except TableError as error:
-                raise ApiError(400, "invalid", str(error)) from None
-
-            def work(session: Session) -> int:
-                transfer(
-                    session,
-                    user_account(account_id),
-                    table_account(self.id),
-                    buy_in,
-                    "buy_in",
-                    table_id=self.id,
-                    memo=f"buy-in at {self.name} seat {number}",
-                )
-                session.add(SeatRow(table_id=self.id, seat=number, account_id=account_id, name=username, stack=buy_in))
-                session.flush()
-                return _balance(session, account_id)
-
-            try:
-                balance = await self.db.run(work)
-            except InsufficientFundsError as error:
-                raise ApiError(402, "insufficient_funds", f"a buy-in of {error}") from None
-            except IntegrityError:
-                raise ApiError(409, "conflict", "that seat was just taken") from None
-            table.sit(username, buy_in, number)
-            self.seats[number] = SeatMeta(account_id, None, None, self.settings.time_bank)
-            self._broadcast({"type": "seated", "seat": number, "name": username, "stack": buy_in, "bot": False})
-            self._resnapshot(account_id)
-            self._schedule_start(self.settings.between_hands)
-            return {"seat": number, "stack": buy_in, "balance": balance}
-
-        result: dict[str, Any] = await self.call(job)
-        return result
-
-    def _my_seat(self, account_id: int) -> int:
-        seat = self.seat_of(account_id)
-        if seat is None:
-            raise ApiError(409, "conflict", f"you do not sit at {self.name}")
-        return seat
-
-    async def leave(self, account_id: int) -> dict[str, Any]:
-        async def job() -> dict[str, Any]:
-            number = self._my_seat(account_id)
-            current = self.table.seat(number)
-            if self.table.hand is not None and number in self.table.players:
-
-                def mark(session: Session) -> int:
-                    session.execute(
-                        update(SeatRow).where(SeatRow.table_id == self.id, SeatRow.seat == number).values(leaving=True)
-                    )
-                    return _balance(session, account_id)
-
-                balance = await self.db.run(mark)
-                self.table.leave(number)
-                self._broadcast({"type": "seat", **self.seat_info(number, bank=True)})
-                return {"left": False, "cashed_out": 0, "balance": balance}
-            amount = current.stack + current.queued
-
-            def work(session: Session) -> int:
-                transfer(
-                    session,
-                    table_account(self.id),
-                    user_account(account_id),
-                    amount,
-                    "cash_out",
-                    table_id=self.id,
-                    memo=f"left {self.name} seat {number}",
-                )
-                session.execute(delete(SeatRow).where(SeatRow.table_id == self.id, SeatRow.seat == number))
-                session.flush()
-                return _balance(session, account_id)
-
-            balance = await self.db.run(work)
-            self.table.leave(number)
-            del self.seats[number]
-            self._broadcast({"type": "left", "seat": number, "name": current.name, "cashed_out": amount})
-            self._resnapshot(account_id)
-            return {"left": True, "cashed_out": amount, "balance": balance}
-
-        result: dict[str, Any] = await self.call(job)
-        return result
-
-    async def top_up(self, account_id: int, amount: int) -> dict[str, Any]:
-        """Add ``amount`` chips from the balance to the account's seat (queued during its hand); checked first."""
-
-        async def job() -> dict[str, Any]:
-            number = self._my_seat(account_id)
-            table = self.table
-            self._check_open()
-            try:
-                at_once = table.check_top_up(number, amount)
-            except TableError as error:
-                raise ApiError(400, "invalid", str(error)) from None
-            current = table.seat(number)
-
-            def work(session: Session) -> int:
-                transfer(
-                    session,
-                    user_account(account_id),
-                    table_account(self.id),
-                    amount,
-                    "top_up",
-                    table_id=self.id,
-                    memo=f"top-up at {self.name} seat {number}",
-                )
-                values = {"stack": current.stack + amount} if at_once else {"queued": current.queued + amount}
-                session.execute(
-                    update(SeatRow).where(SeatRow.table_id == self.id, SeatRow.seat == number).values(**values)
-                )
-                session.flush()
-                return _balance(session, account_id)
-
-            try:
-                balance = await self.db.run(work)
-            except InsufficientFundsError as error:
-                raise ApiError(402, "insufficient_funds", f"a top-up of {error}") from None
-            added_now = table.top_up(number, amount)
-            after = table.seat(number)
-            self._broadcast({"type": "seat", **self.seat_info(number, bank=True)})
-            return {"queued": not added_now, "stack": after.stack, "queued_chips": after.queued, "balance": balance}
-
-        result: dict[str, Any] = await self.call(job)
-        return result
-
-    async def set_sitting_out(self, account_id: int, out: bool) -> dict[str, Any]:
-        async def job() -> dict[str, Any]:
-            number = self._my_seat(account_id)
-
-            def work(session: Session) -> None:
-                session.execute(
-                    update(SeatRow).where(SeatRow.table_id == self.id, SeatRow.seat == number).values(sitting_out=out)
-                )
-
-            await self.db.run(work)
-            if out:
-                self.table.sit_out(number)
-            else:
-                self.table.sit_in(number)
-                self.seats[number].timeouts = 0
-                self._schedule_start(self.settings.between_hands)
-            self._broadcast({"type": "seat", **self.seat_info(number, bank=True)})
-            return {"sitting_out": out}
-
-        result: dict[str, Any] = await self.call(job)
-        return result
-
-    async def add_bots(self, count: int | None, tag: str | None) -> dict[str, Any]:
-        """Seat up to ``count`` bots (every free seat if ``None``) with the minimum buy-in, from the house."""
-        tag = "tight-aggressive" if tag is None else tag
-        if tag not in self.settings.bot_tags:
-            raise ApiError(400, "invalid", f"unknown bot {tag[:40]!r}: choose from {', '.join(self.settings.bot_tags)}")
-
-        async def job() -> dict[str, Any]:
-            table = self.table
-            self._check_open()
-            buy_in = table.rules.min_buy_in or 10 * table.rules.big_bet
-            if table.rules.max_buy_in is not None:
-                buy_in = min(buy_in, table.rules.max_buy_in)
-            free = table.free_seats
-            placed = list(free if count is None else free[:count])
-            for number in placed:
-                try:
-                    table.check_sit(f"Bot {number}", buy_in, number)
-                except TableError as error:
-                    raise ApiError(400, "invalid", str(error)) from None
-
-            def work(session: Session) -> None:
-                for number in placed:
-                    transfer(
-                        session,
-                        HOUSE,
-                        table_account(self.id),
-                        buy_in,
-                        "bot_buy_in",
-                        table_id=self.id,
-                        memo=f"bot at {self.name} seat {number}",
-                    )
-                    session.add(SeatRow(table_id=self.id, seat=number, bot_tag=tag, name=f"Bot {number}", stack=buy_in))
-
-            await self.db.run(work)
-            for number in placed:
-                table.sit(f"Bot {number}", buy_in, number)
-                seed = None if self.settings.seed is None else self.settings.seed + 1000 * self.id + number
-                self.seats[number] = SeatMeta(None, tag, make_bot(tag, seed), self.settings.time_bank)
-                self._broadcast(
-                    {"type": "seated", "seat": number, "name": f"Bot {number}", "stack": buy_in, "bot": True}
-                )
-            self._schedule_start(self.settings.between_hands)
-            return {"seats": placed}
-
-        result: dict[str, Any] = await self.call(job)
-        return result
-
-    async def remove_bots(self) -> dict[str, Any]:
-        async def job() -> dict[str, Any]:
-            removed: list[int] = []
-            for number, meta in list(self.seats.items()):
-                if meta.bot is None:
-                    continue
-                removed.append(number)
-                await self._bot_leaves(number, meta)
-            return {"removed": removed}
-
-        result: dict[str, Any] = await self.call(job)
-        return result
-
-    async def _bot_leaves(self, number: int, meta: SeatMeta) -> None:
-        """A bot leaves: at once between hands (its chips go back to the house), else when the hand is over."""
-        current = self.table.seat(number)
-        where = (SeatRow.table_id == self.id, SeatRow.seat == number)
-        if self.table.hand is not None and number in self.table.players:
-
-            def mark(session: Session) -> None:
-                session.execute(update(SeatRow).where(*where).values(leaving=True))
-
-            await self.db.run(mark)
-            self.table.leave(number)
-            self._broadcast({"type": "seat", **self.seat_info(number, bank=True)})
-            return
-        amount = current.stack + current.queued
-
-        def work(session: Session) -> None:
-            memo = f"bot left {self.name} seat {number}"
-            transfer(session, table_account(self.id), HOUSE, amount, "bot_cash_out", table_id=self.id, memo=memo)
-            session.execute(delete(SeatRow).where(*where))
-
-        await self.db.run(work)
-        self.table.leave(number)
-        del self.seats[number]
-        if meta.bot is not None:
-            meta.bot.close()
-        self._broadcast({"type": "left", "seat": number, "name": current.name, "cashed_out": amount})
-
-    async def close(self) -> dict[str, Any]:
-        """Close the table (its creator or an admin asked): no new hand is dealt; at once between hands, or as
-        soon as the hand in play is over, every seat is cashed out through the ledger (players to their
-        balances, bots to the house), the table is marked closed, and its sockets get ``closed``."""
-
-        async def job() -> dict[str, Any]:
-            if self.status == "open":
-
-                def mark(session: Session) -> None:
-                    session.execute(update(TableRow).where(TableRow.id == self.id).values(status="closing"))
-
-                await self.db.run(mark)
-                self.status = "closing"
-                if self.start_timer is not None:
-                    self.start_timer.cancel()
-                    self.start_timer = None
-                self._broadcast({"type": "closing", "table_id": self.id})
-            if self.table.hand is not None:
-                return {"closed": False, "cashed_out": []}
-            return await self._close_now()
-
-        result: dict[str, Any] = await self.call(job)
-        return result
-
-    async def _close_now(self) -> dict[str, Any]:
-        """Cash everyone out and close, between hands (on the actor)."""
-        assert self.table.hand is None
-        seats = [(s, self.seats[s.number]) for s in self.table.occupied]
-        cashed: list[dict[str, Any]] = [
-            {"seat": s.number, "name": s.name, "amount": s.stack + s.queued} for s, _ in seats
-        ]
-
-        def work(session: Session) -> None:
-            for seat, meta in seats:
-                target = HOUSE if meta.bot_tag is not None else user_account(meta.account_id or 0)
-                transfer(
-                    session,
-                    table_account(self.id),
-                    target,
-                    seat.stack + seat.queued,
-                    "bot_cash_out" if meta.bot_tag is not None else "cash_out",
-                    table_id=self.id,
-                    memo=f"{self.name} closed: seat {seat.number}",
-                )
-            session.execute(delete(SeatRow).where(SeatRow.table_id == self.id))
-            session.execute(update(TableRow).where(TableRow.id == self.id).values(status="closed", closed_at=utcnow()))
-
-        await self.db.run(work)
-        self.status = "closed"
-        for seat, meta in seats:
-            self.table.leave(seat.number)
-            if meta.bot is not None:
-                meta.bot.close()
-        self.seats.clear()
-        for timer in (self.turn_timer, self.bot_timer, self.start_timer):
-            if timer is not None:
-                timer.cancel()
-        self._broadcast({"type": "closed", "table_id": self.id, "cashed_out": cashed})
-        for connection in list(self.connections):
-            connection.close(4410)
-        self.room.forget(self.id)
-        self.inbox.put_nowait(None)  # the actor stops after this job
-        return {"closed": True, "cashed_out": cashed}
-
-
-def _balance(session: Session, account_id: int) -> int:
-    from .db import Account
-
-    return int(session.scalar(select(Account.balance).where(Account.id == account_id)) or 0)

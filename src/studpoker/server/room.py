@@ -24,7 +24,7 @@ from ..engine import Rules
 from ..engine.errors import EngineError
 from ..table import Table, TableError
 from . import wire
-from .actor import SeatMeta, TableActor
+from .actor import TableActor
 from .auth import Passwords, Who, expire_sessions
 from .config import Settings
 from .connection import Connection
@@ -33,6 +33,7 @@ from .errors import ApiError
 from .ledger import HOUSE, table_account, transfer, user_account
 from .names import BadNameError, name_key, table_name
 from .schemas import CreateTable
+from .seating import SeatMeta
 from .throttle import Throttle
 
 __all__ = ["LOGGED_OUT", "STAKES", "Room", "rules_of"]
