@@ -23,9 +23,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.server.conftest import make_settings  # noqa: E402
 from tests.server.live import serve  # noqa: E402
-from tests.server.test_schema import admin_token, run_schemathesis  # noqa: E402
+from tests.server.test_schema import admin_token, fuzz_settings, run_schemathesis  # noqa: E402
 
 
 def main() -> int:
@@ -41,15 +40,7 @@ def main() -> int:
     failed = 0
     with tempfile.TemporaryDirectory() as folder_name:
         folder = Path(folder_name)
-        settings = make_settings(
-            folder,
-            default_table=True,
-            default_bots=3,
-            between_hands=0.05,
-            login_failures_per_address=10**6,
-            login_failures_per_account=10**6,
-            max_tables=10_000,
-        )
+        settings = fuzz_settings(folder, max_tables=10_000)
         with serve(settings) as base:
             token = admin_token(base, settings.db_url)
             for seed in range(args.seed, args.seed + args.seeds):

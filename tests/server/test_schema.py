@@ -12,11 +12,14 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import httpx
 from sqlalchemy import update
 
+from studpoker.server.config import Settings
 from studpoker.server.db import Account, Database
 from studpoker.server.ledger import check_invariants
 
@@ -71,15 +74,22 @@ def run_schemathesis(base: str, token: str, folder: Path, examples: int, seed: i
     return subprocess.run(command, capture_output=True, text=True, timeout=900, check=False, cwd=folder)
 
 
-def test_the_api_holds_up_to_schema_driven_fuzzing(tmp_path: Path) -> None:
-    settings = make_settings(
-        tmp_path,
+def fuzz_settings(folder: Path, **overrides: Any) -> Settings:
+    """The room under fuzzing: the default table with three quick bots, and no login throttle (the fuzzer's
+    wrong passwords would otherwise lock its logins out; the throttle has tests of its own)."""
+    base = make_settings(
+        folder,
         default_table=True,
         default_bots=3,
         between_hands=0.05,
         login_failures_per_address=10**6,
         login_failures_per_account=10**6,
     )
+    return replace(base, **overrides)
+
+
+def test_the_api_holds_up_to_schema_driven_fuzzing(tmp_path: Path) -> None:
+    settings = fuzz_settings(tmp_path)
     with serve(settings) as base:
         token = admin_token(base, settings.db_url)
         result = run_schemathesis(base, token, tmp_path, EXAMPLES, seed=20261201)

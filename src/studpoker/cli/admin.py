@@ -8,14 +8,11 @@ from __future__ import annotations
 
 import argparse
 import getpass
-import importlib.util
 import sys
 
 from .histories import UsageError
 
 __all__ = ["add_commands"]
-
-_MISSING = "stud admin needs the server extra: pip install 'studpoker[server]'"
 
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -53,12 +50,11 @@ def _password(args: argparse.Namespace) -> str:
 
 
 def _admin(args: argparse.Namespace) -> int:
-    needed = ("fastapi", "sqlalchemy", "alembic", "argon2", "zxcvbn")
-    if any(importlib.util.find_spec(name) is None for name in needed):
-        print(_MISSING, file=sys.stderr)
+    from .serve import _db_url, missing_server_extra
+
+    if missing_server_extra("admin"):
         return 2
     from ..server.manage import ManageError, create_user, set_admin
-    from .serve import _db_url
 
     url = _db_url(args.db)
     try:

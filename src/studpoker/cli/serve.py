@@ -8,7 +8,15 @@ import sys
 
 __all__ = ["add_commands"]
 
-_MISSING = "stud serve needs the server extra: pip install 'studpoker[server]'"
+_SERVER_MODULES = ("fastapi", "uvicorn", "sqlalchemy", "alembic", "argon2", "zxcvbn")
+
+
+def missing_server_extra(command: str) -> bool:
+    """Whether the ``server`` extra is missing; if so, says so for ``stud COMMAND`` on stderr (one line)."""
+    if all(importlib.util.find_spec(name) is not None for name in _SERVER_MODULES):
+        return False
+    print(f"stud {command} needs the server extra: pip install 'studpoker[server]'", file=sys.stderr)
+    return True
 
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -64,9 +72,7 @@ def _db_url(value: str | None) -> str:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    needed = ("fastapi", "uvicorn", "sqlalchemy", "alembic", "argon2")
-    if any(importlib.util.find_spec(name) is None for name in needed):
-        print(_MISSING, file=sys.stderr)
+    if missing_server_extra("serve"):
         return 2
     import uvicorn
 
