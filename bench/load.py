@@ -124,6 +124,7 @@ def serve(args: argparse.Namespace) -> None:
         action_seconds=30.0,
         between_hands=args.between_hands,
         default_table=False,
+        max_sockets_per_address=100_000,  # every client is on 127.0.0.1
     )
     config = uvicorn.Config(
         create_app(settings), host="127.0.0.1", port=args.port, ws_max_size=65536, log_level="warning"

@@ -39,6 +39,13 @@ def test_finding_12_bad_db_values_get_one_clear_line(tmp_path: Any, capsys: pyte
         "postgresql+psycopg://ann:secret@127.0.0.1:1/room": "cannot open the database",
         "postgresql+nodriver://ann:secret@localhost/room": "no database driver",
         "notaurl://": "no database driver",
+        # found by the hostile review
+        "sqlite:////tmp/x.db?check_same_thread=maybe": "cannot use the database",
+        "postgresql+psycopg://ann:secret@[::1/room": "is not a database URL",
+        "sqlite://ann:secret@/room.db": "cannot use the database",
+        str(tmp_path / ("d" * 300) / "room.db"): "File name too long",
+        "": "in-memory",
+        "sqlite://": "in-memory",
     }
     for db, words in cases.items():
         assert main(["serve", "--db", db, "--no-default-table"]) == 2, db
@@ -46,6 +53,14 @@ def test_finding_12_bad_db_values_get_one_clear_line(tmp_path: Any, capsys: pyte
         assert err.startswith("stud serve: error: ") and words in err, (db, err)
         assert err.count("\n") == 1 and "Traceback" not in err, err
         assert "secret" not in err  # the password is never printed
+
+
+def test_finding_12_odd_but_good_file_names_work(tmp_path: Any) -> None:
+    from studpoker.server.db import check_database
+
+    for name in ("café.db", "a%b:c.db", "50% off.db"):  # "%" once reached Alembic's config parser
+        assert check_database(f"sqlite:///{tmp_path / name}") is None, name
+        assert (tmp_path / name).stat().st_size > 0
 
 
 def test_finding_12_the_banner_hides_the_password(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:

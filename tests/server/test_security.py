@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -290,7 +291,7 @@ def test_finding_03_a_hand_won_without_showdown_shows_no_down_card(client: TestC
 
 
 def test_finding_05_only_the_creator_or_an_admin_manages_a_table(client: TestClient) -> None:
-    ann, bob, root = signup(client, "ann"), signup(client, "bob"), signup(client, "root1")
+    ann, bob, root = signup(client, "ann"), signup(client, "bob"), signup(client, "boss1")
     make_admin(client, root)
     table_id = create_table(ann, bots=2)
     for answer in (
@@ -308,7 +309,7 @@ def test_finding_05_only_the_creator_or_an_admin_manages_a_table(client: TestCli
 def test_finding_05_open_tables_per_account_are_limited(tmp_path: Path) -> None:
     settings = make_settings(tmp_path, max_tables_per_account=2, max_tables=4)
     with room_client(settings) as client:
-        ann, bob, root = signup(client, "ann"), signup(client, "bob"), signup(client, "root1")
+        ann, bob, root = signup(client, "ann"), signup(client, "bob"), signup(client, "boss1")
         make_admin(client, root)
         first = create_table(ann, name="A1")
         create_table(ann, name="A2")
@@ -513,6 +514,40 @@ def test_finding_07_logins_are_throttled_per_account_and_per_address(tmp_path: P
         assert answer.status_code == 429 and "retry-after" in answer.headers
 
 
+def test_finding_07_parallel_guesses_are_throttled_too(tmp_path: Path) -> None:
+    # counted only after argon2, a burst of parallel guesses all passed the check (the hostile review: 100 x 401)
+    settings = make_settings(tmp_path, login_failures_per_account=5, login_failures_per_address=1000)
+    with room_client(settings) as client:
+        signup(client, "bobby")
+        with ThreadPoolExecutor(16) as pool:
+            answers = list(
+                pool.map(
+                    lambda _: client.post("/api/login", json={"username": "bobby", "password": "wrong guess"}),
+                    range(40),
+                )
+            )
+        codes = sorted(a.status_code for a in answers)
+        assert codes.count(401) == 5 and codes.count(429) == 35, codes
+
+
+def test_finding_07_parallel_sign_ups_are_limited_too(tmp_path: Path) -> None:
+    with room_client(make_settings(tmp_path, signups_per_address=3)) as client:
+        with ThreadPoolExecutor(16) as pool:
+            answers = list(
+                pool.map(
+                    lambda n: client.post("/api/signup", json={"username": f"sock{n}", "password": PASSWORD}),
+                    range(20),
+                )
+            )
+        assert sorted(a.status_code for a in answers) == [201] * 3 + [429] * 17
+        assert invariants(client).granted == 30_000
+        # a refused sign-up (a weak password) does not use up the allowance
+    (tmp_path / "again").mkdir()
+    with room_client(make_settings(tmp_path / "again", signups_per_address=1)) as client:
+        assert client.post("/api/signup", json={"username": "weak", "password": "password"}).status_code == 400
+        assert client.post("/api/signup", json={"username": "strong", "password": PASSWORD}).status_code == 201
+
+
 def test_finding_07_weak_passwords_are_refused(client: TestClient) -> None:
     for password in ("password", "12345678", "\x00" * 8, "annannann", "qwertyuiop", "stud poker", "x" * 129, "short"):
         answer = client.post("/api/signup", json={"username": "ann", "password": password})
@@ -588,6 +623,37 @@ def test_finding_08_a_deeply_nested_frame_is_refused_with_a_message(client: Test
         assert until(ws, "error")["code"] == "bad_message"
 
 
+def test_finding_08_a_table_id_of_other_digits_is_no_table(client: TestClient) -> None:
+    ann = signup(client, "ann")
+    create_table(ann, name="One")
+    for raw in ("%C2%B2", "%D9%A1", "1%E2%80%8B", "+1", "01x", "9" * 30):  # "²", Arabic-Indic one, zero width...
+        with client.websocket_connect(f"/ws/table/{raw}") as ws:
+            assert recv(ws)["code"] == "not_found", raw
+            with pytest.raises(WebSocketDisconnect) as closed:
+                recv(ws)
+            assert closed.value.code == 4404
+
+
+def test_finding_08_table_sockets_are_capped_per_address(tmp_path: Path) -> None:
+    with room_client(make_settings(tmp_path, max_sockets_per_address=3)) as client:
+        ann = signup(client, "ann")
+        table_id = create_table(ann)
+        url = f"/ws/table/{table_id}"
+        with client.websocket_connect(url) as a, client.websocket_connect(url) as b, client.websocket_connect(url) as c:
+            for ws in (a, b, c):
+                until(ws, "snapshot")
+            with client.websocket_connect(url) as extra:
+                error = recv(extra)
+                assert error["code"] == "too_many_connections"
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    recv(extra)
+                assert closed.value.code == 1013  # try again later
+        with client.websocket_connect(url) as again:  # the three closed: room again
+            assert recv(again)["type"] == "snapshot"
+        room = client.app.state.room  # type: ignore[attr-defined]
+        assert room.sockets_by_address == {}
+
+
 # -- 9. Unbounded stakes -----------------------------------------------------------------------------------
 
 
@@ -630,7 +696,7 @@ def test_finding_09_balances_are_bounded_and_the_books_are_summed_by_the_databas
         )
     # SQLite's SUM overflows (an error, caught and reported); PostgreSQL sums bigints as numeric, exactly, and the
     # forged chips show as a table whose seats do not hold them: the books are refused either way
-    with pytest.raises(AssertionError, match="database cannot sum|table 99: ledger says 13835058055282163712"):
+    with pytest.raises(AssertionError, match=r"database cannot sum|table 99: ledger says 13835058055282163712"):
         in_room(client, check_invariants)
 
 
@@ -639,15 +705,32 @@ def test_finding_09_balances_are_bounded_and_the_books_are_summed_by_the_databas
 
 def test_finding_10_names_are_normalised_visible_and_unique(client: TestClient) -> None:
     ann = signup(client, "ann")
-    for name in ("Stud\x00 night", "abc\u202egnp.exe", "zero\u200bwidth", "\u2028", "   ", "x" * 41):
+    for name in (
+        "Stud\x00 night",
+        "abc\u202egnp.exe",
+        "zero\u200bwidth",
+        "\u2028",
+        "   ",
+        "x" * 41,
+        # found by the hostile review: letters that draw nothing, marks alone, a Cyrillic S in a Latin name
+        "Stud 10/20\u3164",
+        "Stud 10/20\u115f",
+        "Stud 10/20\u2800",
+        "\u2800\u2800",
+        "\u0338\u0338\u0338",
+        "\u0405tud 10/20",
+    ):
         answer = ann.post("/api/tables", {"variant": "STUD7", "small_bet": 10, "name": name})
         assert answer.status_code == 400 and answer.json()["error"]["code"] == "invalid", repr(name)
     made = ann.post("/api/tables", {"variant": "STUD7", "small_bet": 10, "name": "  Ｆｒｉｄａｙ   Razz "}).json()
     assert made["name"] == "Friday Razz"
-    for twin in ("friday razz", "FRIDAY RAZZ", "Ｆriday  razz"):
+    for twin in ("friday razz", "FRIDAY RAZZ", "Ｆriday  razz", "Fri\u0301day Razz"):
         answer = ann.post("/api/tables", {"variant": "RAZZ", "small_bet": 10, "name": twin})
         assert answer.status_code == 409 and answer.json()["error"]["code"] == "conflict", twin
-    for username in ("Admin", "house", "Bot_3", "bot-12", "BOT", "ａｎｎ", "an\u202en", "ann\x00"):
+    for username in (
+        *("Admin", "house", "Bot_3", "bot-12", "BOT", "ａｎｎ", "an\u202en", "ann\x00"),
+        *("Admin_", "admin1", "Dealer-1", "B0t_3", "bot3x", "adm1n", "h0use"),  # the hostile review's
+    ):
         answer = client.post("/api/signup", json={"username": username, "password": PASSWORD})
         assert answer.status_code in (400, 409), username
     assert client.post("/api/signup", json={"username": "ａｎｎ", "password": PASSWORD}).status_code == 409
@@ -672,7 +755,7 @@ def test_finding_10_a_saved_hand_reads_back_whatever_the_table_name(client: Test
 
 
 def test_finding_11_every_offered_preset_is_accepted(client: TestClient) -> None:
-    root = signup(client, "root1")
+    root = signup(client, "boss1")
     make_admin(client, root)
     offered = client.get("/api/presets").json()
     for variant in offered["variants"]:

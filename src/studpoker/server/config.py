@@ -43,7 +43,8 @@ class Settings:
     * ``signups_per_address`` in ``signup_window_seconds``: new accounts from one address.
     * ``max_tables_per_account`` / ``max_tables``: open tables one account may have opened, and in all (admins
       are not limited per account).
-    * ``max_body_bytes``, ``max_message_bytes``, ``max_messages_per_second``: request and WebSocket limits.
+    * ``max_body_bytes``, ``max_message_bytes``, ``max_messages_per_second``: request and WebSocket limits;
+      ``max_sockets_per_address`` / ``max_sockets``: open table sockets from one address, and in all.
     """
 
     db_url: str = DEFAULT_DB_URL
@@ -77,6 +78,8 @@ class Settings:
     signup_window_seconds: float = 3600.0
     max_tables_per_account: int = 3
     max_tables: int = 1000
+    max_sockets_per_address: int = 30
+    max_sockets: int = 20_000
 
     def __post_init__(self) -> None:
         if not 0 <= self.starting_balance <= MAX_CHIPS:
@@ -89,6 +92,8 @@ class Settings:
             "signups_per_address",
             "max_tables_per_account",
             "max_tables",
+            "max_sockets_per_address",
+            "max_sockets",
         ):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")

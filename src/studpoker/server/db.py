@@ -224,9 +224,8 @@ def migrate(engine: Engine) -> None:
     from alembic import command
     from alembic.config import Config
 
-    config = Config()
-    config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
-    config.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
+    config = Config()  # the migrations run on the connection below; no URL goes through Alembic's config parser
+    config.set_main_option("script_location", str(Path(__file__).parent / "migrations").replace("%", "%%"))
     sqlite = engine.dialect.name == "sqlite"
     with engine.connect() as connection:
         if sqlite:
@@ -257,7 +256,7 @@ def safe_url(url: str) -> str:
 
     try:
         return make_url(url).render_as_string(hide_password=True)
-    except ArgumentError:
+    except (ArgumentError, ValueError):
         return "(a URL that does not parse)"
 
 
@@ -266,22 +265,30 @@ def check_database(url: str) -> str | None:
     saying what is wrong (no driver, no such directory, not a database, cannot connect...), for ``stud serve``
     to print instead of a traceback."""
     from sqlalchemy.engine import make_url
-    from sqlalchemy.exc import ArgumentError, DatabaseError, NoSuchModuleError, OperationalError, SQLAlchemyError
+    from sqlalchemy.exc import ArgumentError, DatabaseError, NoSuchModuleError, OperationalError
 
     shown = safe_url(url)
     try:
         parsed = make_url(url)
-    except ArgumentError:
+    except (ArgumentError, ValueError):
         return "--db is not a database URL: give sqlite:///path.db or postgresql+psycopg://user:password@host/name"
-    if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
-        folder = Path(parsed.database).expanduser().resolve().parent
-        if not folder.is_dir():
+    if parsed.get_backend_name() == "sqlite":
+        if parsed.database in (None, "", ":memory:") or "mode=memory" in url:
+            return "--db names an in-memory SQLite database, which would be lost when the server stops: give a file"
+        try:
+            folder = Path(parsed.database).expanduser().resolve().parent
+            missing = not folder.is_dir()
+        except OSError as error:
+            return f"cannot use the SQLite database {parsed.database[:100]}: {error.strerror or error}"
+        if missing:
             return f"cannot create the SQLite database {parsed.database}: the directory {folder} does not exist"
     try:
         engine = make_engine(url)
     except (NoSuchModuleError, ImportError) as error:
         hint = " (pip install 'studpoker[postgres]')" if parsed.get_backend_name() == "postgresql" else ""
-        return f"no database driver for {parsed.drivername}: {str(error).splitlines()[0]}{hint}"
+        return f"no database driver for {parsed.drivername}: {_first_line(error)}{hint}"
+    except Exception as error:  # a URL SQLAlchemy parses but cannot use (odd query parameters...)
+        return f"cannot use the database {shown}: {_first_line(error)}"
     try:
         with engine.connect() as connection:
             connection.exec_driver_sql("SELECT 1")
@@ -289,19 +296,21 @@ def check_database(url: str) -> str | None:
                 connection.exec_driver_sql("PRAGMA schema_version")
         migrate(engine)
     except (NoSuchModuleError, ImportError) as error:
-        return f"no database driver for {parsed.drivername}: {str(error).splitlines()[0]}"
+        return f"no database driver for {parsed.drivername}: {_first_line(error)}"
     except OperationalError as error:
-        reason = str(getattr(error, "orig", None) or error).strip().splitlines()[0]
-        return f"cannot open the database {shown}: {reason}"
+        return f"cannot open the database {shown}: {_first_line(getattr(error, 'orig', None) or error)}"
     except DatabaseError as error:
-        reason = str(getattr(error, "orig", None) or error).strip().splitlines()[0]
-        return f"{shown} is not a usable database: {reason}"
-    except (SQLAlchemyError, RuntimeError) as error:
-        reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        return f"the database {shown} could not be brought up to date: {reason}"
+        return f"{shown} is not a usable database: {_first_line(getattr(error, 'orig', None) or error)}"
+    except Exception as error:  # whatever else stops it: said in one line, never a traceback
+        return f"the database {shown} could not be opened and brought up to date: {_first_line(error)}"
     finally:
         engine.dispose()
     return None
+
+
+def _first_line(error: object) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0][:300] if text else type(error).__name__
 
 
 class Database:

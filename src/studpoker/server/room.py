@@ -133,6 +133,7 @@ class Room:
         self.passwords = Passwords(settings.password_time_cost, settings.password_memory_kib)
         self.actors: dict[int, TableActor] = {}
         self.sockets: dict[str, set[Connection]] = {}  # open table sockets by session (token hash)
+        self.sockets_by_address: dict[str, int] = {}  # how many table sockets each client address has open
         self.login_failures_by_account = Throttle(settings.login_failures_per_account, settings.login_window_seconds)
         self.login_failures_by_address = Throttle(settings.login_failures_per_address, settings.login_window_seconds)
         self.signups = Throttle(settings.signups_per_address, settings.signup_window_seconds)
@@ -173,6 +174,23 @@ class Room:
         self.db.close()
 
     # -- sessions and their sockets ------------------------------------------------------------------------
+
+    def open_socket(self, address: str) -> str | None:
+        """Count a new table socket from ``address``, or say why it may not open (too many from there, or in all)."""
+        settings = self.settings
+        if sum(self.sockets_by_address.values()) >= settings.max_sockets:
+            return f"the room has its maximum of {settings.max_sockets} open table connections: try again later"
+        if self.sockets_by_address.get(address, 0) >= settings.max_sockets_per_address:
+            return f"at most {settings.max_sockets_per_address} table connections from one address: close some"
+        self.sockets_by_address[address] = self.sockets_by_address.get(address, 0) + 1
+        return None
+
+    def close_socket(self, address: str) -> None:
+        left = self.sockets_by_address.get(address, 0) - 1
+        if left > 0:
+            self.sockets_by_address[address] = left
+        else:
+            self.sockets_by_address.pop(address, None)
 
     def add_socket(self, connection: Connection) -> None:
         if connection.session is not None:

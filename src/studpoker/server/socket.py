@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 import time
 from typing import Any, TypeGuard
 
@@ -28,6 +29,7 @@ from .security import origin_key, same_origin
 __all__ = ["router"]
 
 router = APIRouter()
+_TABLE_ID = re.compile(r"[0-9]{1,10}")
 
 
 def _refuse(connection: Connection, code: str, message: str, close_code: int) -> None:
@@ -53,8 +55,22 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.close(1008)  # before accepting: the handshake is answered 403
         return
     await websocket.accept()
+    address = websocket.client.host if websocket.client is not None else "unknown"
+    too_many = room.open_socket(address)
+    if too_many is not None:
+        await websocket.send_text(wire.encode(wire.error("too_many_connections", too_many)))
+        await websocket.close(1013)  # try again later
+        return
     try:
-        number = int(table_id) if table_id.isdigit() and len(table_id) <= 10 else 0
+        await _serve_socket(websocket, room, table_id)
+    finally:
+        room.close_socket(address)
+
+
+async def _serve_socket(websocket: WebSocket, room: Room, table_id: str) -> None:
+    settings = room.settings
+    try:
+        number = int(table_id) if _TABLE_ID.fullmatch(table_id) else 0  # ASCII digits only: int() takes "²"
         actor = room.actor(number)
     except ApiError:
         await websocket.send_text(wire.encode(wire.error("not_found", f"there is no open table {table_id[:20]}")))

@@ -4,12 +4,17 @@ The room counts failed logins per username and per address, and sign-ups per add
 limit inside the window, the request is answered ``429 Too Many Requests`` with ``Retry-After`` (the seconds until
 the oldest counted event leaves the window). Counts live in the process (a restart forgets them).
 
+An attempt is counted *before* the slow work it guards (argon2, a new account) and forgiven after if it turned out
+well: counted after, a burst of parallel attempts would all pass the check while none had been counted yet.
+
 >>> clock = [0.0]
 >>> throttle = Throttle(limit=2, window=60, clock=lambda: clock[0])
->>> throttle.add("ann"); throttle.add("ann"); throttle.retry_after("ann")
+>>> first = throttle.add("ann"); second = throttle.add("ann"); throttle.retry_after("ann")
 60
 >>> clock[0] = 30.5; throttle.retry_after("ann"), throttle.retry_after("bob")
 (30, 0)
+>>> throttle.forgive("ann", second); throttle.retry_after("ann")    # it went well after all
+0
 """
 
 from __future__ import annotations
@@ -53,14 +58,23 @@ class Throttle:
             return 0
         return max(1, math.ceil(events[0] + self.window - now))
 
-    def add(self, key: str) -> None:
-        """Count one event for ``key``."""
+    def add(self, key: str) -> float:
+        """Count one event for ``key``; returns its time, to :meth:`forgive` it later."""
         now = self._clock()
         if len(self._events) >= self.SWEEP_AT:
             for old in list(self._events):
                 self._recent(old, now)
         events = self._events.setdefault(key, deque(maxlen=self.limit))
         events.append(now)
+        return now
+
+    def forgive(self, key: str, stamp: float) -> None:
+        """Uncount the event :meth:`add` counted at ``stamp`` (an attempt that turned out well)."""
+        events = self._events.get(key)
+        if events is not None and stamp in events:
+            events.remove(stamp)
+            if not events:
+                del self._events[key]
 
     def clear(self, key: str) -> None:
         """Forget ``key``'s events (a successful login clears its username's failures)."""

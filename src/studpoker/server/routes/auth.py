@@ -65,19 +65,23 @@ async def signup(body: Credentials, request: Request, response: Response, room: 
         raise ApiError(
             429, "rate_limited", f"too many new accounts from here: try again in {wait} s", {"Retry-After": str(wait)}
         )
-    name = valid_username(body.username)
-    problem = password_problem(body.password, name, settings.min_password_score)
-    if problem:
-        raise ApiError(400, "invalid", problem)
-    hashed = await asyncio.to_thread(room.passwords.hash, body.password)
+    stamp = room.signups.add(address)  # counted now, so parallel sign-ups cannot all pass the check above
+    try:
+        name = valid_username(body.username)
+        problem = password_problem(body.password, name, settings.min_password_score)
+        if problem:
+            raise ApiError(400, "invalid", problem)
+        hashed = await asyncio.to_thread(room.passwords.hash, body.password)
 
-    def work(session: Session) -> tuple[Account, str]:
-        account = create_account(session, name, hashed, settings.starting_balance)
-        token = new_session(session, account.id)
-        return Account(id=account.id, username=account.username, balance=account.balance), token
+        def work(session: Session) -> tuple[Account, str]:
+            account = create_account(session, name, hashed, settings.starting_balance)
+            token = new_session(session, account.id)
+            return Account(id=account.id, username=account.username, balance=account.balance), token
 
-    data, token = await room.db.run(work)
-    room.signups.add(address)
+        data, token = await room.db.run(work)
+    except Exception:
+        room.signups.forgive(address, stamp)  # no account was made
+        raise
     _set_cookies(response, token, settings)
     return data
 
@@ -93,20 +97,19 @@ async def login(body: Credentials, request: Request, response: Response, room: R
         raise ApiError(
             429, "rate_limited", f"too many wrong passwords: try again in {wait} s", {"Retry-After": str(wait)}
         )
-    found = None
-    if key:
-        found = await room.db.run(
-            lambda s: s.execute(
-                select(AccountRow.id, AccountRow.password_hash).where(AccountRow.username_key == key)
-            ).first()
-        )
+    # counted as failures now, forgiven if the password is right: parallel guesses cannot all pass the check above
+    stamp = room.login_failures_by_address.add(address)
+    room.login_failures_by_account.add(key)
+    found = await room.db.run(
+        lambda s: s.execute(
+            select(AccountRow.id, AccountRow.password_hash).where(AccountRow.username_key == key)
+        ).first()
+    )
     password = body.password[:MAX_PASSWORD]
     ok = await asyncio.to_thread(room.passwords.verify, None if found is None else found[1], password)
     if not ok or found is None:
-        room.login_failures_by_address.add(address)
-        if key:
-            room.login_failures_by_account.add(key)
         raise ApiError(401, "bad_credentials", "wrong username or password")
+    room.login_failures_by_address.forgive(address, stamp)
     room.login_failures_by_account.clear(key)
     account_id = int(found[0])
 

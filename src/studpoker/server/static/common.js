@@ -168,8 +168,9 @@ async function logout() {
 
 /**
  * Where to go after signing in: `next` if it is a page of this site, else the lobby. Only a path of this origin
- * is followed: "//evil", "/\\evil", "/%09/evil" (a tab the URL parser drops) and "https://evil" all resolve
- * to another origin and are refused.
+ * is followed: "//evil", "/\\evil", "/%09/evil" (a tab the URL parser drops) and "https://evil" resolve to
+ * another origin, and "/.//evil" or "/a/..//evil" to a path that starts with "//", which the browser would
+ * read as another host again: all are refused.
  */
 export function safeNext(next, origin = location.origin) {
   if (typeof next !== "string" || !next.startsWith("/")) return "/lobby";
@@ -179,7 +180,11 @@ export function safeNext(next, origin = location.origin) {
   } catch {
     return "/lobby";
   }
-  return url.origin === origin ? url.pathname + url.search + url.hash : "/lobby";
+  const path = url.pathname + url.search + url.hash;
+  if (url.origin !== origin || !path.startsWith("/") || path.startsWith("//") || path.startsWith("/\\")) {
+    return "/lobby";
+  }
+  return path;
 }
 
 /** For pages that need an account: the user, or a trip to the sign-in page (coming back here after). */
