@@ -74,6 +74,7 @@ def make_settings(path: Path, **overrides: Any) -> Settings:
         seed=7,
         signups_per_address=10_000,  # one address signs every test user up
         max_tables_per_account=20,
+        tables_per_account_per_hour=1000,
     )
     return replace(base, **overrides)
 

@@ -324,6 +324,15 @@ def test_finding_05_open_tables_per_account_are_limited(tmp_path: Path) -> None:
         assert len(client.get("/api/tables").json()["tables"]) == 4
 
 
+def test_finding_05_opening_and_closing_cannot_churn_without_end(tmp_path: Path) -> None:
+    with room_client(make_settings(tmp_path, tables_per_account_per_hour=4)) as client:
+        ann = signup(client, "ann")
+        for n in range(4):
+            assert ann.delete(f"/api/tables/{create_table(ann, name=f'T{n}')}").json()["closed"] is True
+        answer = ann.post("/api/tables", {"variant": "STUD7", "small_bet": 10, "name": "T4"})
+        assert answer.status_code == 429 and int(answer.headers["retry-after"]) > 0
+
+
 def test_finding_05_closing_a_table_cashes_everyone_out(tmp_path: Path) -> None:
     # ann has no socket: her clock (0.5 s) acts for her
     with room_client(make_settings(tmp_path, action_seconds=0.5, timeouts_to_sit_out=1000)) as client:

@@ -42,7 +42,8 @@ class Settings:
       allowed before logins for that username or from that address answer 429 until the window has passed.
     * ``signups_per_address`` in ``signup_window_seconds``: new accounts from one address.
     * ``max_tables_per_account`` / ``max_tables``: open tables one account may have opened, and in all (admins
-      are not limited per account).
+      are not limited per account); ``tables_per_account_per_hour``: tables one account may open in an hour
+      (so opening and closing cannot churn out rows without end).
     * ``max_body_bytes``, ``max_message_bytes``, ``max_messages_per_second``: request and WebSocket limits;
       ``max_sockets_per_address`` / ``max_sockets``: open table sockets from one address, and in all.
     """
@@ -78,6 +79,7 @@ class Settings:
     signup_window_seconds: float = 3600.0
     max_tables_per_account: int = 3
     max_tables: int = 1000
+    tables_per_account_per_hour: int = 20
     max_sockets_per_address: int = 30
     max_sockets: int = 20_000
 
@@ -92,6 +94,7 @@ class Settings:
             "signups_per_address",
             "max_tables_per_account",
             "max_tables",
+            "tables_per_account_per_hour",
             "max_sockets_per_address",
             "max_sockets",
         ):

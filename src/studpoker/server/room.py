@@ -137,6 +137,7 @@ class Room:
         self.login_failures_by_account = Throttle(settings.login_failures_per_account, settings.login_window_seconds)
         self.login_failures_by_address = Throttle(settings.login_failures_per_address, settings.login_window_seconds)
         self.signups = Throttle(settings.signups_per_address, settings.signup_window_seconds)
+        self.table_openings = Throttle(settings.tables_per_account_per_hour, 3600.0)
         self._creating = asyncio.Lock()
         self._sweeper: asyncio.Task[None] | None = None
 
@@ -319,6 +320,14 @@ class Room:
                     raise ApiError(
                         409, "limit", f"you have {mine} open tables, the most one account may open: close one first"
                     )
+                wait = self.table_openings.retry_after(str(owner.id))
+                if wait:
+                    raise ApiError(
+                        429,
+                        "rate_limited",
+                        f"you opened {settings.tables_per_account_per_hour} tables in the last hour: wait {wait} s",
+                        {"Retry-After": str(wait)},
+                    )
             if any(name_key(a.name) == key for a in self.actors.values()):
                 raise ApiError(409, "conflict", f"a table named {name!r} is open: choose another name")
             row = TableRow(
@@ -345,6 +354,8 @@ class Room:
                 saved = await self.db.run(work)
             except IntegrityError:
                 raise ApiError(409, "conflict", f"a table named {name!r} is open: choose another name") from None
+            if owner is not None and not owner.is_admin:
+                self.table_openings.add(str(owner.id))
             actor = await self._load(saved)
         if request.bots:
             await actor.add_bots(request.bots, "tight-aggressive")

@@ -32,9 +32,9 @@ async def presets(settings: SettingsDep) -> Presets:
     )
 
 
-@router.post("/tables", status_code=201, responses=errors(400, 401, 403, 409, 413))
+@router.post("/tables", status_code=201, responses=errors(400, 401, 403, 409, 413, 429))
 async def create_table(body: CreateTable, who: CurrentAccount, room: RoomDep) -> TableInfo:
     """Open a table (its creator manages its bots and may close it). An account may have
-    ``max_tables_per_account`` open tables (3 unless configured); admins any number."""
+    ``max_tables_per_account`` open tables (3 unless configured) and open 20 an hour; admins any number."""
     actor = await room.create_table(who, body)
     return TableInfo.model_validate(actor.info())
