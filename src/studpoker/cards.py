@@ -133,7 +133,7 @@ _SUIT_TEXT.update({s: i for i, s in enumerate(SUIT_SYMBOLS)})
 _SUIT_TEXT.update({s: i for i, s in enumerate("♧♢♡♤")})
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@dataclass(frozen=True, slots=True, order=True, init=False)
 class Card:
     """One playing card: a rank and a suit.
 
@@ -143,12 +143,18 @@ class Card:
 
     rank: Rank
     suit: Suit
-    index: int = field(init=False, repr=False, compare=False)
+    index: int = field(repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.rank, Rank) or not isinstance(self.suit, Suit):
-            raise CardError(f"a card needs a Rank and a Suit, got {self.rank!r} and {self.suit!r}")
-        object.__setattr__(self, "index", 4 * self.rank + self.suit)
+    def __init__(self, rank: Rank | str, suit: Suit | None = None) -> None:
+        """``Card(Rank.ACE, Suit.SPADES)``, or ``Card("As")`` (what the repr shows: it pastes back)."""
+        if suit is None and isinstance(rank, str):
+            card = parse_card(rank)
+            rank, suit = card.rank, card.suit
+        if not isinstance(rank, Rank) or not isinstance(suit, Suit):
+            raise CardError(f"a card needs a Rank and a Suit (or text such as 'As'), got {rank!r} and {suit!r}")
+        object.__setattr__(self, "rank", rank)
+        object.__setattr__(self, "suit", suit)
+        object.__setattr__(self, "index", 4 * rank + suit)
 
     @staticmethod
     def parse(text: str) -> Card:

@@ -19,20 +19,9 @@ def rules(variant: Variant = Variant.STUD7, preset: str = "casino", **overrides:
 
 
 def parse_action(text: str) -> Action:
-    """'fold', 'check', 'call 3', 'bring-in 3', 'complete 10', 'bet 10', 'raise 30', 'show', 'muck'."""
-    word, _, amount = text.partition(" ")
-    kind = {
-        "fold": ActionKind.FOLD,
-        "check": ActionKind.CHECK,
-        "call": ActionKind.CALL,
-        "bring-in": ActionKind.BRING_IN,
-        "complete": ActionKind.COMPLETE,
-        "bet": ActionKind.BET,
-        "raise": ActionKind.RAISE,
-        "show": ActionKind.SHOW,
-        "muck": ActionKind.MUCK,
-    }[word]
-    return Action(kind, int(amount) if amount else 0)
+    """'fold', 'check', 'call 3', 'bring-in 3', 'complete 10', 'bet 10', 'raise 30', 'show', 'muck' (the SPEC's
+    words; ``Action.parse`` reads them as well as what ``str(action)`` writes)."""
+    return Action.parse(text)
 
 
 def action_text(action: Action) -> str:

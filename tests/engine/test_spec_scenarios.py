@@ -97,7 +97,7 @@ def test_tc07_everybody_folds_to_the_all_in_bring_in() -> None:
     t = Table(rules(), [51, 1, 51], {S1: "?? ?? 9h", S2: "?? ?? 2c", S3: "?? ?? Kd"})
     t.play([(S3, "fold"), (S1, "fold")])
     assert t.state.is_over
-    assert t.state.stacks == [50, 3, 50]
+    assert t.state.stacks == (50, 3, 50)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -121,7 +121,7 @@ def test_unknown_cards_are_revealed_not_guessed() -> None:
     assert state.phase is Phase.REVEAL and state.unknown == (1,)
     state.reveal(1, ["Ad", "Kd", "Tc"])
     assert state.is_over
-    assert state.stacks == [17, 25]  # 9-9 beats ace high: the pot of 8 (antes, bring-in, call)
+    assert state.stacks == (17, 25)  # 9-9 beats ace high: the pot of 8 (antes, bring-in, call)
 
 
 def test_show_can_carry_the_cards() -> None:
@@ -137,7 +137,7 @@ def test_show_can_carry_the_cards() -> None:
     else:
         state.apply(Action.show())
         state.apply(Action.show(parse_cards("Ah 6d 3h")))
-    assert state.is_over and state.stacks == [35, 27]  # the 6-high straight wins the 8
+    assert state.is_over and state.stacks == (35, 27)  # the 6-high straight wins the 8
 
 
 def test_nobody_can_bet_into_all_in_opponents() -> None:
@@ -154,7 +154,7 @@ def test_uncalled_bring_in_is_returned_when_everyone_folds() -> None:
     t.play([(0, "bring-in 3"), (1, "fold"), (2, "fold")])
     state = t.state
     assert state.is_over and Returned(0, 3) in state.events
-    assert state.stacks == [103, 100, 100]  # the antes
+    assert state.stacks == (103, 100, 100)  # the antes
     assert state.awards[0].amount == 3 and isinstance(state.events[-1], HandEnded)
     assert [e for e in state.events if isinstance(e, Awarded)] == [Awarded(0, 3, 0, "pot")]
 

@@ -132,7 +132,7 @@ def test_unknown_cards_and_show_muck() -> None:
     assert Deal(1, (None, None, parse_card("9h"))) in record.actions
     assert record.actions[-1] == ShowMuck(0, None)
     state = replay(record).state
-    assert state.is_over and state.stacks == [96, 104]  # p1 mucked; p2 wins 8 (antes, bring-in, call)
+    assert state.is_over and state.stacks == (96, 104)  # p1 mucked; p2 wins 8 (antes, bring-in, call)
 
 
 def test_community_card_is_d_db() -> None:

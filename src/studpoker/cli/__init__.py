@@ -11,9 +11,11 @@ never a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
-from collections.abc import Sequence
+import warnings
+from collections.abc import Iterator, Sequence
 
 from .. import __version__
 from ..cards import CardError, format_cards, parse_cards
@@ -77,6 +79,28 @@ def _eval(args: argparse.Namespace) -> int:
     return 0
 
 
+@contextlib.contextmanager
+def _warnings_once(prefix: str) -> Iterator[None]:
+    """The engine's warnings (an unusual table sign) on stderr as ``stud CMD: warning: ...``, each once."""
+    from ..engine.errors import RulesWarning
+
+    seen: set[str] = set()
+
+    def show(message: Warning | str, category: type[Warning], *_args: object, **_kwargs: object) -> None:
+        text = str(message)
+        if text not in seen:
+            seen.add(text)
+            print(f"{prefix}: warning: {text}", file=sys.stderr)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", RulesWarning)
+        saved, warnings.showwarning = warnings.showwarning, show
+        try:
+            yield
+        finally:
+            warnings.showwarning = saved
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``stud``; returns the exit status (0 ok, 1 for a hand history at fault, 2 for a user error)."""
     from .histories import UsageError
@@ -84,7 +108,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     try:
-        status: int = args.run(args)
+        with _warnings_once(f"stud {args.command}"):
+            status: int = args.run(args)
     except (CardError, UsageError) as err:
         parser.exit(2, f"stud {args.command}: error: {err}\n")
     except BrokenPipeError:  # the reader went away (``stud replay ... | head``): not an error of ours

@@ -9,7 +9,7 @@ Nothing here does I/O or imports anything above ``cards`` and ``evaluation``.
 """
 
 from .actions import Action, ActionKind
-from .errors import CardSupplyError, EngineError, IllegalActionError, RulesError
+from .errors import ActionError, CardSupplyError, EngineError, IllegalActionError, RulesError, RulesWarning
 from .pots import Pot
 from .rules import (
     ChipsRequest,
@@ -28,6 +28,7 @@ from .words import describe_hand
 
 __all__ = [
     "Action",
+    "ActionError",
     "ActionKind",
     "Award",
     "CardRequest",
@@ -44,6 +45,7 @@ __all__ = [
     "Pot",
     "Rules",
     "RulesError",
+    "RulesWarning",
     "ShortDeckProcedure",
     "Stud5Opening",
     "Tiebreak",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["CardSupplyError", "EngineError", "IllegalActionError", "RulesError"]
+__all__ = ["ActionError", "CardSupplyError", "EngineError", "IllegalActionError", "RulesError", "RulesWarning"]
 
 
 class EngineError(ValueError):
@@ -11,6 +11,14 @@ class EngineError(ValueError):
 
 class RulesError(EngineError):
     """A table sign (``Rules``) or a hand's set-up that the rules do not allow."""
+
+
+class RulesWarning(UserWarning):
+    """A table sign the rules allow but the sources call unusual (SPEC section 2's validation warnings)."""
+
+
+class ActionError(EngineError):
+    """An :class:`~studpoker.engine.Action` that is not one: an unknown kind, a negative amount, unreadable text."""
 
 
 class IllegalActionError(EngineError):

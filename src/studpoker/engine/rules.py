@@ -16,11 +16,12 @@ studpoker.engine.errors.RulesError: bring_in 15 must be at most small_bet 10 (SP
 from __future__ import annotations
 
 import dataclasses
+import warnings
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from .errors import RulesError
+from .errors import RulesError, RulesWarning
 
 __all__ = [
     "ChipsRequest",
@@ -261,6 +262,13 @@ class Rules:
             raise RulesError(f"max_buy_in {self.max_buy_in} is below min_buy_in {self.min_buy_in}")
         if self.variant is Variant.RAZZ and self.open_pair_double_bet:
             raise RulesError("razz has no open-pair double bet (R12a.4)")
+        if self.variant is Variant.STUD7_HL8 and self.bring_in < 2 * self.ante:
+            warnings.warn(
+                f"a stud hi/lo bring-in is usually twice the ante or more: {self.bring_in} is less than"
+                f" 2 x {self.ante} (SPEC section 2, seed C)",
+                RulesWarning,
+                stacklevel=3,
+            )
 
     # -- presets ---------------------------------------------------------------------------------
 

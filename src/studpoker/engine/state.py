@@ -185,19 +185,25 @@ _SLOTS = (
     "_up",
     "_used",
     "_views",
+    "_awards",
+    "_events",
+    "_stacks",
     "actor",
-    "awards",
-    "events",
     "n",
     "phase",
     "rules",
-    "stacks",
     "street",
 )
 
 
 class HandState:
-    """One hand of stud. See the module docstring for the life cycle."""
+    """One hand of stud. See the module docstring for the life cycle.
+
+    Everything a caller reads is read-only: ``stacks``, ``events``, ``awards``, ``totals`` and ``bets`` are tuples
+    made for the caller; ``rules``, ``n``, ``street``, ``phase`` and ``actor`` are plain attributes that only the
+    state itself sets (setting one from outside is not supported and breaks the hand). Change a hand only through
+    :meth:`apply`, :meth:`deal`, :meth:`reveal`, :meth:`set_first_actor` and the misdesignation methods.
+    """
 
     __slots__ = _SLOTS
 
@@ -237,7 +243,7 @@ class HandState:
                 raise RulesError(f"player {p}'s stack {s} is not a multiple of chip_unit {unit}")
         self.rules = rules
         self.n = n
-        self.stacks = list(stacks)
+        self._stacks = list(stacks)
         self._start = tuple(stacks)
         self._total = [0] * n
         self._bet = [0] * n
@@ -269,10 +275,10 @@ class HandState:
         self._used = 0  # cards dealt or burned (the stub is 52 - used in manual dealing)
         five = rules.variant is Variant.STUD5
         self._first_street, self._last_street = (2, 5) if five else (3, 7)
-        self.events: list[Event] = []
+        self._events: list[Event] = []
         # view()'s event logs, by viewer (-1: a spectator): events seen, who had shown, the log then
         self._views: dict[int, tuple[int, tuple[bool, ...], tuple[Event, ...]]] = {}
-        self.awards: list[Award] = []
+        self._awards: list[Award] = []
         self._ops: list[tuple[int, int]] = []
         self.street = 0
         self.phase = Phase.BET
@@ -283,7 +289,7 @@ class HandState:
         self._misdesignated: tuple[HandState, int] | None = None
         self._showdown_order: list[int] = []
         self._reset_round()
-        ante, log, stacks_now, total = rules.ante, self.events.append, self.stacks, self._total
+        ante, log, stacks_now, total = rules.ante, self._events.append, self._stacks, self._total
         for p in range(n):
             amount = ante if stacks_now[p] > ante else stacks_now[p]
             stacks_now[p] -= amount
@@ -334,6 +340,21 @@ class HandState:
         return sum(self._total)
 
     @property
+    def stacks(self) -> tuple[int, ...]:
+        """Each player's chips behind (not in the pot), in position order."""
+        return tuple(self._stacks)
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """The hand's full event log so far (every card: not for players; see :meth:`view`)."""
+        return tuple(self._events)
+
+    @property
+    def awards(self) -> tuple[Award, ...]:
+        """What each pot paid to whom, once the hand is over (empty before)."""
+        return tuple(self._awards)
+
+    @property
     def totals(self) -> tuple[int, ...]:
         """Each player's total contribution to the pot this hand."""
         return tuple(self._total)
@@ -356,7 +377,7 @@ class HandState:
         return self._folded[player]
 
     def all_in(self, player: int) -> bool:
-        return not self._folded[player] and self.stacks[player] == 0
+        return not self._folded[player] and self._stacks[player] == 0
 
     def up_cards(self, player: int) -> tuple[Card | None, ...]:
         """The player's face-up cards in the order dealt (his board, R4.6)."""
@@ -395,7 +416,7 @@ class HandState:
         """Main and side pots as they stand: a side pot only behind an all-in player (bets not yet called
         are in the last pot until they are called or returned)."""
         live = [not self._folded[p] and not self._mucked[p] for p in range(self.n)]
-        all_in = [live[p] and self.stacks[p] == 0 for p in range(self.n)]
+        all_in = [live[p] and self._stacks[p] == 0 for p in range(self.n)]
         return current_pots(self._total, live, all_in, self.phase is Phase.OVER)
 
     def live_players(self) -> list[int]:
@@ -404,18 +425,18 @@ class HandState:
 
     def active_players(self) -> list[int]:
         """Live players who can still act (not all-in)."""
-        return [p for p in range(self.n) if not self._folded[p] and self.stacks[p] > 0]
+        return [p for p in range(self.n) if not self._folded[p] and self._stacks[p] > 0]
 
     # -- dealing ----------------------------------------------------------------------------------
 
     def _begin_street(self, street: int) -> None:
         self.street = street
-        self.events.append(_tuple(StreetStarted, (street,)))
+        self._events.append(_tuple(StreetStarted, (street,)))
         rules = self.rules
         live = [p for p in range(self.n) if not self._folded[p]]
         ops: list[tuple[int, int]] = []
         if street == self._first_street and not self._manual and not rules.burn_before_first_deal:
-            pop, log, up, down = self._deck.pop, self.events.append, self._up, self._down
+            pop, log, up, down = self._deck.pop, self._events.append, self._up, self._down
             for _ in range(1 if rules.variant is Variant.STUD5 else 2):  # down cards, one round at a time
                 for p in live:
                     card = pop()
@@ -441,7 +462,7 @@ class HandState:
             if ops[-1][0] != _COMMUNITY:
                 ops += [(face, p) for p in live]
         elif not self._manual:  # a middle street from the deck: burn one, one up card each
-            pop, log, up = self._deck.pop, self.events.append, self._up
+            pop, log, up = self._deck.pop, self._events.append, self._up
             burned = pop()
             self._burns.append(burned)
             log(_tuple(Burned, (burned,)))
@@ -483,7 +504,7 @@ class HandState:
     def _run_ops(self) -> bool:
         """Execute dealing operations; False if waiting for a card from the caller."""
         ops = self._ops
-        deck, events, street, manual = self._deck, self.events, self.street, self._manual
+        deck, events, street, manual = self._deck, self._events, self.street, self._manual
         while ops:
             op, p = ops[-1]
             if op in (_UP, _DOWN) and not manual:  # the common case, inlined
@@ -499,7 +520,7 @@ class HandState:
                 burned = self._deck.pop() if not self._manual else None
                 self._burns.append(burned)
                 self._used += 1
-                self.events.append(Burned(burned))
+                self._events.append(Burned(burned))
             elif op == _SCRAMBLE:
                 self._scramble()
             elif op == _RROP:
@@ -522,7 +543,7 @@ class HandState:
             self._deck = pool
         self._used -= len(self._burns)
         self._burns = []
-        self.events.append(Reshuffled(count))
+        self._events.append(Reshuffled(count))
 
     def _scramble_seed(self) -> int | None:
         """Seed of the short-deck scramble: derived from the hand's seed (the same in every copy),
@@ -543,15 +564,15 @@ class HandState:
             second = pool[:1] if len(pool) - 1 >= missing else []
             pool = pool[len(second) :]
             for c in burn:
-                self.events.append(Burned(c))
-            self.events.append(Reshuffled(len(pool) + len(second)))
+                self._events.append(Burned(c))
+            self._events.append(Reshuffled(len(pool) + len(second)))
             for c in second:
-                self.events.append(Burned(c))
+                self._events.append(Burned(c))
             self._burns = []
             self._deck = (dealt + pool)[::-1]
             self._used = 52 - len(self._deck)
         else:
-            self.events.append(Reshuffled(stub + len(self._burns)))
+            self._events.append(Reshuffled(stub + len(self._burns)))
             self._used -= len(self._burns)
             self._burns = []
 
@@ -559,15 +580,15 @@ class HandState:
         self._used += 1
         if op == _COMMUNITY:
             self._community = card
-            self.events.append(CommunityCard(card))
+            self._events.append(CommunityCard(card))
         elif op == _UP:
             self._up[p].append(card)
             bid = self._bid[p]
             self._bid[p] = -1 if card is None or bid < 0 else _board_steps()[bid][card.index >> 2]
-            self.events.append(CardDealt(p, card, True, self.street))
+            self._events.append(CardDealt(p, card, True, self.street))
         else:
             self._down[p].append(card)
-            self.events.append(CardDealt(p, card, False, self.street))
+            self._events.append(CardDealt(p, card, False, self.street))
 
     def deal(self, card: Card | str | None) -> None:
         """Supply the next card in manual dealing (see :attr:`card_needed`); ``None`` = unknown down card."""
@@ -637,7 +658,7 @@ class HandState:
         self._inc = rules.small_bet if self.street - self._first_street < 2 else rules.big_bet
         self.phase = _BET
         self._h_start = active = self._n_active
-        stacks, folded = self.stacks, self._folded
+        stacks, folded = self._stacks, self._folded
         self._min_reach = min([stacks[q] for q in range(n) if not folded[q] and stacks[q]], default=0)
         if self.street == self._last_street and self._community is not None and not rules.community_card_betting:
             self.actor = None  # no betting after a community card (R8.5, seed doc C)
@@ -652,7 +673,7 @@ class HandState:
             if bring_in is None:  # an unknown door card decides it: the caller says who (set_first_actor)
                 self._choosing, self.actor = True, None
                 return
-            if self.stacks[bring_in] > 0:
+            if self._stacks[bring_in] > 0:
                 self._duty = 1
                 self._first_actor = bring_in
                 self.actor = bring_in
@@ -676,7 +697,7 @@ class HandState:
             self._choosing, self.actor = True, None
             return
         self._first_actor = first
-        self.actor = first if self.stacks[first] > 0 else self._next_active(first)  # R7.5
+        self.actor = first if self._stacks[first] > 0 else self._next_active(first)  # R7.5
 
     def _any_open_pair(self) -> bool:
         return any(
@@ -724,7 +745,7 @@ class HandState:
                             f"R5.3: player {q} shows {other}, so player {player} does not bring in"
                         )
             self._choosing = False
-            if self.stacks[player] > 0:
+            if self._stacks[player] > 0:
                 self._duty, self._first_actor, self.actor = 1, player, player
             else:  # R5.6
                 self._duty = 2
@@ -737,7 +758,7 @@ class HandState:
                         raise IllegalActionError(f"R7.2: player {q}'s board is better than player {player}'s")
             self._choosing = False
             self._first_actor = player
-            self.actor = player if self.stacks[player] > 0 else self._next_active(player)
+            self.actor = player if self._stacks[player] > 0 else self._next_active(player)
         self._legal = None
         if self.actor is None:
             self._advance()
@@ -785,7 +806,7 @@ class HandState:
         n = self.n
         for i in range(1, n + 1):
             q = (after + i) % n
-            if not self._folded[q] and self.stacks[q] > 0:
+            if not self._folded[q] and self._stacks[q] > 0:
                 return q
         return None
 
@@ -803,12 +824,12 @@ class HandState:
             self._begin_street(self.street + 1)
 
     def _refund(self, player: int, amount: int) -> None:
-        if self.stacks[player] == 0 and not self._folded[player]:
+        if self._stacks[player] == 0 and not self._folded[player]:
             self._n_active += 1
         self._total[player] -= amount
         self._bet[player] = max(0, self._bet[player] - amount)
-        self.stacks[player] += amount
-        self.events.append(Returned(player, amount))
+        self._stacks[player] += amount
+        self._events.append(Returned(player, amount))
 
     # -- legal actions ----------------------------------------------------------------------------
 
@@ -826,7 +847,7 @@ class HandState:
         if self.phase is _SHOWDOWN:
             return (Action.show(), Action.muck())
         rules = self.rules
-        stack, mine, to_call = self.stacks[p], self._bet[p], self._to_call
+        stack, mine, to_call = self._stacks[p], self._bet[p], self._to_call
         if self._duty:  # the bring-in (R5.4, R5.5, R5.7) or the player who must open for him (R5.6)
             b, small = rules.bring_in, rules.small_bet
             out = [] if self._duty == 1 else [_FOLD]
@@ -887,16 +908,16 @@ class HandState:
             if self._completion:
                 return _K_COMPLETE, (self.rules.small_bet,)
             kind = _K_COMPLETE if self._to_call > 0 else _K_BET
-            if self._open_pair and not self._big_wager:
+            if self._open_pair and not self._big_wager and self.rules.big_bet > self.rules.small_bet:
                 return kind, (self.rules.small_bet, self.rules.big_bet)
             return kind, (self._inc,)
-        if self._open_pair and not self._big_wager:
+        if self._open_pair and not self._big_wager and self.rules.big_bet > self.rules.small_bet:
             return _K_RAISE, (self._full + self.rules.small_bet, self._full + self.rules.big_bet)
         return _K_RAISE, (self._full + self._inc,)
 
     def _can_be_answered(self, p: int) -> bool:
         """Some opponent could put in more than the amount to call (else a wager is pointless)."""
-        to_call, folded, stacks, bet = self._to_call, self._folded, self.stacks, self._bet
+        to_call, folded, stacks, bet = self._to_call, self._folded, self._stacks, self._bet
         return any(q != p and not folded[q] and stacks[q] and bet[q] + stacks[q] > to_call for q in range(self.n))
 
     def _half_base(self) -> int:
@@ -968,7 +989,7 @@ class HandState:
             return "R6.8: there is nothing to call" if call is None else f"R6.8: calling means putting in {call.amount}"
         aggressive = [a for a in legal if a.kind.aggressive]
         if not aggressive:
-            if self._bet[p] + self.stacks[p] <= self._to_call:
+            if self._bet[p] + self._stacks[p] <= self._to_call:
                 return "R6.8: the player has no chips beyond a call"
             acted = self._acted[p]
             if acted is not None and 2 * (self._to_call - acted) < self._half_base():
@@ -993,28 +1014,29 @@ class HandState:
         true_player = self.actor
         if self.phase is not Phase.BET or self._duty != 1 or true_player is None:
             raise IllegalActionError("a bring-in can only be misdesignated before the bring-in is posted")
-        if not 0 <= player < self.n or player == true_player or self._folded[player] or self.stacks[player] == 0:
+        if not 0 <= player < self.n or player == true_player or self._folded[player] or self._stacks[player] == 0:
             raise IllegalActionError(f"player {player} cannot be designated to bring in")
         before = self.copy()
         self.actor = player
         self._legal = None
-        self._bet_action(player, _action(ActionKind.BRING_IN, min(self.rules.bring_in, self.stacks[player])))
-        self._misdesignated = (before, len(self.events))
+        self._bet_action(player, _action(ActionKind.BRING_IN, min(self.rules.bring_in, self._stacks[player])))
+        self._misdesignated = (before, len(self._events))
 
     def correct_bring_in(self) -> None:
         """Undo a misdesignated bring-in if nobody has acted since (R13.2): the chips go back and
         the true low card must bring in (or complete)."""
-        if self._misdesignated is None or len(self.events) != self._misdesignated[1]:
+        if self._misdesignated is None or len(self._events) != self._misdesignated[1]:
             raise IllegalActionError("no misdesignated bring-in to correct: the next player has already acted")
         before, _ = self._misdesignated
-        wrong = next(e.player for e in reversed(self.events) if isinstance(e, ActionTaken))
+        wrong = next(e.player for e in reversed(self._events) if isinstance(e, ActionTaken))
         amount = self._bet[wrong]
-        events = self.events
+        events = self._events
+        restored = before.copy()  # fresh lists: a copy of this hand corrected too must not share them
         for name in _SLOTS:
-            if name != "events":
-                setattr(self, name, getattr(before, name))
-        self.events = events
-        self.events.append(Returned(wrong, amount))
+            if name != "_events":
+                setattr(self, name, getattr(restored, name))
+        self._events = events
+        self._events.append(Returned(wrong, amount))
         self._misdesignated = None
 
     def _waiting_for(self) -> str:
@@ -1026,15 +1048,15 @@ class HandState:
 
     def _pay(self, p: int, total: int) -> None:
         chips = total - self._bet[p]
-        self.stacks[p] -= chips
+        self._stacks[p] -= chips
         self._bet[p] = total
         self._total[p] += chips
-        if self.stacks[p] == 0 and chips:
+        if self._stacks[p] == 0 and chips:
             self._n_active -= 1
 
     def _bet_action(self, p: int, action: Action) -> None:
         kind = action.kind
-        stacks = self.stacks
+        stacks = self._stacks
         if kind is _K_CALL:
             bet = self._bet
             chips = action.amount - bet[p]
@@ -1054,15 +1076,17 @@ class HandState:
             amount = action.amount
             self._pay(p, amount)
             self._to_call = max(self._to_call, self.rules.bring_in)  # R6.10: others owe the full bring-in
-            if self.rules.bring_in == self.rules.small_bet and amount == self.rules.bring_in:
-                self._opened, self._full = True, amount  # R5.7: the bring-in is the opening bet
+            if self.rules.bring_in >= self.rules.small_bet:
+                # R5.7: a bring-in of the small bet is the opening bet, with no completion after it; posted short
+                # (R5.5) it still is, since the others owe the full bring-in (R6.10): they call it or raise
+                self._opened, self._full = True, self.rules.bring_in
             self._duty = 0
             self._acted[p] = self._to_call
             self._aggressor = p if self._opened else self._aggressor
             self._targets = None
         else:
             self._wager(p, kind, action.amount)
-        self.events.append(_tuple(ActionTaken, (p, action, self.street, not stacks[p] and not self._folded[p])))
+        self._events.append(_tuple(ActionTaken, (p, action, self.street, not stacks[p] and not self._folded[p])))
         self._legal = None
         # The next player clockwise who must still act (R6.7, R6.13); after a fold under R5.6 the
         # next player has the same options. Inlined: it runs after every action.
@@ -1089,7 +1113,7 @@ class HandState:
         before = self._full if self._opened else 0
         cached = self._targets
         regular = amount in (cached[1] if cached is not None else self._aggressive_targets()[1])
-        stacks, bet = self.stacks, self._bet
+        stacks, bet = self._stacks, self._bet
         chips = amount - bet[p]
         stacks[p] -= chips
         bet[p] = amount
@@ -1132,7 +1156,7 @@ class HandState:
                 first = live[0]
         order = sorted(live, key=lambda p: (p - first) % self.n)  # clockwise from the first to show (R9.3)
         self._showdown_order = order
-        all_in = any(self.stacks[p] == 0 for p in live)
+        all_in = any(self._stacks[p] == 0 for p in live)
         self.phase = Phase.SHOWDOWN
         if self._auto_show or all_in:  # R9.2: with an all-in, every hand is turned up
             for p in order:
@@ -1143,18 +1167,18 @@ class HandState:
 
     def _show(self, p: int) -> None:
         self._shown[p] = True
-        self.events.append(Shown(p, (*self._down[p], *self._up[p])))
+        self._events.append(Shown(p, (*self._down[p], *self._up[p])))
 
     def _showdown_decision(self, p: int, action: Action) -> None:
         if action.kind is ActionKind.SHOW:
             if action.cards:
                 self.reveal(p, action.cards, _advance=False)
             self._show(p)
-            self.events.append(ActionTaken(p, action, self.street, False))
+            self._events.append(ActionTaken(p, action, self.street, False))
         else:
             self._mucked[p] = True
-            self.events.append(ActionTaken(p, action, self.street, False))
-            self.events.append(Mucked(p))
+            self._events.append(ActionTaken(p, action, self.street, False))
+            self._events.append(Mucked(p))
         remaining = [q for q in self._showdown_order if not self._shown[q] and not self._mucked[q]]
         undecided = [q for q in remaining if q != p]
         alive = [q for q in self._showdown_order if not self._mucked[q]]
@@ -1209,7 +1233,7 @@ class HandState:
         """The player's cards in dealing order, as (face down?, index in the down or up list)."""
         order: list[tuple[bool, int]] = []
         downs = ups = 0
-        for event in self.events:
+        for event in self._events:
             if type(event) is CardDealt and event.player == player:
                 if event.face_up:
                     order.append((False, ups))
@@ -1232,7 +1256,7 @@ class HandState:
             self._refund(who, excess)
         contenders = self._contenders()
         if len(contenders) == 1:  # everyone else folded or mucked: one award, no evaluation
-            self.awards = [Award(contenders[0], sum(self._total), 0, "pot")]
+            self._awards = [Award(contenders[0], sum(self._total), 0, "pot")]
         else:
             pots = build_pots(self._total, [not self._folded[p] and not self._mucked[p] for p in range(self.n)])
             contested = any(len(pot.eligible) > 1 for pot in pots)
@@ -1244,13 +1268,13 @@ class HandState:
                 Contender(p, tuple(c for c in (*self._down[p], *self._up[p]) if c is not None), self._community)
                 for p in contenders
             ]
-            self.awards = award(self.rules, pots, entries)
-        for a in self.awards:
-            self.stacks[a.player] += a.amount
-            self.events.append(Awarded(*a))
+            self._awards = award(self.rules, pots, entries)
+        for a in self._awards:
+            self._stacks[a.player] += a.amount
+            self._events.append(Awarded(*a))
         self.phase = Phase.OVER
         self.actor = None
-        self.events.append(HandEnded(tuple(self.stacks)))
+        self._events.append(HandEnded(tuple(self._stacks)))
 
     # -- copies and views -------------------------------------------------------------------------
 
@@ -1263,6 +1287,8 @@ class HandState:
                 value = [v[:] if type(v) is list else v for v in value]
             elif name == "_views":  # a copy's log grows on its own
                 value = {}
+            elif name == "_misdesignated" and value is not None:  # the state to go back to: its own too
+                value = (value[0].copy(), value[1])
             setattr(new, name, value)
         return new
 
@@ -1276,7 +1302,7 @@ class HandState:
             players.append(
                 PlayerView(
                     player=p,
-                    stack=self.stacks[p],
+                    stack=self._stacks[p],
                     bet=self._bet[p],
                     total=self._total[p],
                     folded=self._folded[p],
@@ -1304,7 +1330,7 @@ class HandState:
         hand is shown, so the last answer is extended rather than rebuilt (bots and servers ask at every turn)."""
         key = -1 if viewer is None else viewer
         shown = tuple(self._shown)
-        events = self.events
+        events = self._events
         cached = self._views.get(key)
         if cached is not None and cached[1] == shown and cached[0] <= len(events):
             seen, log = cached[0], cached[2]
@@ -1326,7 +1352,7 @@ class HandState:
     def __repr__(self) -> str:
         return (
             f"<HandState {self.rules.variant.value} street={self.street} phase={self.phase.value} "
-            f"actor={self.actor} pot={self.pot} stacks={self.stacks}>"
+            f"actor={self.actor} pot={self.pot} stacks={self._stacks}>"
         )
 
 

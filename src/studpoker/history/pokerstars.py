@@ -35,7 +35,7 @@ Deal(player=1, cards=(Card('Ah'), Card('2h'), Card('3h')), comment='')
 Bet(player=1, verb='cbr', amount=4, comment='')
 >>> result = replay(hand)
 >>> result.state.stacks, check(hand, result)
-([97, 103], [])
+((97, 103), [])
 >>> dumps(hand) == text
 True
 

@@ -11,7 +11,7 @@
 ... actions = ['d dh p1 AsKs2c', 'd dh p2 QdQc9h', 'p1 pb', 'p2 f']
 ... ''')
 >>> replay(record).state.stacks
-[101, 99]
+(101, 99)
 """
 
 from __future__ import annotations

@@ -42,7 +42,7 @@ log = logging.getLogger("studpoker.server")
 
 #: The stakes the create form offers (every one is accepted for every game and preset: tested).
 STAKES: tuple[dict[str, int], ...] = (
-    {"small_bet": 2, "big_bet": 4, "ante": 1, "bring_in": 1},
+    {"small_bet": 2, "big_bet": 4, "ante": 1, "bring_in": 2},
     {"small_bet": 4, "big_bet": 8, "ante": 1, "bring_in": 2},
     {"small_bet": 10, "big_bet": 20, "ante": 1, "bring_in": 3},
     {"small_bet": 20, "big_bet": 40, "ante": 3, "bring_in": 5},
@@ -291,7 +291,8 @@ class Room:
         small = request.small_bet
         big = request.big_bet if request.big_bet is not None else 2 * small
         ante = request.ante if request.ante is not None else max(1, small // 10)
-        bring_in = request.bring_in if request.bring_in is not None else max(ante, small // 3)
+        # a third of the small bet, at least twice the ante (SPEC section 2), at most the small bet
+        bring_in = request.bring_in if request.bring_in is not None else min(small, max(2 * ante, small // 3))
         try:
             name = table_name(request.name or f"{wire.VARIANT_NAMES[request.variant]} {small}/{big}")
         except BadNameError as error:

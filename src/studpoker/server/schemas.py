@@ -210,7 +210,8 @@ class Presets(BaseModel):
 
 class CreateTable(_Request):
     """A new table. Only ``variant`` and ``small_bet`` are needed: ``big_bet`` defaults to twice the small bet,
-    ``ante`` to a tenth of it (at least 1), ``bring_in`` to a third (at least the ante), ``preset`` to casino."""
+    ``ante`` to a tenth of it (at least 1), ``bring_in`` to a third (at least twice the ante, at most the small
+    bet), ``preset`` to casino."""
 
     variant: Annotated[Variant, Field(strict=False, description="STUD7, STUD7_HL8, STUD5 or RAZZ")]
     small_bet: Stake
