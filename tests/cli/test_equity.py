@@ -175,8 +175,8 @@ def test_five_card_stud_and_players_with_no_known_card(capsys: pytest.CaptureFix
     [
         (["As Ad 7c", "As Kd Qs"], "As is in hand 1 and in hand 2: a card can be in one place only"),
         (["As Ad 7c", "Kh Kd Qs", "--dead", "2c Ad"], "Ad is in hand 1 and in the dead cards"),
-        (["As Ad 7c 7h 2s Kd 9c 3h", "Kh Kd Qs"], "hand 1 has 8 cards: a STUD7 hand has 7"),
-        (["As Ad 7c 7h 2s 9c", "Kh Kd Qs", "--variant", "5stud"], "hand 1 has 6 cards: a STUD5 hand has 5"),
+        (["As Ad 7c 7h 2s Kd 9c 3h", "Kh Kd Qs"], "hand 1 has 8 cards: a seven-card stud hand has 7"),
+        (["As Ad 7c 7h 2s 9c", "Kh Kd Qs", "--variant", "5stud"], "hand 1 has 6 cards: a five-card stud hand has 5"),
         ([*ELEVEN, "--variant", "5stud"], "at most 10 players, got 11 hands"),
         (ELEVEN[:9], "at most 8 players, got 9 hands"),
         (["-"] * 8, "the players still need 56 cards and only 52 are left in the deck"),

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from studpoker.cli import main
+from studpoker.engine import Variant
 from studpoker.history import phh, pokerstars
 
 WSOP = Path("phh") / "wsop-2023-43-5"
@@ -44,7 +45,11 @@ def test_the_wsop_hands_replay_with_the_tournament_preset(
 ) -> None:
     files = sorted((shared_data / WSOP).glob("*.phh"))
     code, out, err = stud(capsys, "replay", *files, "--preset", "tournament")
-    assert (code, err) == (0, "")
+    # the WSOP's hi/lo bring-in (75,000 with an ante of 50,000) is below the usual twice the ante: said once
+    assert code == 0 and err == (
+        "stud replay: warning: a stud hi/lo bring-in is usually twice the ante or more: 75000 is less than"
+        " 2 x 50000 (SPEC section 2, seed C)\n"
+    )
     summaries = [line for line in out.splitlines() if not line.startswith("  ")]
     assert len(summaries) == 30 and all(line.endswith("finishing stacks match") for line in summaries)
     assert "85_FR.phh hand 85: pot 5,300,000; Brian Rast wins 5,300,000;" in out
@@ -63,7 +68,7 @@ def test_json_output(capsys: pytest.CaptureFixture[str], shared_data: Path) -> N
 
 def test_pokerstars_files_replay_with_their_rake(capsys: pytest.CaptureFixture[str], shared_data: Path) -> None:
     code, out, err = stud(capsys, "replay", *sorted((shared_data / "pokerstars").glob("*.txt")))
-    assert (code, err) == (0, "")
+    assert code == 0 and "error" not in err
     assert len(out.splitlines()) == 29
     # $0.44 main and $0.64 side pot, $0.05 rake: the winner collects $1.03
     assert "hand 60974484959: pot $1.08, rake $0.05; ranchim wins $1.03; net:" in out
@@ -89,7 +94,7 @@ def test_a_mismatch_and_an_unreadable_file_fail(capsys: pytest.CaptureFixture[st
         "stud replay: error: wrong.phh hand 7: finishing stacks differ: the file says [100, 100],"
         " the replay gives [101, 99]"
     )
-    assert lines[1].startswith(f"stud replay: error: {broken}: not valid TOML")
+    assert lines[1].startswith(f"stud replay: error: {broken} hand 1 (line 1): not valid TOML")
     assert lines[2] == f"stud replay: error: {tmp_path / 'missing.phh'}: No such file or directory"
 
 
@@ -159,3 +164,105 @@ def test_convert_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> N
     assert code == 1 and "cannot tell the format from the extension" in err
     code, _, err = stud(capsys, "convert", write(tmp_path, "bad.phh", BAD), tmp_path / "out.txt")
     assert code == 1 and "action 4 ('p2 cbr 12')" in err and not (tmp_path / "out.txt").exists()
+
+
+# -- the outside review (issue 12, items 6-11) -----------------------------------------------------------------
+
+
+def test_one_unreadable_hand_spoils_no_other(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, shared_data: Path
+) -> None:
+    text = (shared_data / "pokerstars" / "Razz-USD-0.04-0.08-200911.txt").read_text(encoding="utf-8-sig")
+    hands = pokerstars.loads(text)
+    second = text.index("PokerStars", text.index("PokerStars") + 1)
+    broken = text[:second] + text[second:].replace(": calls $0.", ": calls about $0.", 1)
+    line = broken.count("\n", 0, second) + 1
+    path = write(tmp_path, "good-bad-good.txt", broken)
+    code, out, err = stud(capsys, "replay", path)
+    assert code == 1
+    [error] = err.splitlines()
+    assert error.startswith(f"stud replay: error: {path} hand 2 (line {line}): line ") and "cannot be read" in error
+    assert len([x for x in out.splitlines() if ": pot " in x]) == len(hands) - 1  # every other hand replayed
+    assert out.splitlines()[-1] == f"{len(hands) - 1} hands replayed; 1 could not be read"
+    # the same in a .phhs: a hand whose TOML is broken
+    records = phh.loads_all(phh.dumps_all(hands))
+    many = phh.dumps_all(records).replace("antes = [", "antes = [[", 1)
+    code, out, err = stud(capsys, "replay", write(tmp_path, "hands.phhs", many))
+    assert code == 1 and "hands.phhs hand 1 (line 1): not valid TOML" in err
+    assert f"{len(records) - 1} hands replayed; 1 could not be read" in out
+
+
+MIXED_HOLDEM = """PokerStars Hand #164954571000:  8-Game (Hold'em Limit, $400/$800 USD) - 2017/01/21 16:50:03 ET
+Table 'Educatio' 6-max Seat #1 is the button
+Seat 1: Hero ($51125.64 in chips)
+Seat 2: Villain ($40000 in chips)
+Hero: posts small blind $200
+Villain: posts big blind $400
+*** HOLE CARDS ***
+Hero: folds
+Uncalled bet ($200) returned to Villain
+Villain collected $400 from pot
+*** SUMMARY ***
+Total pot $400 | Rake $0
+
+"""
+
+
+def test_mixed_game_files_replay_their_stud_hands(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, shared_data: Path
+) -> None:
+    stud_hand = (shared_data / "pokerstars" / "7-StudHL-USD-400-800-201701.3bet.fix.txt").read_text(
+        encoding="utf-8-sig"
+    )
+    omaha = MIXED_HOLDEM.replace("Hold'em Limit", "Omaha Hi/Lo Limit").replace("#164954571000", "#164954571001")
+    path = write(tmp_path, "8-game.txt", MIXED_HOLDEM + stud_hand + "\n\n" + omaha + MIXED_HOLDEM)
+    code, out, err = stud(capsys, "replay", path)
+    assert code == 0 and "error" not in err
+    assert (
+        out.splitlines()[-1] == "1 hand replayed; 3 hands of other games skipped (Hold'em Limit 2, Omaha Hi/Lo Limit 1)"
+    )
+    code, out, _ = stud(capsys, "replay", path, "--json")
+    assert json.loads(out)["skipped"] == {"Hold'em Limit": 2, "Omaha Hi/Lo Limit": 1}
+    code, out, _ = stud(capsys, "convert", path, tmp_path / "stud.phhs")
+    assert code == 0 and out.startswith("1 hand written to") and "3 hands of other games skipped" in out
+
+
+def test_pokertracker_upper_case_headers_are_read(tmp_path: Path, shared_data: Path) -> None:
+    text = (shared_data / "pokerstars" / "7-StudHL-USD-0.04-0.08-200911.txt").read_text(encoding="utf-8-sig")
+    upper = text.replace("7 Card Stud Hi/Lo Limit", "7 CARD STUD HI/LO LIMIT")
+    assert upper != text
+    a, b = pokerstars.loads(text), pokerstars.loads(upper)
+    assert [r.actions for r in a] == [r.actions for r in b] and [r.rules for r in a] == [r.rules for r in b]
+    # a tournament hand as PokerTracker 2 exports it: "... - LEVEL I (25/50)"
+    [hand] = pokerstars.loads(text)[:1]
+    tournament = hand.with_rules(hand.rules)
+    from dataclasses import replace
+
+    tournament = replace(hand, chip_value=1.0, currency=None, info={}, rake=0, winnings=None)
+    written = pokerstars.dumps([tournament])
+    head, rest = written.split("\n", 1)
+    pt2 = "PokerStars Game #27853016289: Tournament #132187016, $10+$1 7 CARD STUD HI/LO LIMIT - LEVEL I (2/4)"
+    pt2 += " - 2009/05/05 - 9:35:02 (ET)\n"
+    [back] = pokerstars.loads(pt2 + rest)
+    assert back.actions == tournament.actions and back.rules.variant is Variant.STUD7_HL8
+    assert (back.rules.small_bet, back.rules.big_bet) == (2, 4) and head != pt2
+
+
+def test_an_input_without_hands_is_an_error(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    for name in ("empty.txt", "empty.phhs", "empty.phh", "blank.phhs"):
+        path = write(tmp_path, name, "\n\n" if name.startswith("blank") else "")
+        code, out, err = stud(capsys, "replay", path)
+        assert (code, out) == (1, "") and err == f"stud replay: error: {path}: no hand in it\n", name
+    code, out, err = stud(capsys, "convert", tmp_path / "empty.txt", tmp_path / "out.phhs")
+    assert code == 1 and "no hand in it" in err and not (tmp_path / "out.phhs").exists()
+
+
+def test_format_hints_name_options_the_command_has(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    good = write(tmp_path, "good.json", GOOD)
+    code, _, err = stud(capsys, "replay", good)
+    assert code == 1 and err.endswith("say it with --from\n") and "--to" not in err
+    assert stud(capsys, "replay", good, "--from", "phh")[0] == 0
+    code, _, err = stud(capsys, "convert", good, tmp_path / "x.phh")
+    assert code == 1 and err.splitlines()[0].endswith("say it with --from")
+    code, _, err = stud(capsys, "convert", write(tmp_path, "good.phh", GOOD), tmp_path / "x.json")
+    assert code == 1 and "say it with --to" in err

@@ -59,7 +59,7 @@ def test_replace_revalidates_and_names_unknown_parameters() -> None:
         ({"ante": 0}, "ante must be positive, got 0"),
         ({"bring_in": 0}, "bring_in must be positive"),
         ({"big_bet": 5}, "big_bet 5 must be at least small_bet 10"),
-        ({"max_seats": 11}, "max_seats 11 is outside 2..8 for STUD7"),
+        ({"max_seats": 11}, "max_seats 11 is outside 2..8 for seven-card stud"),
         ({"max_seats": 1}, "max_seats 1 is outside"),
         ({"raise_cap": 0}, "raise_cap must be at least 1"),
         ({"chip_unit": 2}, "ante 1 is not a multiple of chip_unit 2"),
@@ -78,7 +78,7 @@ def test_validation_errors(changes: dict[str, object], message: str) -> None:
 
 def test_stud5_allows_ten_seats_and_razz_has_no_double_bet() -> None:
     assert Rules(Variant.STUD5, **STAKES, max_seats=10).max_seats == 10
-    with pytest.raises(RulesError, match=r"max_seats 11 is outside 2\.\.10 for STUD5"):
+    with pytest.raises(RulesError, match=r"max_seats 11 is outside 2\.\.10 for five-card stud"):
         Rules(Variant.STUD5, **STAKES, max_seats=11)
     with pytest.raises(RulesError, match="razz has no open-pair double bet"):
         Rules(Variant.RAZZ, **STAKES, open_pair_double_bet=True)

@@ -110,7 +110,12 @@ def test_duplicate_found_through_card_objects() -> None:
 
 @pytest.mark.parametrize(
     ("variant", "size", "name"),
-    [("7stud", 7, "STUD7"), ("7stud8", 7, "STUD7_HL8"), ("razz", 7, "RAZZ"), ("5stud", 5, "STUD5")],
+    [
+        ("7stud", 7, "seven-card stud"),
+        ("7stud8", 7, "seven-card stud hi/lo"),
+        ("razz", 7, "razz"),
+        ("5stud", 5, "five-card stud"),
+    ],
 )
 def test_too_many_cards_for_the_variant(variant: str, size: int, name: str) -> None:
     deck = [Card.from_index(i) for i in range(52)]
@@ -125,7 +130,7 @@ def test_too_many_players() -> None:
         Spot.parse(variant, [""] * 7)  # 7 players need 49 cards: fine
         raises("at most 8 players, got 9 hands", variant, [""] * 9)
     Spot.parse("5stud", [""] * 10)  # 10 players need 50 cards: fine
-    raises("STUD5 is played by at most 10 players, got 11 hands", "5stud", [""] * 11)
+    raises("Five-card stud is played by at most 10 players, got 11 hands", "5stud", [""] * 11)
 
 
 @pytest.mark.parametrize("hands", [[], ["As Kd"]])

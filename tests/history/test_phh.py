@@ -244,3 +244,34 @@ def test_loads_with_house_rules_equals_changing_them_afterwards() -> None:
         phh.loads(text, rules={"cap": 3})
     with pytest.raises(PHHError, match="unknown preset"):
         phh.loads(text, preset="home game")
+
+
+SHORT_ANTE = """variant = 'F7S'
+ante_trimming_status = {flag}
+antes = [2, 2, 2]
+bring_in = 5
+small_bet = 10
+big_bet = 20
+starting_stacks = [1, 100, 100]
+actions = ['d dh p1 AsAhAd', 'd dh p2 2c3d7h', 'd dh p3 4c5d9h', 'p2 pb', 'p3 cc', 'd dh p1 Ac', 'd dh p2 8s',
+  'd dh p3 Ts', 'p2 cc', 'p3 cc', 'd dh p1 Kd', 'd dh p2 8c', 'd dh p3 Th', 'p2 cc', 'p3 cc', 'd dh p1 Kc',
+  'd dh p2 2s', 'd dh p3 3s', 'p2 cc', 'p3 cc', 'd dh p1 Qd', 'd dh p2 Jc', 'd dh p3 Js', 'p2 cc', 'p3 cc',
+  'p1 sm AsAhAdAcKdKcQd', 'p2 sm 2c3d7h8s8c2sJc', 'p3 sm 4c5d9hTsThJs3s']
+"""
+
+
+@pytest.mark.parametrize(("flag", "stacks"), [("true", (3, 105, 93)), ("false", (5, 103, 93))])
+def test_ante_trimming_status_says_how_antes_are_gathered(flag: str, stacks: tuple[int, ...]) -> None:
+    """A player with 1 chip antes 1 of 2, all in, and wins the showdown: with the antes gathered as any chips (R5.2)
+    he wins 3 (an ante-level side pot); as dead money, 5. Both were refused before unless the field was true."""
+    text = SHORT_ANTE.format(flag=flag)
+    record = phh.loads(text)
+    assert record.rules.ante_side_pots is (flag == "true")
+    assert replay(record).state.stacks == stacks
+    assert f"ante_trimming_status = {flag}" in phh.dumps(record)  # written back as it was read
+    pokerkit = pytest.importorskip("pokerkit")
+    *_, last = pokerkit.HandHistory.loads(text)
+    assert tuple(last.stacks) == stacks  # PokerKit, which defines the field, agrees
+    absent = text.replace("ante_trimming_status = false\n", "")
+    if flag == "false":
+        assert phh.loads(absent).rules.ante_side_pots is False  # PHH's default

@@ -16,7 +16,16 @@ from hypothesis import strategies as st
 from studpoker.cards import parse_card
 from studpoker.engine import HandState, Rules, Variant
 from studpoker.history import Bet, Board, Comment, Deal, HandRecord, ReplayError, ShowMuck, phh, pokerstars, replay
-from studpoker.history.pokerstars import POKERSTARS_OPTIONS, PokerStarsError, check, dumps, load, loads, verify
+from studpoker.history.pokerstars import (
+    POKERSTARS_OPTIONS,
+    NotStudError,
+    PokerStarsError,
+    check,
+    dumps,
+    load,
+    loads,
+    verify,
+)
 from studpoker.history.record import record_hand
 
 FILES = {  # file name: hands
@@ -233,7 +242,7 @@ def test_records_without_pokerstars_data_have_nothing_to_check() -> None:
         (lambda t: t.replace("MasterTrini1: bets $0.04", "MasterTrini1: bets $0.05"), ReplayError, "may not cbr 5"),
         (lambda t: t.replace("Hero: calls $0.02", "Hero: calls $0.02 now"), PokerStarsError, "cannot be read"),
         (lambda t: t.replace("Hero: calls $0.02", "Nobody: calls $0.02"), PokerStarsError, "looks like an action"),
-        (lambda t: t.replace("7 Card Stud Limit", "Hold'em No Limit"), PokerStarsError, "not a stud game"),
+        (lambda t: t.replace("7 Card Stud Limit", "Hold'em No Limit"), NotStudError, "Hold'em No Limit is not one"),
         (lambda t: t.replace("7 Card Stud Limit", "7 Card Stud Pot Limit"), PokerStarsError, "fixed-limit"),
         (lambda t: t.replace("*** 4th STREET ***", "*** 5th STREET ***"), PokerStarsError, "out of order"),
         (lambda t: t.replace("$0.01\nNikolay", "$0.011\nNikolay"), PokerStarsError, "whole number of chips"),

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
+import warnings
 from pathlib import Path
 from typing import Any
 
-from ..engine import RulesError
+from ..engine import RulesError, RulesWarning
 from ..history import HandRecord, ReplayError, ReplayResult, replay
-from ..history.files import HistoryFileError, read, write
+from ..history.files import FileHand, HistoryFileError, read_each, write
 
 __all__ = ["add_commands"]
 
@@ -23,12 +25,20 @@ def add_commands(sub: Any) -> None:
         description=(
             "Replay every hand of each file (PHH .phh/.phhs, PokerStars .txt), checking every card and action "
             "against the rules and, where the file has them, the finishing stacks (PokerStars: each player's "
-            "collected amount, the pot and the rake). Prints a short summary a hand; exits 1 if any hand breaks a "
-            "rule, does not match its file, or cannot be read."
+            "collected amount, the pot and the rake). Prints a short summary a hand; hands of games other than the "
+            "four stud games are skipped and counted; a hand that cannot be read is reported with its line and the "
+            "others are still replayed. Exits 1 if any hand breaks a rule, does not match its file, or cannot be "
+            "read, or if a file holds no hand."
         ),
         epilog="example: stud replay ../shared/data/phh/wsop-2023-43-5/*.phh --preset tournament",
     )
     rp.add_argument("files", nargs="+", metavar="FILE", type=Path)
+    rp.add_argument(
+        "--from",
+        dest="source_format",
+        choices=["phh", "pokerstars"],
+        help="format of the files (default: by extension)",
+    )
     rp.add_argument("--preset", choices=["casino", "tournament"], help="the rules preset (default: the file's)")
     rp.add_argument(
         "--rule",
@@ -177,19 +187,62 @@ def _line(record: HandRecord, summary: dict[str, Any]) -> str:
     return text
 
 
+def _hands(path: Path, fmt: str | None) -> tuple[list[FileHand], list[str]]:
+    """The hands of a file, and the errors (one line each) of the file itself or of its hands that cannot be read
+    (with the hand's place in the file and its line)."""
+    try:
+        hands = read_each(path, fmt)
+    except HistoryFileError as error:
+        return [], [str(error)]
+    if not hands:
+        return [], [f"{path}: no hand in it"]
+    errors = [
+        f"{path} hand {hand.number} (line {hand.line}): {_without_hand(hand.error)}" for hand in hands if hand.error
+    ]
+    return hands, errors
+
+
+_READER_PREFIX = re.compile(r"^hand \d+ \(#[^)]*\)(?:, |: )|^hand \[[^\]]*\]: ")
+
+
+def _without_hand(message: str | None) -> str:
+    """A reader's message without its own "hand 2 (#id)" or "hand [2]" prefix (the CLI names the hand itself)."""
+    return _READER_PREFIX.sub("", message or "", count=1)
+
+
+def _caution(record: HandRecord) -> None:
+    """Warn of what is unusual in a hand's sign (``stud`` shows each warning once)."""
+    for caution in record.rules.cautions():
+        warnings.warn(caution, RulesWarning, stacklevel=2)
+
+
+def _skipped_line(skipped: dict[str, int]) -> str:
+    games = ", ".join(f"{game} {count}" for game, count in sorted(skipped.items()))
+    total = sum(skipped.values())
+    return f"{total} hand{'s' if total != 1 else ''} of other games skipped ({games})"
+
+
 def _replay(args: argparse.Namespace) -> int:
     overrides = _overrides(args.rule)
     failures = 0
     hands: list[dict[str, Any]] = []
+    skipped: dict[str, int] = {}
+    unreadable = 0
     for path in args.files:
-        try:
-            records = read(path)
-        except HistoryFileError as error:
+        found, errors = _hands(path, args.source_format)
+        for error in errors:
             print(f"stud replay: error: {error}", file=sys.stderr)
-            failures += 1
-            continue
-        for index, original in enumerate(records):
-            label = _label(path, original, index, len(records))
+        failures += len(errors)
+        unreadable += sum(1 for h in found if h.error)
+        readable = [h for h in found if h.record is not None]
+        for hand in found:
+            if hand.skipped is not None:
+                skipped[hand.skipped] = skipped.get(hand.skipped, 0) + 1
+        for index, file_hand in enumerate(readable):
+            original = file_hand.record
+            assert original is not None
+            label = _label(path, original, index, len(readable))
+            _caution(original)
             record = original
             try:
                 if args.preset or overrides:
@@ -213,18 +266,48 @@ def _replay(args: argparse.Namespace) -> int:
                 print(f"stud replay: error: {label}: {problem}", file=sys.stderr)
                 failures += 1
     if args.json:
-        print(json.dumps({"hands": hands, "failures": failures}, indent=2))
+        document = {"hands": hands, "failures": failures, "unreadable": unreadable, "skipped": skipped}
+        print(json.dumps(document, indent=2))
+    elif skipped or unreadable:
+        parts = [f"{len(hands)} hand{'s' if len(hands) != 1 else ''} replayed"]
+        if unreadable:
+            parts.append(f"{unreadable} could not be read")
+        if skipped:
+            parts.append(_skipped_line(skipped))
+        print("; ".join(parts))
     return 1 if failures else 0
 
 
 def _convert(args: argparse.Namespace) -> int:
+    found, errors = _hands(args.source, args.source_format)
+    records = [h.record for h in found if h.record is not None]
+    for record in records:
+        _caution(record)
     try:
-        records = read(args.source, args.source_format)
         for index, record in enumerate(records):
             replay(record, _label(args.source, record, index, len(records)))  # only hands that replay are written
+    except ReplayError as error:
+        errors.append(str(error))
+    if errors:
+        for error in errors:
+            print(f"stud convert: error: {error}", file=sys.stderr)
+        print("stud convert: nothing written", file=sys.stderr)
+        return 1
+    if not records:  # every hand is of another game
+        print(
+            f"stud convert: error: {args.source}: no stud hand to write (its {len(found)} are of other games)",
+            file=sys.stderr,
+        )
+        return 1
+    try:
         write(records, args.target, args.target_format)
-    except (HistoryFileError, ReplayError) as error:
+    except HistoryFileError as error:
         print(f"stud convert: error: {error}", file=sys.stderr)
         return 1
-    print(f"{len(records)} hand{'s' if len(records) != 1 else ''} written to {args.target}")
+    skipped_games: dict[str, int] = {}
+    for hand in found:
+        if hand.skipped is not None:
+            skipped_games[hand.skipped] = skipped_games.get(hand.skipped, 0) + 1
+    note = f"; {_skipped_line(skipped_games)}" if skipped_games else ""
+    print(f"{len(records)} hand{'s' if len(records) != 1 else ''} written to {args.target}{note}")
     return 0

@@ -42,14 +42,23 @@ def uncalled(totals: Sequence[int]) -> tuple[int, int]:
     return (who, excess) if second >= 0 and excess > 0 else (-1, 0)
 
 
-def build_pots(totals: Sequence[int], live: Sequence[bool]) -> list[Pot]:
+def build_pots(totals: Sequence[int], live: Sequence[bool], dead: Sequence[int] | None = None) -> list[Pot]:
     """Main pot first, then side pots, by the total contribution levels of the live players (R11.1).
 
     Each pot holds, from every player (folded players included), the part of his
     total between the previous level and this one; its eligible players are the
     live players whose total reaches the level. Chips above the highest live
     level (folded money that no live player matched) go into the last pot.
+    ``dead``: each player's chips that are dead money in the main pot whatever his
+    total (antes, when ``Rules.ante_side_pots`` is off); the levels are of the rest.
+
+    >>> build_pots([1, 12, 12], [True, True, True], dead=[1, 2, 2])   # all-in for a short ante: dead money
+    [Pot(amount=5, eligible=(0, 1, 2)), Pot(amount=20, eligible=(1, 2))]
+    >>> build_pots([1, 12, 12], [True, True, True])                   # R5.2: an ante-level side pot
+    [Pot(amount=3, eligible=(0, 1, 2)), Pot(amount=22, eligible=(1, 2))]
     """
+    if dead is not None:
+        return _with_dead(build_pots([t - d for t, d in zip(totals, dead, strict=True)], live), dead, live)
     levels = sorted({t for t, alive in zip(totals, live, strict=True) if alive and t > 0})
     pots: list[Pot] = []
     previous = 0
@@ -68,11 +77,16 @@ def build_pots(totals: Sequence[int], live: Sequence[bool]) -> list[Pot]:
     return pots
 
 
-def pots_in_play(totals: Sequence[int], live: Sequence[bool], all_in: Sequence[bool]) -> list[Pot]:
+def pots_in_play(
+    totals: Sequence[int], live: Sequence[bool], all_in: Sequence[bool], dead: Sequence[int] | None = None
+) -> list[Pot]:
     """Main and side pots while the hand is being played: a side pot starts only where an all-in player's
     total caps what he can win (R11.1); a live player who is not all-in may still match any level, so he is
     eligible everywhere. Bets not called yet sit in the last pot. At the end of a hand, once uncalled chips
-    are returned, these are the pots :func:`build_pots` makes."""
+    are returned, these are the pots :func:`build_pots` makes. ``dead`` as for :func:`build_pots`."""
+    if dead is not None:
+        rest = [t - d for t, d in zip(totals, dead, strict=True)]
+        return _with_dead(pots_in_play(rest, live, all_in), dead, live)
     caps = sorted({t for t, alive, out in zip(totals, live, all_in, strict=True) if alive and out and t > 0})
     pots: list[Pot] = []
     previous = 0
@@ -92,10 +106,24 @@ def pots_in_play(totals: Sequence[int], live: Sequence[bool], all_in: Sequence[b
     return pots
 
 
-def current_pots(totals: Sequence[int], live: Sequence[bool], all_in: Sequence[bool], over: bool) -> list[Pot]:
+def current_pots(
+    totals: Sequence[int], live: Sequence[bool], all_in: Sequence[bool], over: bool, dead: Sequence[int] | None = None
+) -> list[Pot]:
     """The pots of a hand at any moment: as they were awarded once it is over (:func:`build_pots`; the stacks then
     hold the winnings, so "all-in" means nothing any more), as they stand during it (:func:`pots_in_play`)."""
-    return build_pots(totals, live) if over else pots_in_play(totals, live, all_in)
+    return build_pots(totals, live, dead) if over else pots_in_play(totals, live, all_in, dead)
+
+
+def _with_dead(pots: list[Pot], dead: Sequence[int], live: Sequence[bool]) -> list[Pot]:
+    """``pots`` with the dead money in front: every live player may win it, so it joins the main pot when all of
+    them may win that too, else it is a pot of its own before it (a player all-in for his ante alone)."""
+    chips = sum(dead)
+    if not chips:
+        return pots
+    everyone = tuple(p for p, alive in enumerate(live) if alive)
+    if pots and pots[0].eligible == everyone:
+        return [Pot(pots[0].amount + chips, everyone), *pots[1:]]
+    return [Pot(chips, everyone), *pots]
 
 
 def split(amount: int, winners: Sequence[int], unit: int) -> list[tuple[int, int]]:

@@ -45,6 +45,12 @@ class Variant(Enum):
     RAZZ = "RAZZ"
 
     @property
+    def title(self) -> str:
+        """The game's name as players say it: ``"Seven-card stud"``, ``"Seven-card stud hi/lo"``,
+        ``"Five-card stud"``, ``"Razz"`` (messages use it, not the code)."""
+        return _TITLES[self._value_]
+
+    @property
     def cards(self) -> int:
         """Cards each player ends with: 7, or 5 in five-card stud."""
         return 5 if self is Variant.STUD5 else 7
@@ -58,6 +64,14 @@ class Variant(Enum):
     def low(self) -> bool:
         """Razz: the low hand wins, the highest door brings in, the lowest board acts first."""
         return self is Variant.RAZZ
+
+
+_TITLES = {
+    "STUD7": "Seven-card stud",
+    "STUD7_HL8": "Seven-card stud hi/lo",
+    "STUD5": "Five-card stud",
+    "RAZZ": "Razz",
+}
 
 
 class HeadsUpUncap(Enum):
@@ -128,6 +142,7 @@ _BOOLS = (
     "reserve_bottom_card",
     "stud5_last_card_up",
     "allow_fold_when_check_available",
+    "ante_side_pots",
 )
 
 
@@ -140,8 +155,10 @@ class Rules:
     variant's default from SPEC section 2 (``open_pair_double_bet``: on in
     seven-card and five-card stud, off in stud hi/lo and razz; ``max_seats``: 8, or
     10 in five-card stud; ``min_buy_in``: 10 big bets). ``raise_cap=None`` means
-    unlimited raises. Invalid combinations raise :class:`RulesError` saying which
-    value is wrong.
+    unlimited raises. ``ante_side_pots`` (True, R5.2): a short ante is an all-in like any
+    other, so the others' ante chips above it make a side pot he cannot win; False: every
+    ante is dead money in the main pot (what PHH's ``ante_trimming_status = false`` means).
+    Invalid combinations raise :class:`RulesError` saying which value is wrong.
     """
 
     variant: Variant
@@ -167,6 +184,7 @@ class Rules:
     stud5_last_card_up: bool = True
     chips_request_during_hand: ChipsRequest = ChipsRequest.QUEUE
     allow_fold_when_check_available: bool = True
+    ante_side_pots: bool = True
     preset: str = field(default="casino", compare=False)
 
     def __post_init__(self) -> None:
@@ -197,6 +215,7 @@ class Rules:
             and self.reserve_bottom_card.__class__ is bool
             and self.stud5_last_card_up.__class__ is bool
             and self.allow_fold_when_check_available.__class__ is bool
+            and self.ante_side_pots.__class__ is bool
         ):
             return
         for name, kind in _OPTION_TYPES.items():
@@ -252,7 +271,8 @@ class Rules:
         assert self.max_seats is not None and self.min_buy_in is not None
         if not 2 <= self.max_seats <= self.variant.max_seats:
             raise RulesError(
-                f"max_seats {self.max_seats} is outside 2..{self.variant.max_seats} for {self.variant.value} (R3.1)"
+                f"max_seats {self.max_seats} is outside 2..{self.variant.max_seats} for {self.variant.title.lower()}"
+                " (R3.1)"
             )
         if self.raise_cap is not None and self.raise_cap < 1:
             raise RulesError(f"raise_cap must be at least 1 (or None for unlimited), got {self.raise_cap}")
@@ -262,13 +282,19 @@ class Rules:
             raise RulesError(f"max_buy_in {self.max_buy_in} is below min_buy_in {self.min_buy_in}")
         if self.variant is Variant.RAZZ and self.open_pair_double_bet:
             raise RulesError("razz has no open-pair double bet (R12a.4)")
+        for caution in self.cautions():
+            warnings.warn(caution, RulesWarning, stacklevel=4)
+
+    def cautions(self) -> tuple[str, ...]:
+        """What SPEC section 2 calls unusual about this sign (allowed, but worth a warning): a stud hi/lo bring-in
+        below twice the ante (seed C). Made rules warn of these once (:class:`RulesWarning`); ask here to know
+        every time (``Rules.from_preset`` hands out rules it has made before, which do not warn again)."""
         if self.variant is Variant.STUD7_HL8 and self.bring_in < 2 * self.ante:
-            warnings.warn(
+            return (
                 f"a stud hi/lo bring-in is usually twice the ante or more: {self.bring_in} is less than"
                 f" 2 x {self.ante} (SPEC section 2, seed C)",
-                RulesWarning,
-                stacklevel=3,
             )
+        return ()
 
     # -- presets ---------------------------------------------------------------------------------
 
@@ -397,7 +423,7 @@ def _preset_defaults(preset: str, variant: Variant) -> Rules:
     key = (preset, variant._value_)  # keyed by the code: hashing an Enum member runs Python code
     base = _DEFAULTS.get(key)
     if base is None:
-        base = _DEFAULTS[key] = Rules.from_preset(preset, variant, 1, 1, 1, 1)
+        base = _DEFAULTS[key] = Rules.from_preset(preset, variant, 1, 2, 2, 2)  # stakes that warn of nothing
     return base
 
 

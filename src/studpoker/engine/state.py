@@ -144,6 +144,7 @@ _BLANK = object()
 _SLOTS = (
     "_acted",
     "_aggressor",
+    "_antes",
     "_auto_show",
     "_bet",
     "_bid",
@@ -233,7 +234,7 @@ class HandState:
             raise RulesError(f"rules must be a Rules, got {type(rules).__name__}")
         n = len(stacks)
         if not 2 <= n <= rules.max_seats:  # type: ignore[operator]
-            raise RulesError(f"{rules.variant.value} is played by 2 to {rules.max_seats} players, got {n}")
+            raise RulesError(f"{rules.variant.title} is played by 2 to {rules.max_seats} players, got {n}")
         unit = rules.chip_unit
         given: list[object] = list(cast("Sequence[object]", stacks))  # checked before they are used as ints
         for p, s in enumerate(given):
@@ -295,6 +296,8 @@ class HandState:
             stacks_now[p] -= amount
             total[p] = amount
             log(_tuple(AntePosted, (p, amount, not stacks_now[p])))
+        # antes as dead money in the main pot (ante_side_pots off), else part of each total like any chip (R5.2)
+        self._antes: tuple[int, ...] | None = None if rules.ante_side_pots else tuple(total)
         self._n_live = n  # kept up to date: counting on every decision would be slow
         self._n_active = n - stacks_now.count(0)
         self._begin_street(3 if rules.variant is not Variant.STUD5 else 2)
@@ -417,7 +420,7 @@ class HandState:
         are in the last pot until they are called or returned)."""
         live = [not self._folded[p] and not self._mucked[p] for p in range(self.n)]
         all_in = [live[p] and self._stacks[p] == 0 for p in range(self.n)]
-        return current_pots(self._total, live, all_in, self.phase is Phase.OVER)
+        return current_pots(self._total, live, all_in, self.phase is Phase.OVER, self._antes)
 
     def live_players(self) -> list[int]:
         """Players still in the hand (not folded, not mucked), in position order."""
@@ -813,7 +816,7 @@ class HandState:
     def _end_round(self) -> None:
         """Close the betting round: return uncalled chips (R11.2), then settle, show down or deal on."""
         self._duty = 0
-        who, excess = uncalled(self._total)
+        who, excess = uncalled(self._wagered())
         if excess:  # at the end of a round, chips nobody matched can no longer be matched
             self._refund(who, excess)
         if self._n_live == 1:
@@ -822,6 +825,13 @@ class HandState:
             self._start_showdown()
         else:
             self._begin_street(self.street + 1)
+
+    def _wagered(self) -> list[int]:
+        """What each player put in that can be uncalled: everything (R11.2), antes aside when they are dead money."""
+        antes = self._antes
+        if antes is None:
+            return self._total
+        return [t - a for t, a in zip(self._total, antes, strict=True)]
 
     def _refund(self, player: int, amount: int) -> None:
         if self._stacks[player] == 0 and not self._folded[player]:
@@ -1251,14 +1261,15 @@ class HandState:
 
     def _settle(self) -> None:
         """Return uncalled chips, build the pots and award them (R11)."""
-        who, excess = uncalled(self._total)
+        who, excess = uncalled(self._wagered())
         if excess:
             self._refund(who, excess)
         contenders = self._contenders()
         if len(contenders) == 1:  # everyone else folded or mucked: one award, no evaluation
             self._awards = [Award(contenders[0], sum(self._total), 0, "pot")]
         else:
-            pots = build_pots(self._total, [not self._folded[p] and not self._mucked[p] for p in range(self.n)])
+            live = [not self._folded[p] and not self._mucked[p] for p in range(self.n)]
+            pots = build_pots(self._total, live, self._antes)
             contested = any(len(pot.eligible) > 1 for pot in pots)
             if contested and any(None in self._down[p] or None in self._up[p] for p in contenders):
                 self.phase = Phase.REVEAL

@@ -51,12 +51,12 @@ class Spot:
         if n < 2:
             raise EquityError(f"equity needs at least two hands, got {n}")
         if n > most:
-            raise EquityError(f"{self.variant.name} is played by at most {most} players, got {n} hands")
+            raise EquityError(f"{self.variant.title} is played by at most {most} players, got {n} hands")
         size = self.variant.cards
         seen: dict[Card, str] = {}
         for i, hand in enumerate(self.hands, 1):
             if len(hand) > size:
-                raise EquityError(f"hand {i} has {len(hand)} cards: a {self.variant.name} hand has {size}")
+                raise EquityError(f"hand {i} has {len(hand)} cards: a {self.variant.title.lower()} hand has {size}")
             for card in hand:
                 _place(seen, card, f"hand {i}")
         for card in self.dead:

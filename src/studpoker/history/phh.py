@@ -38,7 +38,7 @@ from ..cards import CARDS, Card, CardError, parse_card
 from ..engine import Rules, RulesError, Variant
 from .model import Bet, Board, Comment, Deal, HandRecord, HistoryAction, ShowMuck
 
-__all__ = ["VARIANT_CODES", "PHHError", "dumps", "dumps_all", "loads", "loads_all"]
+__all__ = ["VARIANT_CODES", "PHHError", "dumps", "dumps_all", "loads", "loads_all", "loads_each"]
 
 VARIANT_CODES = {"F7S": Variant.STUD7, "F7S/8": Variant.STUD7_HL8, "FR": Variant.RAZZ, "F5S": Variant.STUD5}
 _CODES = {v: k for k, v in VARIANT_CODES.items()}
@@ -85,6 +85,35 @@ def loads_all(text: str, *, preset: str | None = None, rules: Mapping[str, Any] 
             raise PHHError(f"a .phhs file holds one table per hand; {key!r} is not a table")
         hands.append(_record(value, f"hand [{key}]: ", preset, rules or {}))
     return hands
+
+
+def loads_each(
+    text: str, *, preset: str | None = None, rules: Mapping[str, Any] | None = None
+) -> list[tuple[int, HandRecord | PHHError]]:
+    """Every hand of a ``.phhs`` text, each read on its own: the line its table (``[1]``, ``[2]``...) starts on,
+    and its record or why it could not be read. A hand that is not valid TOML, or breaks PHH, spoils no other
+    (:func:`loads_all` stops at the first). ``preset`` and ``rules`` as for :func:`loads`."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    lines = text.splitlines(keepends=True)
+    starts = [i for i, line in enumerate(lines) if _HEADER.fullmatch(line.strip())]
+    out: list[tuple[int, HandRecord | PHHError]] = []
+    before = "".join(lines[: starts[0]] if starts else lines)
+    if any(line.strip() and not line.lstrip().startswith("#") for line in before.splitlines()):
+        out.append((1, PHHError("a .phhs file holds one table a hand ([1], [2]...); text stands before the first")))
+    for k, start in enumerate(starts):
+        chunk = "".join(lines[start : starts[k + 1] if k + 1 < len(starts) else len(lines)])
+        try:
+            document = _toml(chunk)
+            for key, value in document.items():
+                if not isinstance(value, dict):
+                    raise PHHError(f"a .phhs file holds one table per hand; {key!r} is not a table")
+                out.append((start + 1, _record(value, f"hand [{key}]: ", preset, rules or {})))
+        except PHHError as error:
+            out.append((start + 1, error))
+        except ValueError as error:  # a sign the rules refuse, and the like
+            out.append((start + 1, PHHError(f"hand at line {start + 1}: {error}")))
+    return out
 
 
 def _toml(text: str) -> dict[str, Any]:
@@ -326,9 +355,11 @@ def _record(doc: Mapping[str, Any], where: str, preset: str | None, overrides: M
     scale = _scale([*stakes, *stacks, *(finishing or []), *(winnings or []), rake])
     ante, bring_in, small, big = (_chips(v, scale) for v in stakes)
     chips = tuple(_chips(v, scale) for v in stacks)
-    if not doc.get("ante_trimming_status", False) and any(s < ante for s in chips):
-        raise fail("a player cannot pay the full ante and ante_trimming_status is not true: studpoker always trims")
-    rules = _rules(doc.get("_rules", {}), VARIANT_CODES[code], (ante, bring_in, small, big), preset, overrides, fail)
+    trimming = doc.get("ante_trimming_status", False)  # PHH's default: antes are gathered as dead money
+    if not isinstance(trimming, bool):
+        raise fail(f"ante_trimming_status must be true or false, got {trimming!r}")
+    options = {"ante_side_pots": trimming, **overrides}
+    rules = _rules(doc.get("_rules", {}), VARIANT_CODES[code], (ante, bring_in, small, big), preset, options, fail)
     actions = tuple(_actions(doc["actions"], n, scale, fail))
     players = _strings(doc, "players", n, fail)
     seats = tuple(doc.get("seats", ()))
@@ -539,7 +570,7 @@ def _fields(record: HandRecord) -> list[tuple[str, Any]]:
 
     out: list[tuple[str, Any]] = [
         ("variant", _CODES[rules.variant]),
-        ("ante_trimming_status", True),
+        ("ante_trimming_status", rules.ante_side_pots),
         ("antes", [amount(rules.ante)] * record.n),
         ("bring_in", amount(rules.bring_in)),
         ("small_bet", amount(rules.small_bet)),
@@ -571,8 +602,8 @@ def _rules_table(rules: Rules) -> dict[str, Any]:
     """``_rules``: the preset (unless casino) and the options that differ from it, by name."""
     table: dict[str, Any] = {"preset": rules.preset} if rules.preset != "casino" else {}
     for name, value in sorted(rules.changes().items()):
-        if name == "min_buy_in" and value == 10 * rules.big_bet:
-            continue
+        if (name == "min_buy_in" and value == 10 * rules.big_bet) or name == "ante_side_pots":
+            continue  # the default minimum; the gathering of antes is PHH's own ante_trimming_status
         if value is None:
             if name == "raise_cap":
                 table[name] = "UNLIMITED"

@@ -140,11 +140,13 @@ __all__ = [
     "DEFAULT_DATE",
     "GAMES",
     "POKERSTARS_OPTIONS",
+    "NotStudError",
     "PokerStarsError",
     "check",
     "dumps",
     "load",
     "loads",
+    "loads_each",
     "pokerstars_rules",
     "verify",
 ]
@@ -156,6 +158,14 @@ class PokerStarsError(ValueError):
 
     The message names the hand (its number in the text and its PokerStars id) and the line at fault.
     """
+
+
+class NotStudError(PokerStarsError):
+    """A hand of a game outside the four (Hold'em in an 8-Game or HORSE file...): ``game`` names it."""
+
+    def __init__(self, message: str, game: str) -> None:
+        super().__init__(message)
+        self.game = game
 
 
 #: The table rules of PokerStars stud, as SPEC section 2 options on top of the ``casino`` preset.
@@ -219,6 +229,7 @@ GAMES: Final[Mapping[str, Variant]] = MappingProxyType(
 DEFAULT_DATE: Final = "2000/01/01 0:00:00 ET"
 
 _GAME_NAMES = {v: k for k, v in GAMES.items()}
+_GAMES_FOLDED = {k.lower(): v for k, v in GAMES.items()}
 _CURRENCIES = {"$": "USD", "€": "EUR", "£": "GBP"}
 _SYMBOLS = {v: k for k, v in _CURRENCIES.items()}
 _ORDINAL = {2: "nd", 3: "rd", 4: "th", 5: "th", 6: "th", 7: "th"}
@@ -229,10 +240,17 @@ _HEADER = re.compile(
     r"^PokerStars (?:Game|Hand|Home Game Hand|Zoom Hand) #(?P<id>\d+): +(?P<body>.*?) - "
     r"(?P<date>\d{4}/\d{1,2}/\d{1,2} .*)$"
 )
-_GAME = re.compile(r"(?P<game>7 Card Stud Hi/Lo|7 Card Stud|5 Card Stud|Razz) (?P<limit>Limit|Pot Limit|No Limit)")
+# PokerStars writes "7 Card Stud Hi/Lo Limit"; PokerTracker 2's exports of its hands "7 CARD STUD HI/LO LIMIT"
+_GAME = re.compile(
+    r"(?P<game>7 Card Stud Hi/Lo|7 Card Stud|5 Card Stud|Razz) (?P<limit>Limit|Pot Limit|No Limit)", re.IGNORECASE
+)
+#: Any game a PokerStars header can name (for saying which one a hand outside the four is).
+_ANY_GAME = re.compile(
+    r"(?<![\w$€£+.])(?P<game>[A-Za-z0-9][\w'/ .-]*?) (?:Fixed Limit|Pot Limit|No Limit|Limit)\b", re.IGNORECASE
+)
 _AMOUNT = r"[$€£]?\d+(?:\.\d+)?"
 _CASH_STAKES = re.compile(rf"(?P<small>{_AMOUNT})/(?P<big>{_AMOUNT})(?: (?P<code>[A-Z]{{3}}))?\)")
-_LEVEL_STAKES = re.compile(r"Level [IVXLCDM]+ \((?P<small>\d+)/(?P<big>\d+)\)")
+_LEVEL_STAKES = re.compile(r"Level [IVXLCDM]+ \((?P<small>\d+)/(?P<big>\d+)\)", re.IGNORECASE)
 _TABLE = re.compile(r"^Table '(?P<table>.*)' (?P<max>\d+)-max(?P<rest>.*)$")
 _SEAT = re.compile(rf"^Seat (?P<seat>\d+): (?P<name>.+) \((?P<stack>{_AMOUNT}) in chips(?:, [^()]*)?\)(?P<rest>.*)$")
 _SECTION = re.compile(r"^\*\*\* (?P<name>[^*]+?) \*\*\*(?: \[(?P<cards>[^\]]*)\])?$")
@@ -293,38 +311,78 @@ def loads(text: str) -> list[HandRecord]:
     """Every hand of a PokerStars stud hand-history text, in order (an empty text has none).
 
     Raises :class:`PokerStarsError` for text that is not such a history, naming the hand and the
-    line. Reading checks what the text says of itself (players, cards, sections, amounts);
-    whether the hand obeys the rules and adds up is for :func:`replay` and :func:`check`
-    (both in :func:`verify`).
+    line (:class:`NotStudError` for a hand of another game). Reading checks what the text says of
+    itself (players, cards, sections, amounts); whether the hand obeys the rules and adds up is for
+    :func:`replay` and :func:`check` (both in :func:`verify`). :func:`loads_each` reads what it can.
+    """
+    hands = []
+    for _line, hand in loads_each(text):
+        if isinstance(hand, PokerStarsError):
+            raise hand
+        hands.append(hand)
+    return hands
+
+
+def loads_each(text: str) -> list[tuple[int, HandRecord | PokerStarsError]]:
+    """Every hand of a text, each read on its own: the line its header is on, and its record or why it could not
+    be read (a :class:`NotStudError` for a hand of another game, to skip). One bad hand spoils no other.
+
+    >>> [(line, type(hand).__name__) for line, hand in loads_each("PokerStars Hand #1:  Hold'em Limit ($1/$2)"
+    ...  " - 2017/01/21 16:58:03 ET\\nTable 'T' 6-max")]
+    [(1, 'NotStudError')]
     """
     if text.startswith("\ufeff"):
         text = text[1:]
-    parsed = [_HandText(lines, number).parse() for number, lines in enumerate(_split_hands(text), 1)]
+    read: list[tuple[int, _Parsed | PokerStarsError]] = []
+    for number, (start, lines, numbers) in enumerate(_split_hands(text), 1):
+        if not (lines[0].startswith("PokerStars ") and " #" in lines[0]):
+            read.append(
+                (
+                    start,
+                    PokerStarsError(f"line {start} ({lines[0][:60]!r}) comes before any 'PokerStars Hand #' header"),
+                )
+            )
+            continue
+        try:
+            read.append((start, _HandText(lines, number, numbers).parse()))
+        except PokerStarsError as error:
+            read.append((start, error))
     bring_ins: dict[tuple[object, ...], int] = {}
-    for hand in parsed:
-        if hand.bring_in is not None:
+    for _start, hand in read:
+        if isinstance(hand, _Parsed) and hand.bring_in is not None:
             bring_ins.setdefault(hand.stakes, hand.bring_in)
-    return [_Builder(hand, bring_ins.get(hand.stakes)).build() for hand in parsed]
+    out: list[tuple[int, HandRecord | PokerStarsError]] = []
+    for start, hand in read:
+        if isinstance(hand, PokerStarsError):
+            out.append((start, hand))
+            continue
+        try:
+            out.append((start, _Builder(hand, bring_ins.get(hand.stakes)).build()))
+        except PokerStarsError as error:
+            out.append((start, error))
+    return out
 
 
-def _split_hands(text: str) -> Iterator[list[str]]:
-    """The hands of a text, each as its lines (stripped: PokerStars pads some lines with a space;
-    blank lines dropped)."""
+def _split_hands(text: str) -> Iterator[tuple[int, list[str], list[int]]]:
+    """The hands of a text: the line each starts on, its lines (stripped: PokerStars pads some lines with a space;
+    blank lines dropped) and their line numbers. Text before the first header comes as a hand of its own."""
     current: list[str] | None = None
+    numbers: list[int] = []
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
         if not line:
             continue
         if line.startswith("PokerStars ") and " #" in line:
             if current is not None:
-                yield current
-            current = [line]
-        elif current is None:
-            raise PokerStarsError(f"line {number} ({line[:60]!r}) comes before any 'PokerStars Hand #' header")
+                yield numbers[0], current, numbers
+            current, numbers = [line], [number]
+        elif current is None:  # text before the first header: a "hand" of its own, which cannot be read
+            current, numbers = [line], [number]
         else:
             current.append(line)
+            numbers.append(number)
     if current is not None:
-        yield current
+        yield numbers[0], current, numbers
 
 
 @dataclass
@@ -386,9 +444,10 @@ class _Parsed:
 class _HandText:
     """Reads the lines of one hand into a :class:`_Parsed`, checking each line on its own."""
 
-    def __init__(self, lines: list[str], number: int) -> None:
+    def __init__(self, lines: list[str], number: int, line_numbers: list[int] | None = None) -> None:
         self.lines = lines
         self.number = number
+        self.line_numbers = line_numbers
         self.hand_id = "?"
         self.currency: str | None = None
         self.scale = 1
@@ -397,7 +456,10 @@ class _HandText:
     def fail(self, message: str, line: str | None = None) -> PokerStarsError:
         where = f"hand {self.number} (#{self.hand_id})"
         if line is not None:
-            where += f", line {line[:80]!r}"
+            if self.line_numbers is not None and line in self.lines:
+                where += f", line {self.line_numbers[self.lines.index(line)]} ({line[:80]!r})"
+            else:
+                where += f", line {line[:80]!r}"
         return PokerStarsError(f"{where}: {message}")
 
     def chips(self, text: str, line: str) -> int:
@@ -513,12 +575,18 @@ class _HandText:
         body = match["body"]
         game = _GAME.search(body)
         if game is None:
-            raise self.fail("not a stud game (7 Card Stud, 7 Card Stud Hi/Lo, Razz, 5 Card Stud)", header)
-        if game["limit"] != "Limit":
-            raise self.fail(f"{game['limit']} stud: studpoker plays fixed-limit stud only", header)
-        self.game = game.group(0)
-        self.variant = GAMES[game["game"]]
-        tournament = body.startswith("Tournament #")
+            other = _ANY_GAME.search(body)
+            name = other.group(0).strip() if other else "a game studpoker does not play"
+            error = self.fail(f"{name} is not one of the four stud games (7 Card Stud, Hi/Lo, Razz, 5 Card)", header)
+            raise NotStudError(str(error), name)
+        if game["limit"].lower() != "limit":
+            name = f"{game['game']} {game['limit']}"
+            error = self.fail(f"{game['limit']} stud: studpoker plays fixed-limit stud only", header)
+            raise NotStudError(str(error), name)
+        variant = _GAMES_FOLDED[game["game"].lower()]
+        self.game = f"{_GAME_NAMES[variant]} Limit"  # PokerStars' spelling, whatever the case of the text
+        self.variant = variant
+        tournament = body.lower().startswith("tournament #")
         stakes = (_LEVEL_STAKES if tournament else _CASH_STAKES).search(body, game.end())
         if stakes is None:
             raise self.fail("the header names no stakes (small bet/big bet)", header)

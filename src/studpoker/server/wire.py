@@ -29,12 +29,7 @@ from ..engine.rules import Rules, Variant
 
 __all__ = ["VARIANT_NAMES", "encode", "error", "event_messages", "pot_message", "stakes_text"]
 
-VARIANT_NAMES = {
-    Variant.STUD7: "Seven-card stud",
-    Variant.STUD7_HL8: "Seven-card stud hi/lo",
-    Variant.STUD5: "Five-card stud",
-    Variant.RAZZ: "Razz",
-}
+VARIANT_NAMES = {v: v.title for v in Variant}
 
 
 def encode(message: dict[str, Any]) -> str:
