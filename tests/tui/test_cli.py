@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -86,3 +87,68 @@ def test_the_command_line_does_not_load_textual() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert result.stdout == "ok\n", result.stderr
+
+
+def _unsaveable(tmp_path: Path) -> list[tuple[Path, str]]:
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("not a directory\n")
+    cases = [
+        (Path("/nonexistent-dir/x.phhs"), "there is no directory /nonexistent-dir"),
+        (tmp_path / "no" / "such" / "x.phhs", f"there is no directory {tmp_path / 'no' / 'such'}"),
+        (a_file / "x.phhs", f"{a_file} is not a directory"),
+        (tmp_path, f"it is a directory; name a file in it, e.g. {tmp_path / 'session.phhs'}"),
+    ]
+    if Path("/proc/self").is_dir():  # Linux: no file can be made in /proc, not even by root
+        cases.append((Path("/proc/x.phhs"), "cannot write in /proc"))
+    return cases
+
+
+def test_a_save_path_that_cannot_be_written_is_refused_before_the_game(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("textual")
+    from studpoker.tui.app import StudApp
+
+    def run(self: StudApp) -> None:
+        raise AssertionError("the game started")
+
+    monkeypatch.setattr(StudApp, "run", run)
+    for path, message in _unsaveable(tmp_path):
+        with pytest.raises(SystemExit) as exit_info:
+            main(["play", "--bots", "random", "--save", str(path)])
+        assert exit_info.value.code == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"stud play: error: cannot save the session to {path}: {message}"), err
+        assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_the_default_save_path_is_checked_too(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    if not Path("/proc/self").is_dir():  # pragma: no cover - Linux has /proc
+        return
+    monkeypatch.chdir("/proc")  # the default file goes in the current directory, and /proc takes no file
+    with pytest.raises(SystemExit) as exit_info:
+        main(["play", "--bots", "random"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert re.fullmatch(
+        r"stud play: error: cannot save the session to studpoker-session-\d{8}-\d{6}\.phhs: "
+        r"cannot write in \. \(.+\)\n",
+        err,
+    ), err
+
+
+def test_an_existing_session_file_may_be_named_and_the_check_leaves_nothing(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("textual")
+    from studpoker.tui.app import StudApp
+
+    monkeypatch.setattr(StudApp, "run", lambda self: None)
+    path = tmp_path / "old.phhs"
+    path.write_text("an older session\n")
+    assert main(["play", "--bots", "random", "--save", str(path)]) == 0
+    assert "no session file" in capsys.readouterr().out
+    assert path.read_text() == "an older session\n"  # nothing played: not written, not even opened to truncate
+    assert sorted(tmp_path.iterdir()) == [path]  # the directory's trial file is gone

@@ -20,8 +20,11 @@ from studpoker.tui.render import (
     game_title,
     log_lines,
     pot_text,
-    seat_lines,
+    result_lines,
+    screen_size,
+    seat_rows,
     showdown_lines,
+    shown_hands,
     status_lines,
     street_name,
 )
@@ -72,23 +75,55 @@ def test_describe_hand_by_variant() -> None:
     assert describe_hand([*cards[:4], None], Variant.STUD7) == ""  # fewer than five known cards
 
 
-def test_seat_lines_hide_what_the_view_hides() -> None:
+def test_seat_rows_hide_what_the_view_hides() -> None:
     ks, qd, seven = parse_cards("Ks Qd 7h")
     mine = SeatInfo(1, "You", 196, you=True, player=0, bet=3, down=(ks, qd), up=(seven,), to_act=True)
-    lines = seat_lines(mine)
-    assert lines[0] == "Seat 1: You (you)"
-    assert lines[1] == "Stack 196   Bet 3"
-    assert lines[2] == "Down: K♠ Q♦"
-    assert lines[3] == "Up: 7♥ (door)"
-    assert ">> TO ACT" in lines[4]
     theirs = SeatInfo(2, "Bob", 199, tag="random", player=1, down=(None, None), up=(seven,), bring_in=True)
-    lines = seat_lines(theirs)
-    assert lines[0] == "Seat 2: Bob · random"
-    assert lines[2] == f"Down: {HIDDEN} {HIDDEN}"
-    assert "BRING-IN" in lines[-1]
-    out = seat_lines(SeatInfo(3, "Cid", 0, queued=0))
-    assert out[-1] == "busted"
-    assert "+200 queued" in seat_lines(SeatInfo(3, "Cid", 10, queued=200, sitting_out=True))[1]
+    busted = SeatInfo(3, "Cid", 0)
+    queued = SeatInfo(4, "Dee", 10, queued=200, sitting_out=True)
+    rows = [lines[0] for lines in seat_rows([mine, theirs, busted, queued])]
+    assert rows == [
+        "1 You (you)     Stack 196  Bet 3        Down K♠ Q♦  Up 7♥  >> TO ACT",
+        f"2 Bob · random  Stack 199               Down {HIDDEN} {HIDDEN}  Up 7♥  BRING-IN",
+        "3 Cid           Stack   0                                  busted",  # not dealt in: no cards
+        "4 Dee           Stack  10  +200 queued                     sitting out",
+    ]
+    assert seat_rows([busted]) == [["3 Cid  Stack 0  busted"]]  # before the first hand
+
+
+def test_seat_rows_fit_the_width_without_losing_a_card_or_a_marker() -> None:
+    cards = parse_cards("9d 9h 7s Jd Kc 6s 6h")
+    seats = [
+        SeatInfo(1, "You", 196, you=True, player=0, down=cards[:3], up=cards[3:], bring_in=True, folded=True),
+        SeatInfo(2, "Bob", 1960, tag="tight-aggressive", player=1, bet=20, down=(None,) * 3, up=cards[3:]),
+    ]
+    wide = seat_rows(seats, 120)
+    assert [len(lines) for lines in wide] == [1, 1]
+    assert "Bob · tight-aggressive" in wide[1][0] and "Stack 1960" in wide[1][0]
+    narrow = seat_rows(seats, 70)
+    assert narrow == [
+        ["1 You (you)   196          9♦ 9♥ 7♠ │ J♦ K♣ 6♠ 6♥  BRING-IN · folded"],
+        ["2 Bob        1960  Bet 20  ## ## ## │ J♦ K♣ 6♠ 6♥"],
+    ]
+    assert seat_rows(seats, 40) == narrow  # too narrow even so: the rows wrap on the screen, nothing is left out
+
+
+def test_shown_hands_go_on_the_row_or_under_it() -> None:
+    cards = parse_cards("As Ad 7c 7h 2s Kd 3c")
+    words = "Two pair, aces and sevens; low: none"
+    seat = SeatInfo(1, "You", 196, you=True, player=0, down=cards[:3], up=cards[3:], winnings=40, words=words)
+    assert seat_rows([seat], 100) == [["1 You (you)  Stack 196  Down A♠ A♦ 7♣  Up 7♥ 2♠ K♦ 3♣  won 40  " + words]]
+    two = seat_rows([seat], 60)
+    assert two == [["1 You (you)  196  A♠ A♦ 7♣ │ 7♥ 2♠ K♦ 3♣  won 40", "                  " + words]]
+    long_name = replace(seat, name="Alexander the Magnificent of Macedon")
+    rows = seat_rows([long_name], 60)
+    assert rows[0][0].startswith("1 Alexander the Magnificent of Macedon (you)") and rows[0][1] == "  " + words
+
+
+def test_screen_size() -> None:
+    assert screen_size(6) == (80, 20)
+    assert screen_size(8) == (80, 24)  # the classic terminal holds a full seven-card stud table
+    assert screen_size(10) == (80, 28)
 
 
 def test_a_view_through_the_render_functions() -> None:
@@ -141,11 +176,13 @@ def test_log_and_showdown_name_hands_and_winners() -> None:
     winner = NAMES[awards[0].player]
     assert f"Winner: {winner}" in lines
     assert any(line.startswith(winner) and f"{awards[0].amount} from the main pot" in line for line in lines)
+    assert shown_hands(view) == {e.player: describe_hand(e.cards, Variant.STUD7) for e in shown}
+    assert result_lines(view, NAMES) == lines[1 + len(shown) :]
     log = log_lines(view.events, NAMES, Variant.STUD7)
     assert log[-1] == "Hand over"
     assert any(" show " in line or " shows " in line for line in log)
     assert pot_text(view) == "Pot awarded"
-    assert status_lines(view, NAMES, 1)[0] == "Hand #1 is over"
+    assert status_lines(view, NAMES, 1) == ["Hand #1 is over"]  # the door cards are in the log by now
 
 
 def test_grammar_for_you() -> None:

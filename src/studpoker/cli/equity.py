@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO
 
+from . import options
 from .histories import UsageError
 
 if TYPE_CHECKING:
@@ -70,10 +71,16 @@ def add_commands(sub: Any) -> None:
     )
     eq.add_argument("--exact", action="store_true", help="count every outcome, however long it takes")
     eq.add_argument("--trials", metavar="N", help="Monte Carlo with N sampled deals (e.g. 1000000 or 1e6)")
-    eq.add_argument("--seed", metavar="S", help="Monte Carlo seed, for a reproducible answer (default: a random one)")
+    eq.add_argument(
+        "--seed",
+        type=options.seed,
+        metavar="S",
+        help="Monte Carlo seed, 0 to 2**63-1, for a reproducible answer (default: a random one)",
+    )
     eq.add_argument("--workers", metavar="N", default="1", help="processes to spread the work over (default: 1)")
     eq.add_argument("--json", action="store_true", help="print the result as one JSON document")
     eq.set_defaults(run=_equity)
+    options.one_line_errors(eq)
 
 
 def _whole(option: str, text: str | None, smallest: int) -> int | None:
@@ -108,7 +115,7 @@ def _equity(args: argparse.Namespace) -> int:
         raise UsageError("--exact counts every outcome and --trials samples: use one or the other")
     trials = _whole("--trials", args.trials, 1)
     workers = _whole("--workers", args.workers, 1) or 1
-    seed = _whole("--seed", args.seed, 0)
+    seed: int | None = args.seed  # checked while parsing (options.seed)
     if seed is None and not args.exact:
         seed = secrets.randbits(32)  # reported with the answer, so a Monte Carlo run can always be repeated
     progress = None if args.json else open_progress(sys.stderr)

@@ -6,14 +6,17 @@ Textual is imported only when the game starts, so ``stud eval`` and ``import stu
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import tempfile
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from . import options
 from .histories import UsageError
 
-__all__ = ["add_commands"]
+__all__ = ["add_commands", "check_save_path"]
 
 #: ``--variant`` names (the keys of :data:`studpoker.tui.game.VARIANTS`, listed here to keep the parser light).
 VARIANTS = ["7stud", "7stud8", "razz", "5stud"]
@@ -39,7 +42,9 @@ def add_commands(sub: Any) -> None:
     pl.add_argument("--stakes", default="10/20", metavar="SMALL/BIG", help="small and big bet (default: 10/20)")
     pl.add_argument("--ante", type=int, default=1, metavar="A", help="the ante (default: 1)")
     pl.add_argument("--bring-in", type=int, default=3, metavar="B", help="the bring-in (default: 3)")
-    pl.add_argument("--seed", type=int, metavar="S", help="shuffle reproducibly (the bots too)")
+    pl.add_argument(
+        "--seed", type=options.seed, metavar="S", help="shuffle reproducibly, 0 to 2**63-1 (the bots are seeded too)"
+    )
     pl.add_argument(
         "--bots",
         metavar="TAG,TAG,...",
@@ -53,9 +58,38 @@ def add_commands(sub: Any) -> None:
         "--save",
         type=Path,
         metavar="PATH",
-        help="where to save the session (default: ./studpoker-session-YYYYmmdd-HHMMSS.phhs)",
+        help="where to save the session: a file in a writable directory, checked before the game starts "
+        "(default: ./studpoker-session-YYYYmmdd-HHMMSS.phhs)",
     )
     pl.set_defaults(run=_play)
+    options.one_line_errors(pl)
+
+
+def check_save_path(path: Path) -> None:
+    """Refuse (:class:`UsageError`) a session file that could not be written when the player leaves: its
+    directory must exist and take new files; the file itself may exist (it is replaced) if it is a writable file.
+    Nothing is left behind: the directory is tried with a temporary file, an existing file is opened to append
+    and closed unchanged."""
+    where = f"cannot save the session to {path}"
+    parent = path.parent
+    if not parent.exists():
+        raise UsageError(f"{where}: there is no directory {parent}")
+    if not parent.is_dir():
+        raise UsageError(f"{where}: {parent} is not a directory")
+    if path.is_dir():
+        raise UsageError(f"{where}: it is a directory; name a file in it, e.g. {path / 'session.phhs'}")
+    try:
+        descriptor, probe = tempfile.mkstemp(prefix=".studpoker-", suffix=".probe", dir=parent)
+    except OSError as error:
+        raise UsageError(f"{where}: cannot write in {parent} ({error.strerror or error})") from None
+    os.close(descriptor)
+    os.unlink(probe)
+    if path.exists():
+        try:
+            with path.open("ab"):
+                pass
+        except OSError as error:
+            raise UsageError(f"{where}: cannot write to it ({error.strerror or error})") from None
 
 
 def _options(args: argparse.Namespace) -> Any:
@@ -83,6 +117,8 @@ def _options(args: argparse.Namespace) -> Any:
 def _play(args: argparse.Namespace) -> int:
     from ..tui.game import Game, SetupError
 
+    path: Path = args.save or Path(f"studpoker-session-{datetime.now():%Y%m%d-%H%M%S}.phhs")
+    check_save_path(path)  # now, not when leaving: a session that cannot be saved is not started
     try:
         game = Game.create(_options(args))
     except SetupError as error:
@@ -92,7 +128,6 @@ def _play(args: argparse.Namespace) -> int:
     except ImportError:
         print(_NEEDS_TEXTUAL, file=sys.stderr)
         return 2
-    path: Path = args.save or Path(f"studpoker-session-{datetime.now():%Y%m%d-%H%M%S}.phhs")
     app = StudApp(game, delay=args.delay, save_path=path)
     try:
         app.run()

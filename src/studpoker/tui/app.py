@@ -7,29 +7,42 @@ once, as the tests do). Leaving plays the current hand out (the human folds), sa
 
 from __future__ import annotations
 
-import math
 import re
+from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Grid, Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.timer import Timer
-from textual.widgets import Button, Footer, Header, Log, Static
+from textual.widgets import Button, Footer, RichLog, Static
 
 from ..engine import Action
 from ..engine.errors import EngineError
 from ..table import Table, TableError
 from .game import Game
-from .render import action_keys, button_label, game_title, log_lines, seat_lines, showdown_lines, status_lines
+from .render import (
+    action_keys,
+    button_label,
+    game_title,
+    log_lines,
+    result_lines,
+    screen_size,
+    seat_rows,
+    status_lines,
+)
 
-__all__ = ["MAX_BUTTONS", "SaveFunction", "StudApp"]
+__all__ = ["LOG_LINES", "MAX_BUTTONS", "HandLog", "SaveFunction", "StudApp"]
 
 #: Action buttons on screen (the most legal actions at once is five: fold, call, complete both sizes, raise).
 MAX_BUTTONS = 6
+
+#: Lines of the hand log kept (older ones scroll away).
+LOG_LINES = 2000
 
 SaveFunction = Callable[[Table, Path], None]
 
@@ -43,6 +56,27 @@ def _styled(lines: list[str]) -> Text:
     return text
 
 
+class HandLog(RichLog):
+    """The hand log: long lines wrap at the panel's width (never cut), and wrap again when the panel is resized."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, max_lines=LOG_LINES, wrap=True, min_width=1)
+        self.history: deque[str] = deque(maxlen=LOG_LINES)
+        self._width = 0
+
+    def add(self, lines: list[str]) -> None:
+        for line in lines:
+            self.history.append(line)
+            self.write(_styled([line]))
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self._width and event.size.width != self._width:  # lines already wrapped at the old width
+            self.clear()
+            for line in self.history:
+                self.write(_styled([line]))
+        self._width = event.size.width
+
+
 def _default_save(table: Table, path: Path) -> None:
     from ..history.session import save_session
 
@@ -53,20 +87,23 @@ class StudApp(App[None]):
     """The stud table: seats, the pot and whose turn, the hand log, action buttons and between-hands buttons."""
 
     TITLE = "studpoker"
+    # Laid out for 80x24 and up (render.screen_size): a one-line title, a row a seat, the table and the log side
+    # by side, one line of buttons and the key line. Nothing is cut: rows and lines wrap; the table scrolls.
     CSS = """
-    #seats { height: auto; grid-gutter: 0 1; grid-rows: 7; }
-    .seat { border: round $panel-lighten-2; height: 7; padding: 0 1; }
-    .seat.you { border: round $success; }
-    .seat.acting { border: heavy $warning; }
+    #title { height: auto; padding: 0 1; background: $panel; text-style: bold; }
+    #seats { height: auto; border-bottom: solid $panel-lighten-2; }
+    .seat { height: auto; padding: 0 1; }
+    .seat.you { text-style: bold; }
+    .seat.acting { background: $warning 30%; }
     .seat.folded { color: $text-muted; }
     #middle { height: 1fr; }
-    #centre { width: 1fr; min-width: 40; }
-    #status { border: round $primary; height: auto; padding: 0 1; }
+    #centre { width: 1fr; height: 1fr; }
+    #status { height: auto; padding: 0 1; color: $text-primary; }
     #showdown { height: auto; padding: 0 1; }
     #message { height: auto; padding: 0 1; color: $warning; }
-    #log { width: 1fr; border: round $panel-lighten-2; }
-    #actions, #between { height: 3; }
-    #actions Button, #between Button { margin: 0 1 0 0; }
+    #log { width: 1fr; height: 1fr; border: round $panel-lighten-2; scrollbar-size-vertical: 1; }
+    #actions, #between { height: 1; }
+    #actions Button, #between Button { margin: 0 1 0 0; min-width: 0; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -100,28 +137,31 @@ class StudApp(App[None]):
         self._logged_lines = 0
         self._leave_armed = False
         self._message = ""
+        self._size_note = ""
+        self._width = 0
+        self._drawn = False
 
     # -- layout ---------------------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield Header()
-        with Grid(id="seats"):
+        yield Static("", id="title", markup=False)
+        with Vertical(id="seats"):
             for seat in self.game.table.occupied:
                 yield Static("", id=f"seat-{seat.number}", classes="seat", markup=False)
         with Horizontal(id="middle"):
-            with Vertical(id="centre"):
+            with VerticalScroll(id="centre"):
                 yield Static("", id="status", markup=False)
                 yield Static("", id="showdown", markup=False)
                 yield Static("", id="message", markup=False)
-            yield Log(id="log", max_lines=2000)
+            yield HandLog(id="log")
         with Horizontal(id="actions"):
             for i in range(1, MAX_BUTTONS + 1):
-                yield Button("", id=f"act-{i}")
+                yield Button("", id=f"act-{i}", compact=True)
         with Horizontal(id="between"):
-            yield Button("Deal (n)", id="deal", variant="primary")
-            yield Button("Top up (t)", id="top-up")
-            yield Button("Sit out (o)", id="sit")
-            yield Button("Leave (q)", id="leave", variant="error")
+            yield Button("Deal (n)", id="deal", variant="primary", compact=True)
+            yield Button("Top up (t)", id="top-up", compact=True)
+            yield Button("Sit out (o)", id="sit", compact=True)
+            yield Button("Leave (q)", id="leave", variant="error", compact=True)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -129,10 +169,29 @@ class StudApp(App[None]):
         self.title = game_title(
             rules.variant, rules.small_bet, rules.big_bet, rules.ante, rules.bring_in, self.game.preset
         )
-        seats = len(self.game.table.occupied)
-        self.query_one("#seats", Grid).styles.grid_size_columns = min(5, max(2, math.ceil(seats / 2)))
         self._message = "Welcome! Press n (or the Deal button) to deal; q leaves and saves the session."
+        self._check_size(*self.size)
         self._refresh()
+        self._drawn = True
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._check_size(*event.size)
+        if self._drawn:
+            self._refresh()  # the seat rows are laid out for the new width
+
+    def _check_size(self, width: int, height: int) -> None:
+        """Note the terminal's width (the seat rows are laid out for it), and say on the message line, from the
+        start, when the terminal is smaller than the table needs."""
+        self._width = width
+        columns, rows = screen_size(len(self.game.table.occupied))
+        if width >= columns and height >= rows:
+            self._size_note = ""
+        else:
+            self._size_note = (
+                f"The terminal is too small: {width}x{height}. {len(self.game.table.occupied)} players need "
+                f"{columns}x{rows} for every seat and a whole showdown to be sure to fit: enlarge the window "
+                "(meanwhile this panel scrolls)."
+            )
 
     # -- drawing ----------------------------------------------------------------------------------------------
 
@@ -140,22 +199,23 @@ class StudApp(App[None]):
         game = self.game
         view = game.view()
         names = game.names
-        self.sub_title = f"Hand #{game.table.hand_number}" if game.table.hand_number else ""
-        for info in game.seat_infos():
+        self.query_one("#title", Static).update(self.title)  # the hand number is on the status line
+        infos = game.seat_infos()
+        for info, lines in zip(infos, seat_rows(infos, max(self._width - 2, 0), self.symbols), strict=True):
             panel = self.query_one(f"#seat-{info.number}", Static)
-            panel.update(_styled(seat_lines(info, self.symbols)))
+            panel.update(_styled(lines))
             panel.set_class(info.you, "you")
             panel.set_class(info.to_act, "acting")
             panel.set_class(info.folded, "folded")
         self.query_one("#status", Static).update(
             _styled(status_lines(view, names, game.table.hand_number, self.symbols))
         )
-        showdown = showdown_lines(view, names, self.symbols) if view is not None and not game.in_hand else []
+        showdown = result_lines(view, names) if view is not None and not game.in_hand else []
         self.query_one("#showdown", Static).update(_styled(showdown))
         for notice in game.notices:
             self._message = (self._message + "\n" + notice).strip()
         game.notices.clear()
-        self.query_one("#message", Static).update(self._message)
+        self.query_one("#message", Static).update("\n".join(m for m in (self._size_note, self._message) if m))
         self._write_log()
         self._draw_buttons()
 
@@ -164,14 +224,14 @@ class StudApp(App[None]):
         view = game.view()
         if view is None:
             return
-        log = self.query_one("#log", Log)
+        log = self.query_one("#log", HandLog)
         number = game.table.hand_number
         if number != self._logged_hand:
-            log.write_line(f"===== Hand #{number} =====")
+            log.add([f"===== Hand #{number} ====="])
             self._logged_hand, self._logged_lines = number, 0
         lines = log_lines(view.events, game.names, view.variant, self.symbols)
         if len(lines) > self._logged_lines:
-            log.write_lines(lines[self._logged_lines :])
+            log.add(lines[self._logged_lines :])
             self._logged_lines = len(lines)
 
     def _draw_buttons(self) -> None:

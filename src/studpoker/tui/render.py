@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from rich.cells import cell_len
+
 from ..cards import Card
 from ..engine import Action, ActionKind, Phase, Pot, Variant, View
 from ..engine.events import (
@@ -53,8 +55,11 @@ __all__ = [
     "log_lines",
     "pot_text",
     "pots_of",
-    "seat_lines",
+    "result_lines",
+    "screen_size",
+    "seat_rows",
     "showdown_lines",
+    "shown_hands",
     "status_lines",
     "street_name",
     "winnings",
@@ -215,25 +220,10 @@ class SeatInfo:
     to_act: bool = False
     bring_in: bool = False
     winnings: int = 0
+    words: str = ""  # the hand in words, once it is shown
 
 
-def seat_lines(seat: SeatInfo, symbols: bool = True) -> list[str]:
-    """The lines of one seat panel: name, chips, down and up cards (door card first), and markers."""
-    who = f"{seat.name} (you)" if seat.you else (f"{seat.name} · {seat.tag}" if seat.tag else seat.name)
-    lines = [f"Seat {seat.number}: {who}"]
-    chips = f"Stack {seat.stack}"
-    if seat.bet:
-        chips += f"   Bet {seat.bet}"
-    if seat.queued:
-        chips += f"   +{seat.queued} queued"
-    lines.append(chips)
-    if seat.player is not None and (seat.down or seat.up):
-        lines.append(f"Down: {cards_text(seat.down, symbols) or '-'}")
-        if seat.up:
-            rest = cards_text(seat.up[1:], symbols)
-            lines.append(f"Up: {card_text(seat.up[0], symbols)} (door)" + (f"  {rest}" if rest else ""))
-        else:
-            lines.append("Up: -")
+def _marks(seat: SeatInfo) -> list[str]:
     marks = []
     if seat.to_act:
         marks.append(">> TO ACT")
@@ -249,22 +239,117 @@ def seat_lines(seat: SeatInfo, symbols: bool = True) -> list[str]:
         marks.append("sitting out")
     elif seat.stack == 0 and not seat.queued and not seat.all_in:
         marks.append("busted")
-    if marks:
-        lines.append(" · ".join(marks))
-    return lines
+    return marks
+
+
+def _pad(text: str, width: int) -> str:
+    return text + " " * (width - cell_len(text))
+
+
+def _seat_cells(seat: SeatInfo, symbols: bool, tags: bool, digits: int) -> list[str]:
+    """A seat's columns: seat and name, stack, bet (and queued chips), down cards, up cards, markers."""
+    who = f"{seat.number:>{digits}} {seat.name}"
+    if seat.you:
+        who += " (you)"
+    elif tags and seat.tag:
+        who += f" · {seat.tag}"
+    bet = " ".join(([f"Bet {seat.bet}"] if seat.bet else []) + ([f"+{seat.queued} queued"] if seat.queued else []))
+    dealt = seat.player is not None and bool(seat.down or seat.up)
+    down = (cards_text(seat.down, symbols) or "-") if dealt else ""
+    up = (cards_text(seat.up, symbols) or "-") if dealt else ""
+    return [who, str(seat.stack), bet, down, up, " · ".join(_marks(seat))]
+
+
+def _rows(seats: Sequence[SeatInfo], symbols: bool, tags: bool, labels: bool) -> tuple[list[str], list[int]]:
+    """Each seat's row without its words, the columns aligned; and where each row's cards begin."""
+    digits = max((len(str(seat.number)) for seat in seats), default=1)
+    cells = [_seat_cells(seat, symbols, tags, digits) for seat in seats]
+    widths = [max((cell_len(row[c]) for row in cells), default=0) for c in range(5)]
+    widths[0] = min(widths[0], 26)  # a long name pushes its own row only
+    blank = " " * ((len("Down   Up ") if labels else len(" │ ")) + widths[3] + widths[4])
+    rows, offsets = [], []
+    for who, stack, bet, down, up, marks in cells:
+        head = "  ".join(
+            [_pad(who, widths[0]), ("Stack " if labels else "") + stack.rjust(widths[1])]
+            + ([_pad(bet, widths[2])] if widths[2] else [])  # no bet column while nobody has a bet
+        )
+        if not (down or up):  # not dealt in (nobody is, before the first hand)
+            cards = blank if marks and (widths[3] or widths[4]) else ""
+        elif labels:
+            cards = f"Down {_pad(down, widths[3])}  Up {_pad(up, widths[4])}"
+        else:
+            cards = f"{_pad(down, widths[3])} │ {_pad(up, widths[4])}"
+        rows.append("  ".join(part for part in (head, cards, marks) if part).rstrip())
+        offsets.append(cell_len(head) + 2)
+    return rows, offsets
+
+
+def seat_rows(seats: Sequence[SeatInfo], width: int = 0, symbols: bool = True) -> list[list[str]]:
+    """Every seat as a row of aligned columns: seat number and name, stack, bet, down cards, up cards (the door
+    card first), markers; after a showdown, the hand in words at the end of the row, or on a line of its own
+    under the cards when the row has no room for it. So that the rows fit in ``width`` (0: any width) on as few
+    lines as can be, the bots' tags go first, then the words ``Stack``, ``Down`` and ``Up`` (the cards are then
+    ``down │ up``); a card, a name or a marker is never left out (a row too long even so wraps on the screen).
+
+    >>> from studpoker.cards import parse_cards
+    >>> a, b, c = parse_cards("Ks Qd 7h")
+    >>> you = SeatInfo(1, "You", 196, you=True, player=0, bet=3, down=(a, b), up=(c,), to_act=True)
+    >>> bob = SeatInfo(2, "Bob", 199, tag="random", player=1, down=(None, None), up=(c,), bring_in=True)
+    >>> for lines in seat_rows([you, bob]):
+    ...     print(lines[0])
+    1 You (you)     Stack 196  Bet 3  Down K♠ Q♦  Up 7♥  >> TO ACT
+    2 Bob · random  Stack 199         Down ## ##  Up 7♥  BRING-IN
+    >>> for lines in seat_rows([you, bob], width=40):
+    ...     print(lines[0])
+    1 You (you)  196  Bet 3  K♠ Q♦ │ 7♥  >> TO ACT
+    2 Bob        199         ## ## │ 7♥  BRING-IN
+    """
+    levels = [(True, True), (False, True), (False, False)]
+    if not any(seat.tag and not seat.you for seat in seats):
+        levels = levels[1:]
+    laid = [_rows(seats, symbols, tags, labels) for tags, labels in levels]
+    fitting = [level for level in laid if all(_fits(row, "", width) for row in level[0])] or laid[-1:]
+    # the fewest screen lines (a seat whose words have no room on its row takes two), then the most told
+    rows, offsets = min(fitting, key=lambda level: sum(_two_lines(level[0], seats, width)))
+    out = []
+    for seat, row, offset in zip(seats, rows, offsets, strict=True):
+        if not seat.words:
+            out.append([row])
+        elif _fits(row, seat.words, width):
+            out.append([f"{row}  {seat.words}"])
+        else:
+            indent = offset if offset + cell_len(seat.words) <= width else 2
+            out.append([row, " " * indent + seat.words])
+    return out
+
+
+def _fits(row: str, words: str, width: int) -> bool:
+    return not width or cell_len(row) + (2 + cell_len(words) if words else 0) <= width
+
+
+def _two_lines(rows: list[str], seats: Sequence[SeatInfo], width: int) -> list[bool]:
+    """Which seats take two lines: their words have no room on their row."""
+    return [not _fits(row, seat.words, width) for row, seat in zip(rows, seats, strict=True)]
+
+
+def screen_size(players: int) -> tuple[int, int]:
+    """The smallest terminal (columns, rows) on which ``stud play`` shows every seat of ``players``, a showdown
+    with each hand in words under its seat's row, and a few lines of the log: 80 columns and two rows a player
+    plus eight (the title, the table and the log, the buttons, the key line). 80x24 holds eight players."""
+    return 80, 2 * players + 8
 
 
 def status_lines(view: View | None, names: Sequence[str], hand_number: int, symbols: bool = True) -> list[str]:
-    """The centre of the table: the hand and street, the pot and side pots, whose turn, the bring-in and the
-    door cards. ``view`` is ``None`` before the first hand."""
+    """The centre of the table during a hand: the hand and street, the pot and side pots, whose turn, the
+    bring-in and the door cards; after it, one line (the seats show the cards, :func:`result_lines` the winners).
+    ``view`` is ``None`` before the first hand."""
     if view is None:
         return ["No hand yet: press n (Deal) to deal the first hand."]
-    if view.phase is Phase.OVER:
-        lines = [f"Hand #{hand_number} is over"]
-    else:
-        lines = [f"Hand #{hand_number} · {street_name(view.street)} · {pot_text(view)}"]
-        if view.actor is not None:
-            lines.append(f"{names[view.actor]} to act" + (f" · {view.to_call} to call" if view.to_call else ""))
+    if view.phase is Phase.OVER:  # the cards are on the seats, the bring-in and the door cards in the log
+        return [f"Hand #{hand_number} is over"]
+    lines = [f"Hand #{hand_number} · {street_name(view.street)} · {pot_text(view)}"]
+    if view.actor is not None:
+        lines.append(f"{names[view.actor]} to act" + (f" · {view.to_call} to call" if view.to_call else ""))
     brought = bring_in_player(view)
     if brought is not None:
         lines.append(f"Bring-in: {names[brought]}")
@@ -360,18 +445,48 @@ def log_lines(events: Sequence[Event], names: Sequence[str], variant: Variant, s
     return lines
 
 
+def _community(view: View) -> Card | None:
+    return next((e.card for e in view.events if isinstance(e, CommunityCard)), None)
+
+
+def shown_hands(view: View) -> dict[int, str]:
+    """Each player who showed, and the shown hand in words (both halves in stud hi/lo)."""
+    community = _community(view)
+    return {
+        e.player: describe_hand(_shown_cards(e, community), view.variant) for e in view.events if isinstance(e, Shown)
+    }
+
+
+def result_lines(view: View, names: Sequence[str]) -> list[str]:
+    """Who won the hand: the winner (stud hi/lo: the high and the low winners; ``wins uncontested`` without a
+    showdown) and the chips each won from each pot. Empty until the pot is awarded."""
+    awards = [e for e in view.events if isinstance(e, Awarded)]
+    if not awards:
+        return []
+    high: list[str] = []
+    low: list[str] = []
+    razz = view.variant is Variant.RAZZ
+    for award in awards:
+        name = names[award.player]
+        if (award.share in ("low", "split") or (award.share == "pot" and razz)) and name not in low:
+            low.append(name)
+        if (award.share in ("high", "split") or (award.share == "pot" and not razz)) and name not in high:
+            high.append(name)
+    if not any(isinstance(e, Shown) for e in view.events):
+        lines = [_says(" and ".join(high or low), "win uncontested")]
+    elif razz:
+        lines = [f"Winner: {' and '.join(low)}"]
+    elif view.variant is Variant.STUD7_HL8:
+        lines = [f"High: {' and '.join(high)} · Low: {' and '.join(low) if low else 'no qualifying low'}"]
+    else:
+        lines = [f"Winner: {' and '.join(high)}"]
+    return lines + [_award_text(a, names) for a in awards]
+
+
 def showdown_lines(view: View, names: Sequence[str], symbols: bool = True) -> list[str]:
-    """The end of a hand: every shown hand in words, the high and low winners, and the chips each won."""
-    community: Card | None = None
-    shown: list[Shown] = []
-    awards: list[Awarded] = []
-    for event in view.events:
-        if isinstance(event, CommunityCard):
-            community = event.card
-        elif isinstance(event, Shown):
-            shown.append(event)
-        elif isinstance(event, Awarded):
-            awards.append(event)
+    """The end of a hand: every shown hand with its cards and in words, then :func:`result_lines`."""
+    community = _community(view)
+    shown = [e for e in view.events if isinstance(e, Shown)]
     lines: list[str] = []
     if shown:
         lines.append("Showdown")
@@ -380,27 +495,7 @@ def showdown_lines(view: View, names: Sequence[str], symbols: bool = True) -> li
             lines.append(
                 f"  {names[event.player]}: {cards_text(event.cards, symbols)}" + (f" - {words}" if words else "")
             )
-    if not awards:
-        return lines
-    high: list[str] = []
-    low: list[str] = []
-    for award in awards:
-        name = names[award.player]
-        razz = view.variant is Variant.RAZZ
-        if (award.share in ("low", "split") or (award.share == "pot" and razz)) and name not in low:
-            low.append(name)
-        if (award.share in ("high", "split") or (award.share == "pot" and not razz)) and name not in high:
-            high.append(name)
-    if not shown:
-        lines.append(_says(" and ".join(high or low), "win uncontested"))
-    elif view.variant is Variant.RAZZ:
-        lines.append(f"Winner: {' and '.join(low)}")
-    elif view.variant is Variant.STUD7_HL8:
-        lines.append(f"High: {' and '.join(high)} · Low: {' and '.join(low) if low else 'no qualifying low'}")
-    else:
-        lines.append(f"Winner: {' and '.join(high)}")
-    lines += [_award_text(a, names) for a in awards]
-    return lines
+    return lines + result_lines(view, names)
 
 
 def winnings(view: View) -> Mapping[int, int]:
