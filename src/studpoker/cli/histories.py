@@ -286,11 +286,11 @@ def _convert(args: argparse.Namespace) -> int:
     try:
         for index, record in enumerate(records):
             replay(record, _label(args.source, record, index, len(records)))  # only hands that replay are written
-    except ReplayError as error:
-        errors.append(str(error))
+    except ReplayError as broken:
+        errors.append(str(broken))
     if errors:
-        for error in errors:
-            print(f"stud convert: error: {error}", file=sys.stderr)
+        for line in errors:
+            print(f"stud convert: error: {line}", file=sys.stderr)
         print("stud convert: nothing written", file=sys.stderr)
         return 1
     if not records:  # every hand is of another game

@@ -85,8 +85,8 @@ def pots_in_play(
     eligible everywhere. Bets not called yet sit in the last pot. At the end of a hand, once uncalled chips
     are returned, these are the pots :func:`build_pots` makes. ``dead`` as for :func:`build_pots`."""
     if dead is not None:
-        rest = [t - d for t, d in zip(totals, dead, strict=True)]
-        return _with_dead(pots_in_play(rest, live, all_in), dead, live)
+        wagered = [t - d for t, d in zip(totals, dead, strict=True)]
+        return _with_dead(pots_in_play(wagered, live, all_in), dead, live)
     caps = sorted({t for t, alive, out in zip(totals, live, all_in, strict=True) if alive and out and t > 0})
     pots: list[Pot] = []
     previous = 0
