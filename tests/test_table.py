@@ -316,3 +316,32 @@ def test_bad_session_files_give_clear_errors(tmp_path: Path) -> None:
         loads_session(text.replace("money_in = 400", "money_in = 401"))
     with pytest.raises(HistoryFileError, match=r"hand \[1\], action 3 \('p1 cbr 99'\): p1 \(P1\) acts out of turn"):
         loads_session(text.replace("'p1 pb'", "'p1 cbr 99'").replace("'p2 pb'", "'p1 cbr 99'"))
+
+
+def test_top_ups_must_be_whole_chips_of_the_unit() -> None:
+    """Every amount a top-up may be refused for (the review's mutation run deleted the check unnoticed)."""
+    rules = Rules(Variant.STUD7, ante=5, bring_in=5, small_bet=10, big_bet=20, chip_unit=5, max_buy_in=1000)
+    table = Table(rules, seed=1)
+    table.sit("Ann", 200)
+    for bad in (-5, 0, 3, 12, 2.5, "5", True):
+        with pytest.raises(TableError, match="top-up"):
+            table.top_up(1, bad)  # type: ignore[arg-type]
+        with pytest.raises(TableError, match="top-up"):
+            table.check_top_up(1, bad)  # type: ignore[arg-type]
+    assert table.seat(1).stack == 200 and table.money_in == 200
+
+
+def test_queued_top_ups_count_against_the_maximum_buy_in() -> None:
+    """During his hand a player's chips behind include what he has queued: two queued top-ups may not together
+    pass the maximum buy-in."""
+    rules = Rules(Variant.STUD7, ante=1, bring_in=3, small_bet=10, big_bet=20, max_buy_in=400)
+    table = Table(rules, seed=2)
+    table.sit("Ann", 300)
+    table.sit("Bob", 300)
+    table.start_hand()
+    behind = table.chips_behind(1)
+    assert table.top_up(1, 400 - behind - 50) is False  # queued
+    assert table.chips_behind(1) == 350
+    with pytest.raises(TableError, match="above the maximum buy-in of 400"):
+        table.top_up(1, 60)
+    assert table.top_up(1, 50) is False and table.chips_behind(1) == 400
