@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from studpoker.cards import parse_card
 from studpoker.engine import HandState, Rules, RulesError, Variant
-from studpoker.history import Bet, Comment, Deal, HandRecord, ReplayError, ShowMuck, phh, replay
+from studpoker.history import Bet, Comment, Deal, HandRecord, ReplayError, ShowMuck, phh, pokerstars, replay
 from studpoker.history.phh import PHHError, _simple_toml
 from studpoker.history.record import record_hand
 
@@ -218,6 +218,7 @@ def test_record_fields() -> None:
 
 _TOML_PIECES = ["a", "b", "=", " ", "\t", "'", '"', "[", "]", ",", "1", "0", "-", "+", "#", "x", "\\", "true", "\n"]
 _TOML_PIECES += ["{", "}", ".", "e", "\x01", "\r", "é", "_", "1.5", "''", '""', "[1]", "'p1 f'", "\x7f", "\u00a0"]
+_TOML_PIECES += [":", "10:08:43", "23:59:59.1234567", "24:00:00", "09:05:60", "1979-05-27"]  # local times
 
 
 @settings(max_examples=3000, deadline=None)
@@ -275,3 +276,35 @@ def test_ante_trimming_status_says_how_antes_are_gathered(flag: str, stacks: tup
     absent = text.replace("ante_trimming_status = false\n", "")
     if flag == "false":
         assert phh.loads(absent).rules.ante_side_pots is False  # PHH's default
+
+
+def test_the_fast_reader_answers_for_every_real_file_and_line(shared_data: Path) -> None:
+    """The quick reader must not only agree with tomllib: on the PHH that is written in practice (the WSOP files,
+    every one of their lines alone, our own files, and lines with trailing comments) it must answer itself."""
+    texts = [path.read_text(encoding="utf-8") for path in wsop_files(shared_data)]
+    texts.append(phh.dumps_all(phh.loads(t) for t in texts))  # a .phhs of them all, as we write it
+    pokerstars_hands = [
+        record
+        for path in sorted((shared_data / "pokerstars").glob("*.txt"))
+        for record in pokerstars.loads(path.read_text(encoding="utf-8-sig"))
+    ]
+    texts.append(phh.dumps_all(pokerstars_hands))  # decimal amounts, rake, user fields
+    lines = [line for text in texts for line in text.splitlines() if line.strip() and not line.startswith("[")]
+    for text in [*texts, *lines]:
+        fast = _simple_toml(text)
+        assert fast is not None, text[:200]
+        assert fast == tomllib.loads(text), text[:200]
+    for line in ("actions = ['d dh p1 AsKs2c'] # first", "antes = [1, 1]  # each", "hand = 7 # seven", "x = 'a#b'"):
+        assert _simple_toml(line) == tomllib.loads(line) != {}, line
+
+
+def test_decimal_amounts_are_whole_chips_with_their_value() -> None:
+    text = MINIMAL.replace("antes = [1, 1]", "antes = [0.01, 0.01]").replace("bring_in = 3", "bring_in = 0.02")
+    text = text.replace("small_bet = 10", "small_bet = 0.04").replace("big_bet = 20", "big_bet = 0.08")
+    text = text.replace("starting_stacks = [100, 100]", "starting_stacks = [1.5, 2.25]")
+    record = phh.loads(text)
+    assert record.chip_value == 0.01 and record.starting_stacks == (150, 225)
+    assert (record.rules.ante, record.rules.bring_in, record.rules.small_bet) == (1, 2, 4)
+    back = phh.dumps(record)
+    assert "starting_stacks = [1.5, 2.25]" in back and "small_bet = 0.04" in back
+    assert phh.loads(back).chip_value == record.chip_value

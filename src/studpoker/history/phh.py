@@ -141,6 +141,7 @@ _LITERAL = re.compile(r"'([^'\x00-\x08\x0a-\x1f\x7f]*)'")
 _BASIC = re.compile(r'"([^"\\\x00-\x08\x0a-\x1f\x7f]*)"')
 _SPACE = re.compile(r"[ \t]*")
 _END = re.compile(rf"[ \t]*{_COMMENT}")
+_TIME = re.compile(r"([01][0-9]|2[0-3]):([0-5][0-9]):([0-5][0-9])(?:\.([0-9]+))?")
 
 
 class _NotSimpleError(Exception):
@@ -318,6 +319,10 @@ def _simple_value(line: str, at: int) -> tuple[Any, int]:
         return True, at + 4
     if line.startswith("false", at):
         return False, at + 5
+    clock = _TIME.match(line, at)  # a local time (PHH's ``time``), before a number could take its hours
+    if clock is not None:
+        fraction = (clock[4] or "")[:6].ljust(6, "0")
+        return dt.time(int(clock[1]), int(clock[2]), int(clock[3]), int(fraction)), clock.end()
     number = _FLOAT.match(line, at)
     if number is not None:
         return float(number[0]), number.end()
