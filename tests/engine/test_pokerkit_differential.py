@@ -2,18 +2,21 @@
 
 Seven-card stud (PokerKit's ``FixedLimitSevenCardStud``), stud hi/lo eight-or-better
 (``FixedLimitSevenCardStudHighLowSplitEightOrBetter``) and razz (``FixedLimitRazz``) are
-played in both engines with the same cards and the same actions, 2 to 6 players (so the
-short-deck procedure of R8 never triggers). Most hands use the SPEC stakes (ante 1,
-bring-in 3, 10/20); a smaller share uses ante 2, bring-in 5, 10/20 (short antes, a
-bring-in of exactly half a bet) and ante 1, bring-in 4, 5/10 (odd half bets, a bring-in
-above half a bet). Stacks are random: very short (all-in for the ante, all-in calls and
-wagers for less, side pots), mixed, and deep.
+played in both engines with the same cards and the same actions, 2 to 8 players. With 7 or 8
+players the deck can run short on 7th street: PokerKit has no procedure for that (SPEC R8 has),
+so such a hand is compared up to the moment our engine starts its short-deck procedure (a
+scramble or a community card), and counted; every hand that ends before it, as most do, is
+compared to the end. Most hands use the SPEC stakes (ante 1, bring-in 3, 10/20); a smaller
+share uses ante 2, bring-in 5, 10/20 (short antes, a bring-in of exactly half a bet) and
+ante 1, bring-in 4, 5/10 (odd half bets, a bring-in above half a bet). Stacks are random:
+very short (all-in for the ante, all-in calls and wagers for less, side pots), mixed, and deep.
 
 The rules are set where the two rule books coincide: ``raise_cap=3`` with
 ``headsup_uncap=NEVER`` (PokerKit allows the opening bet or completion plus three raises
 in every round, heads-up too), no open-pair double bet, board ties and odd chips by seat
 order (``later_street_tiebreak=POSITION``, ``odd_chip_rule=POSITION``), and PokerKit's
-antes trimmed like bets (so that a short ante makes a side pot, R5.2). PokerKit runs in
+antes trimmed like bets (so that a short ante makes a side pot, R5.2); one more run has them untrimmed
+against our ``ante_side_pots=False`` (every ante dead money in the main pot). PokerKit runs in
 tournament mode, where it refuses a fold when a check is available, against
 ``allow_fold_when_check_available=False``, and in cash-game mode, where it accepts that
 fold (with a warning), against ``True``.
@@ -36,7 +39,7 @@ What is compared, hand by hand:
 One seeded random policy picks an action from the common legal set (weighted toward checks
 and calls, so that most hands reach the showdown) and applies it to both engines. At the
 showdown everybody shows (``auto_show=True`` here, an explicit "show" for each player in
-PokerKit). In all, 3,300 random hands, about 20 seconds.
+PokerKit). In all, 3,750 random hands, about 30 seconds.
 
 Known differences: PokerKit follows another rule than SPEC.md. Each is handled narrowly
 where it arises and counted, and a ``test_known_difference_*`` test pins it down in a
@@ -107,6 +110,7 @@ from studpoker.engine import (
     Tiebreak,
     Variant,
 )
+from studpoker.engine.events import Reshuffled
 
 if TYPE_CHECKING:
     from pokerkit import State as PkState
@@ -158,7 +162,7 @@ ALL_IN = "all-in calls and full all-in wagers"
 SHORT_ALL_IN = "short all-in wagers (difference 4)"
 
 
-def table_rules(variant: Variant, stakes: Stakes, check_fold: bool) -> Rules:
+def table_rules(variant: Variant, stakes: Stakes, check_fold: bool, trim: bool = True) -> Rules:
     """The rules on which SPEC.md and PokerKit agree (see the module docstring)."""
     return Rules(
         variant,
@@ -169,15 +173,18 @@ def table_rules(variant: Variant, stakes: Stakes, check_fold: bool) -> Rules:
         later_street_tiebreak=Tiebreak.POSITION,
         odd_chip_rule=OddChipRule.POSITION,
         allow_fold_when_check_available=check_fold,
+        ante_side_pots=trim,
     )
 
 
-def pokerkit_state(variant: Variant, stakes: Stakes, stacks: Sequence[int], check_fold: bool) -> PkState:
+def pokerkit_state(
+    variant: Variant, stakes: Stakes, stacks: Sequence[int], check_fold: bool, trim: bool = True
+) -> PkState:
     """PokerKit's hand: tournament mode refuses a fold when a check is available, cash-game mode accepts it."""
     mode = pk.Mode.CASH_GAME if check_fold else pk.Mode.TOURNAMENT
     ante, bring_in, small_bet, big_bet = stakes
     state: PkState = PK_GAMES[variant].create_state(
-        PK_AUTOMATIONS, True, ante, bring_in, small_bet, big_bet, tuple(stacks), len(stacks), mode=mode
+        PK_AUTOMATIONS, trim, ante, bring_in, small_bet, big_bet, tuple(stacks), len(stacks), mode=mode
     )
     return state
 
@@ -345,12 +352,14 @@ class Duo:
         *,
         check_fold: bool = False,
         seen: Counter[str] | None = None,
+        trim: bool = True,
     ) -> None:
         self.variant = variant
         self.stakes = stakes
-        self.rules = table_rules(variant, stakes, check_fold)
+        self.rules = table_rules(variant, stakes, check_fold, trim)
         self.ours = HandState(self.rules, stacks, manual=True)
-        self.pk = pokerkit_state(variant, stakes, stacks, check_fold)
+        self.pk = pokerkit_state(variant, stakes, stacks, check_fold, trim)
+        self.short_deck = False  # our engine began the short-deck procedure (R8): compared up to there
         self.deck = iter(deck)
         self.seen: Counter[str] = Counter() if seen is None else seen
         self.log = [
@@ -367,10 +376,19 @@ class Duo:
     # -- dealing and PokerKit's bookkeeping
 
     def advance(self) -> bool:
-        """Deal and show until a player must decide; False when the hand is over."""
+        """Deal and show until a player must decide; False when the hand is over (or, with the deck short, when
+        our engine begins SPEC's short-deck procedure, which PokerKit does not have)."""
         while True:
             self._pk_bookkeeping()
             if self.ours.phase is Phase.DEAL:
+                request = self.ours.card_needed
+                if (
+                    (request is not None
+                    and request.player is None)
+                    or any(isinstance(e, Reshuffled) for e in self.ours.events[-4:])
+                ):
+                    self.short_deck = True
+                    return False
                 self._deal()
             elif self.ours.is_over:
                 assert not self.pk.status, self.fail("our hand is over, PokerKit's is not")
@@ -558,28 +576,39 @@ def bring_in_poster(rules: Rules, stacks: Sequence[int], deck: Sequence[Card]) -
     return state.actor, bring_in.amount
 
 
-def play_random_hands(variant: Variant, stakes: Stakes, check_fold: bool, hands: int, seed: str) -> Counter[str]:
+SHORT_DECK = "hands compared up to our short-deck procedure (R8; PokerKit has none)"
+CROWDED = "hands of 7 or 8 players compared to the end"
+
+
+def play_random_hands(
+    variant: Variant, stakes: Stakes, check_fold: bool, hands: int, seed: str, trim: bool = True
+) -> Counter[str]:
     rng = random.Random(seed)
-    rules = table_rules(variant, stakes, check_fold)
+    rules = table_rules(variant, stakes, check_fold, trim)
     seen: Counter[str] = Counter()
     with warnings.catch_warnings():
         warnings.filterwarnings("error", category=UserWarning)  # e.g. PokerKit dealt a card it did not expect
         warnings.filterwarnings("ignore", PK_CHECK_FOLD_WARNING, UserWarning)  # the later filter wins
         for _ in range(hands):
-            stacks = random_stacks(rng, rng.randint(2, 6))
+            stacks = random_stacks(rng, rng.choice([2, 3, 4, 5, 6, 7, 8, 8]))
             deck = list(CARDS)
             rng.shuffle(deck)
             poster = bring_in_poster(rules, stacks, deck)
             if poster is not None and poster[1] < stakes.bring_in:  # difference 1 (R5.5, R6.10)
                 stacks[poster[0]] += stakes.bring_in
                 seen["short bring-in avoided (difference 1)"] += 1
-            duo = Duo(variant, stakes, stacks, deck, check_fold=check_fold, seen=seen)
+            duo = Duo(variant, stakes, stacks, deck, check_fold=check_fold, seen=seen, trim=trim)
             while duo.advance():
                 options = duo.options()
                 duo.apply(rng.choices(options, weights=[POLICY_WEIGHTS[kind] for kind, _ in options])[0])
-            duo.check_settlement()
             seen["hands"] += 1
-    for what in ("hands", SHOWDOWN, SIDE_POTS, ALL_IN, SHORT_ALL_IN):
+            if duo.short_deck:
+                seen[SHORT_DECK] += 1
+                continue
+            duo.check_settlement()
+            if len(stacks) >= 7:
+                seen[CROWDED] += 1
+    for what in ("hands", SHOWDOWN, SIDE_POTS, ALL_IN, SHORT_ALL_IN, CROWDED):
         assert seen[what] > 0, f"no {what} in {hands} hands: the comparison would miss them"
     return seen
 
@@ -592,6 +621,13 @@ def test_random_hands_agree_with_pokerkit(variant: Variant, check_fold: bool) ->
         variant, SPEC_STAKES, check_fold, HANDS_SPEC_STAKES, f"{SEED}-{variant.value}-{check_fold}"
     )
     print(f"\n{variant.value} {SPEC_STAKES} check_fold={check_fold}: {time.perf_counter() - start:.1f}s {dict(seen)}")
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.value)
+def test_random_hands_agree_with_pokerkit_with_dead_antes(variant: Variant) -> None:
+    """Antes gathered as dead money (PokerKit untrimmed, our ante_side_pots=False), with short antes common."""
+    seen = play_random_hands(variant, Stakes(2, 5, 10, 20), False, HANDS_OTHER_STAKES, f"{SEED}-{variant}-dead", False)
+    print(f"\n{variant.value} dead antes: {dict(seen)}")
 
 
 @pytest.mark.parametrize(

@@ -14,6 +14,7 @@ from studpoker.engine import (
     ActionError,
     ActionKind,
     HandState,
+    IllegalActionError,
     Rules,
     RulesWarning,
     Variant,
@@ -155,3 +156,58 @@ def test_a_hi_lo_bring_in_below_twice_the_ante_warns() -> None:
         warnings.simplefilter("error")
         Rules(Variant.STUD7_HL8, ante=2, bring_in=4, small_bet=10, big_bet=20)  # twice the ante: fine
         Rules(Variant.STUD7, ante=2, bring_in=3, small_bet=10, big_bet=20)  # the warning is stud hi/lo's (seed C)
+
+
+# -- the review's surviving mutants in the state machine ------------------------------------------------------
+
+
+def play_with_folds(rules: Rules, n: int, folds: dict[int, int]) -> HandState:
+    """Everyone calls, but on street ``s`` the first ``folds[s]`` players to act fold."""
+    state = HandState(rules, [500] * n, seed=1)
+    folded: dict[int, int] = {}
+    while not state.is_over:
+        legal = {a.kind: a for a in state.legal_actions()}
+        if folded.get(state.street, 0) < folds.get(state.street, 0) and ActionKind.FOLD in legal:
+            folded[state.street] = folded.get(state.street, 0) + 1
+            state.apply(legal[ActionKind.FOLD])
+            continue
+        for kind in (ActionKind.CHECK, ActionKind.CALL, ActionKind.BRING_IN, ActionKind.SHOW):
+            if kind in legal:
+                state.apply(legal[kind])
+                break
+    return state
+
+
+@pytest.mark.parametrize("burn_first", [False, True])
+def test_rrop_burns_again_when_that_leaves_just_enough_cards(burn_first: bool) -> None:
+    """RRoP (R8.4): after the scramble the dealer burns again unless that leaves too few cards. With eight players,
+    one fold on 4th street and one on 5th, the scrambled cards are exactly one more than the players still to be
+    dealt: the second burn is made, and every live player still gets his seventh card."""
+    rules = Rules(
+        Variant.STUD7, ante=1, bring_in=3, small_bet=10, big_bet=20, short_deck_procedure="RRoP",
+        burn_before_first_deal=burn_first,
+    )  # fmt: skip
+    state = play_with_folds(rules, 8, {4: 1, 5: 1})
+    names = [type(e).__name__ for e in state.events]
+    at = names.index("Reshuffled")
+    assert names[at + 1] == "Burned"  # the second burn
+    seventh = [e for e in state.events if type(e).__name__ == "CardDealt" and e.street == 7]  # type: ignore[union-attr]
+    assert len(seventh) == 6 and state.community_card is None
+
+
+def test_set_first_actor_refuses_a_board_that_a_known_board_beats() -> None:
+    """R7.2 on a later street where player 1's up card is unknown: the caller names who acts first, but not player
+    2, whose known board loses to player 0's pair of kings; player 0 (the best known board) or player 1 may be."""
+    rules = Rules(Variant.STUD7, ante=1, bring_in=3, small_bet=10, big_bet=20)
+    cards = {0: "?? ?? Kc Kd", 1: "?? ?? 2h ??", 2: "?? ?? 2c 7d"}
+    for choice, refused in ((2, True), (0, False), (1, False)):
+        t = Table(rules, [100, 100, 100], cards)
+        t.act("bring in 3", "call 3", "call 3")  # player 2 (2c) brings in; 4th street: player 1's card unknown
+        assert t.state.first_actor_needed
+        if refused:
+            with pytest.raises(IllegalActionError, match=r"R7\.2: player 0's board is better than player 2's"):
+                t.state.set_first_actor(choice)
+            assert t.state.first_actor_needed  # nothing changed
+        else:
+            t.state.set_first_actor(choice)
+            assert t.state.actor == choice
