@@ -26,7 +26,6 @@ from math import lcm
 import numpy as np
 
 from studpoker.engine import Variant
-from studpoker.equity._deal import completions, hand_values, masks
 from studpoker.equity.result import Tally
 from studpoker.equity.spot import Spot
 from studpoker.evaluation import high_value, low8_value, razz_value
@@ -141,18 +140,35 @@ def exact_fractions(tally: Tally, *, hilo: bool) -> Exact:
     )
 
 
+def _completions(
+    variant: Variant, known: Sequence[int], pool: Sequence[int], need: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every set of ``need`` cards of ``pool`` for one player (``itertools.combinations``), valued one by one with
+    the scalar evaluators: (high or razz values, 8-or-better low values, card masks)."""
+    rated = razz_value if variant is Variant.RAZZ else high_value
+    high, low, bits = [], [], []
+    for extra in combinations(pool, need):
+        hand = [*known, *extra]
+        high.append(rated(hand))
+        low.append(low8_value(hand) if variant is Variant.STUD7_HL8 else 0)
+        bits.append(sum(1 << c for c in extra))
+    return np.array(high, dtype=np.int64), np.array(low, dtype=np.int64), np.array(bits, dtype=np.uint64)
+
+
 def numpy_tally(spot: Spot) -> Tally:
-    """The same count as :func:`reference_tally`, every outcome enumerated, vectorized with NumPy: each player's
-    completions are valued once (``_deal.hand_values``), the outcomes are every disjoint choice of one completion
-    per player (built player by player, kept when the card masks do not overlap), and the pot is divided row by
-    row. Quick enough for a few million outcomes; ``scale = reference_scale(n)``."""
+    """The same count as :func:`reference_tally`, every outcome enumerated, vectorized with NumPy and sharing no
+    code with ``studpoker.equity``: each player's completions come from ``itertools.combinations`` and are valued
+    once with the scalar evaluators, the outcomes are every disjoint choice of one completion per player (built
+    player by player, kept when the card masks do not overlap), and the pot is divided row by row. Quick enough
+    for a few million outcomes; ``scale = reference_scale(n)``."""
     n, scale, variant = spot.n, reference_scale(spot.n), spot.variant
     hilo = variant is Variant.STUD7_HL8
-    rows = [completions(spot.pool, need) for need in spot.needs]
     valued = [
-        hand_values(variant, [c.index for c in hand], extra) for hand, extra in zip(spot.hands, rows, strict=True)
+        _completions(variant, [c.index for c in hand], spot.pool, need)
+        for hand, need in zip(spot.hands, spot.needs, strict=True)
     ]
-    bits = [masks(extra) for extra in rows]
+    rows = [v[0] for v in valued]
+    bits = [v[2] for v in valued]
     chosen = np.zeros((1, 0), dtype=np.int64)
     used = np.zeros(1, dtype=np.uint64)
     for p in range(n):
@@ -162,7 +178,7 @@ def numpy_tally(spot: Spot) -> Tally:
         before, mine = before[apart], mine[apart]
         chosen = np.column_stack([chosen[before], mine])
         used = used[before] | bits[p][mine]
-    high = np.stack([valued[p][0][chosen[:, p]] for p in range(n)], axis=1).astype(np.int64)
+    high = np.stack([valued[p][0][chosen[:, p]] for p in range(n)], axis=1)
     best = high == high.max(axis=1, keepdims=True)
     ways = best.sum(axis=1, keepdims=True)
     tally = Tally(n, scale)
@@ -173,7 +189,7 @@ def numpy_tally(spot: Spot) -> Tally:
         tally.win[:] = (best & (ways == 1)).sum(axis=0)
         tally.tie[:] = (best & (ways > 1)).sum(axis=0)
         return tally
-    lows = np.stack([valued[p][1][chosen[:, p]] for p in range(n)], axis=1).astype(np.int64)  # type: ignore[index]
+    lows = np.stack([valued[p][1][chosen[:, p]] for p in range(n)], axis=1)
     best_low = lows.max(axis=1, keepdims=True)
     has_low = best_low > 0
     low_best = (lows == best_low) & has_low
