@@ -15,10 +15,12 @@ from studpoker.engine import (
     ActionKind,
     HandState,
     IllegalActionError,
+    Phase,
     Rules,
     RulesWarning,
     Variant,
 )
+from studpoker.engine.events import ActionTaken, Burned, CardDealt
 
 from .helpers import Table
 
@@ -193,6 +195,18 @@ def test_rrop_burns_again_when_that_leaves_just_enough_cards(burn_first: bool) -
     assert names[at + 1] == "Burned"  # the second burn
     seventh = [e for e in state.events if type(e).__name__ == "CardDealt" and e.street == 7]  # type: ignore[union-attr]
     assert len(seventh) == 6 and state.community_card is None
+    # dealt by hand, the same cards make the same hand: the same burns, the same reshuffle count, the same chips
+    manual = HandState(rules, [500] * 8, manual=True)
+    dealt = iter(e.card for e in state.events if isinstance(e, CardDealt))
+    actions = iter(e.action for e in state.events if isinstance(e, ActionTaken))
+    while not manual.is_over:
+        if manual.phase is Phase.DEAL:
+            manual.deal(next(dealt))
+        else:
+            manual.apply(next(actions))
+    unseen = [Burned(None) if isinstance(e, Burned) else e for e in state.events]
+    assert list(manual.events) == unseen
+    assert manual.stacks == state.stacks
 
 
 def test_set_first_actor_refuses_a_board_that_a_known_board_beats() -> None:

@@ -574,10 +574,18 @@ class HandState:
             self._burns = []
             self._deck = (dealt + pool)[::-1]
             self._used = 52 - len(self._deck)
-        else:
-            self._events.append(Reshuffled(stub + len(self._burns)))
-            self._used -= len(self._burns)
+        else:  # the same steps with unseen cards: the same events and counts as from the deck
+            burns = 1 if stub >= 2 else 0
+            straight = max(stub - 1 - burns, 0)  # dealt from the stub before the scramble
+            mixed = min(stub, 1) + len(self._burns) + burns
+            again = 1 if mixed - 1 >= live - straight else 0
+            if burns:
+                self._events.append(Burned(None))
+            self._events.append(Reshuffled(mixed))
+            if again:
+                self._events.append(Burned(None))
             self._burns = []
+            self._used = 52 - (straight + mixed - again)
 
     def _place(self, op: int, p: int, card: Card | None) -> None:
         self._used += 1
