@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import random
 import tomllib
+import warnings
 from pathlib import Path
 
 import pytest
@@ -12,12 +13,26 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from studpoker.cards import parse_card
-from studpoker.engine import HandState, Rules, RulesError, Variant
+from studpoker.engine import HandState, Rules, RulesError, RulesWarning, Variant
 from studpoker.history import Bet, Comment, Deal, HandRecord, ReplayError, ShowMuck, phh, pokerstars, replay
 from studpoker.history.phh import PHHError, _simple_toml
 from studpoker.history.record import record_hand
 
 WSOP = "phh/wsop-2023-43-5"
+
+
+def test_a_history_is_read_without_warnings(shared_data: Path) -> None:
+    """A WSOP stud hi/lo hand has a bring-in below twice the ante (75,000 on 50,000): its reader does not warn (the
+    file records what a room dealt), while the rules still say so when asked and warn when a user makes them."""
+    text = (shared_data / "phh" / "wsop-2023-43-5" / "48_F7S-8.phh").read_text()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        record = phh.loads(text)
+        phh.loads(text, preset="tournament")
+    (caution,) = record.rules.cautions()
+    assert caution.startswith("a stud hi/lo bring-in is usually twice the ante or more: 75000 is less than 2 x 50000")
+    with pytest.warns(RulesWarning, match="75000 is less than 2 x 50000"):
+        Rules(Variant.STUD7_HL8, ante=50_000, bring_in=75_000, small_bet=250_000, big_bet=500_000)
 
 
 def wsop_files(data: Path) -> list[Path]:
@@ -26,6 +41,7 @@ def wsop_files(data: Path) -> list[Path]:
     return files
 
 
+@pytest.mark.filterwarnings("ignore::studpoker.engine.RulesWarning")  # with_preset makes the hi/lo sign anew
 def test_all_wsop_hands_replay_to_their_finishing_stacks(shared_data: Path) -> None:
     notes = {}
     for path in wsop_files(shared_data):

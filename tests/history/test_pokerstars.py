@@ -433,6 +433,7 @@ def test_a_tournament_header_is_read_in_chips() -> None:
     assert verify(record).state.is_over and dumps(record).startswith(tournament + "\n")
 
 
+@pytest.mark.filterwarnings("ignore::studpoker.engine.RulesWarning")  # with_preset makes the hi/lo sign anew
 def test_wsop_phh_hands_convert_to_pokerstars_and_back(shared_data: Path) -> None:
     folder = shared_data / "phh" / "wsop-2023-43-5"
     if not folder.is_dir():

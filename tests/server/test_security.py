@@ -8,6 +8,7 @@ tests/browser/test_security.py; fuzzing from the OpenAPI schema is in tests/serv
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -21,11 +22,13 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select, text, update
 from starlette.websockets import WebSocketDisconnect
 
+from studpoker.engine import Rules
 from studpoker.history import phh
 from studpoker.history.replay import replay
 from studpoker.server.db import Account, LedgerEntry, SessionRow, TableRow
 from studpoker.server.ledger import BalanceLimitError, check_invariants, transfer, user_account
 from studpoker.server.limits import MAX_BALANCE, MAX_CHIPS, MAX_STAKE
+from studpoker.server.room import signed_rules
 
 from .conftest import (
     ORIGIN,
@@ -157,6 +160,7 @@ def test_finding_02_an_overflowing_buy_in_is_refused_and_the_table_plays_on(clie
     invariants(client)
 
 
+@pytest.mark.allow_server_errors(r"^POST /api/tables/\d+/(sit|bots) failed$")
 def test_finding_02_a_failing_transaction_leaves_the_table_as_it_was(
     settings: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -763,7 +767,7 @@ def test_finding_10_a_saved_hand_reads_back_whatever_the_table_name(client: Test
 # -- 11. Defaults that always fail -------------------------------------------------------------------------
 
 
-def test_finding_11_every_offered_preset_is_accepted(client: TestClient) -> None:
+def test_finding_11_every_offered_preset_is_accepted(client: TestClient, caplog: pytest.LogCaptureFixture) -> None:
     root = signup(client, "boss1")
     make_admin(client, root)
     offered = client.get("/api/presets").json()
@@ -775,9 +779,18 @@ def test_finding_11_every_offered_preset_is_accepted(client: TestClient) -> None
                 answer = root.post("/api/tables", body)
                 assert answer.status_code == 201, (body, answer.text)
                 assert answer.json()["stakes"] == stakes
+                # and none is a sign SPEC section 2 warns of (a hi/lo bring-in below twice the ante)
+                assert not Rules.from_preset(preset, variant["variant"], **stakes).cautions(), body
     for small in (1, 2, 3, 4, 5, 7, 9, 10, 11, 29, 100):  # only the small bet given: the defaults must work
         answer = root.post("/api/tables", {"variant": "STUD7", "small_bet": small, "name": f"small {small}"})
         assert answer.status_code == 201, (small, answer.text)
+    caution = signed_rules("casino", "STUD7_HL8", 2, 3, 10, 20).cautions()[0]
+    with caplog.at_level(logging.INFO, logger="studpoker.server"):  # a sign asked for is opened, and logged once
+        body = {"variant": "STUD7_HL8", "small_bet": 10, "ante": 2, "bring_in": 3, "name": "low bring-in"}
+        opened = root.post("/api/tables", body)
+    assert opened.status_code == 201, opened.text
+    logged = [r.getMessage() for r in caplog.records if "twice the ante" in r.getMessage()]
+    assert logged == [f"table {opened.json()['id']} (low bring-in): {caution}"]
 
 
 # -- 12. stud serve: the banner and bad --db values: tests/server/test_cli.py --------------------------------

@@ -28,6 +28,7 @@ import datetime as dt
 import math
 import re
 import tomllib
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import fields
 from enum import Enum
@@ -35,7 +36,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..cards import CARDS, Card, CardError, parse_card
-from ..engine import Rules, RulesError, Variant
+from ..engine import Rules, RulesError, RulesWarning, Variant
 from .model import Bet, Board, Comment, Deal, HandRecord, HistoryAction, ShowMuck
 
 __all__ = ["VARIANT_CODES", "PHHError", "dumps", "dumps_all", "loads", "loads_all", "loads_each"]
@@ -451,7 +452,9 @@ def _rules(
             raise RulesError(f"unknown rule parameter {name!r} (SPEC section 2)")
     options.update(overrides)
     try:
-        return Rules.from_preset(preset or file_preset, variant, *stakes, **options)
+        with warnings.catch_warnings():  # a history records the sign a room dealt: nothing to warn its reader of
+            warnings.simplefilter("ignore", RulesWarning)
+            return Rules.from_preset(preset or file_preset, variant, *stakes, **options)
     except RulesError as error:
         raise fail(f"the rules are not valid: {error}") from None
 

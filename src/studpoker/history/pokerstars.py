@@ -121,6 +121,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -129,7 +130,17 @@ from types import MappingProxyType
 from typing import Any, Final
 
 from ..cards import Card, Rank, parse_card
-from ..engine import ActionKind, HandState, HeadsUpUncap, OddChipRule, Rules, RulesError, Tiebreak, Variant
+from ..engine import (
+    ActionKind,
+    HandState,
+    HeadsUpUncap,
+    OddChipRule,
+    Rules,
+    RulesError,
+    RulesWarning,
+    Tiebreak,
+    Variant,
+)
 from ..engine.events import ActionTaken, AntePosted, CardDealt, Returned, StreetStarted
 from ..engine.pots import build_pots, split
 from ..evaluation import HandCategory, evaluate_high, evaluate_low8, evaluate_razz
@@ -213,7 +224,9 @@ def pokerstars_rules(
     options = dict(POKERSTARS_OPTIONS)
     if max_seats is not None:
         options["max_seats"] = max_seats
-    return Rules.from_preset("casino", variant, ante, bring_in, small_bet, big_bet, **options)
+    with warnings.catch_warnings():  # the room's own sign: nothing to warn a reader of (``rules.cautions()`` says it)
+        warnings.simplefilter("ignore", RulesWarning)
+        return Rules.from_preset("casino", variant, ante, bring_in, small_bet, big_bet, **options)
 
 
 #: PokerStars' game names and our variants.

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import gc
 import logging
+import warnings
 from typing import Any
 
 from sqlalchemy import delete, func, select
@@ -20,8 +21,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from ..bots import make_bot
-from ..engine import Rules
-from ..engine.errors import EngineError
+from ..engine import Rules, Variant
+from ..engine.errors import EngineError, RulesWarning
 from ..table import Table, TableError
 from . import wire
 from .actor import TableActor
@@ -45,7 +46,7 @@ STAKES: tuple[dict[str, int], ...] = (
     {"small_bet": 2, "big_bet": 4, "ante": 1, "bring_in": 2},
     {"small_bet": 4, "big_bet": 8, "ante": 1, "bring_in": 2},
     {"small_bet": 10, "big_bet": 20, "ante": 1, "bring_in": 3},
-    {"small_bet": 20, "big_bet": 40, "ante": 3, "bring_in": 5},
+    {"small_bet": 20, "big_bet": 40, "ante": 2, "bring_in": 5},
     {"small_bet": 50, "big_bet": 100, "ante": 5, "bring_in": 15},
 )
 #: The close code of a socket whose session ended (logout, expiry).
@@ -59,7 +60,14 @@ def rules_of(row: TableRow) -> Rules:
         options["min_buy_in"] = row.min_buy_in
     if row.max_buy_in is not None:
         options["max_buy_in"] = row.max_buy_in
-    return Rules.from_preset(row.preset, row.variant, row.ante, row.bring_in, row.small_bet, row.big_bet, **options)
+    return signed_rules(row.preset, row.variant, row.ante, row.bring_in, row.small_bet, row.big_bet, **options)
+
+
+def signed_rules(preset: str, variant: Variant | str, *stakes: int, **options: Any) -> Rules:
+    """``Rules.from_preset`` without Python warnings: the room logs a new table's cautions once, when it opens."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RulesWarning)
+        return Rules.from_preset(preset, variant, *stakes, **options)
 
 
 def void_unfinished(session: Session) -> list[tuple[int, int]]:
@@ -303,7 +311,7 @@ class Room:
         if request.max_buy_in is not None:
             options["max_buy_in"] = request.max_buy_in
         try:
-            rules = Rules.from_preset(request.preset, request.variant, ante, bring_in, small, big, **options)
+            rules = signed_rules(request.preset, request.variant, ante, bring_in, small, big, **options)
             Table(rules)
         except (EngineError, TableError, ValueError, TypeError) as error:
             raise ApiError(400, "invalid", str(error)) from None
@@ -358,6 +366,8 @@ class Room:
             if owner is not None and not owner.is_admin:
                 self.table_openings.add(str(owner.id))
             actor = await self._load(saved)
+        for caution in rules.cautions():
+            log.info("table %s (%s): %s", saved.id, name, caution)
         if request.bots:
             await actor.add_bots(request.bots, "tight-aggressive")
         return actor
