@@ -5,46 +5,64 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: run play test test-pure test-postgres lint bench fuzz clean
+.PHONY: run play test test-pure test-postgres test-thorough lint bench fuzz clean
+
+# `pip install -e` compiles the engine with mypyc (about 40 s), so each set of extras is installed once, into a
+# stamp file .venv/.installed-EXTRAS.BUILD, and again only when the metadata or a Python source under src/ is
+# newer than its stamp (static files need no reinstall: the editable install reads them from src/). BUILD is
+# `compiled`, or `pure` under STUDPOKER_PURE=1 (which also deletes the compiled modules in src/, else Python would
+# import them still); installing one build invalidates every stamp of the other.
+SOURCES := pyproject.toml setup.py $(shell find src -name '*.py' -not -path '*/__pycache__/*')
+BUILD := $(if $(filter 1,$(STUDPOKER_PURE)),pure,compiled)
+OTHER_BUILD := $(if $(filter 1,$(STUDPOKER_PURE)),compiled,pure)
+installed = $(VENV)/.installed-$(1).$(BUILD)
+comma := ,
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
-run: $(PY)
-	$(PY) -m pip install --quiet -e '.[server]'
+# The stamp takes the time the install started, so a source edited during the install makes it stale.
+$(VENV)/.installed-%.$(BUILD): $(SOURCES) | $(PY)
+	rm -f $(VENV)/.installed-*.$(OTHER_BUILD)
+	$(if $(filter pure,$(BUILD)),find src -name '*.so' -delete)
+	touch $@.started
+	$(PY) -m pip install --quiet -e '.[$(subst +,$(comma),$*)]'
+	mv $@.started $@
+
+run: $(call installed,server)
 	$(VENV)/bin/stud serve $(ARGS)
 
-play: $(PY)
-	$(PY) -m pip install --quiet -e '.[tui]'
+play: $(call installed,tui)
 	$(VENV)/bin/stud play $(ARGS)
 
-test: $(PY)
-	$(PY) -m pip install --quiet -e '.[test]'
+test: $(call installed,test)
 	$(PY) -m pytest
 
 # The engine and history tests again on pure Python (a copy of src/ without compiled modules).
-test-pure: $(PY)
-	$(PY) -m pip install --quiet -e '.[test]'
+test-pure: $(call installed,test)
 	rm -rf build/pure && mkdir -p build/pure && cp -r src setup.py build/pure/
 	find build/pure -name '*.so' -delete
 	PYTHONPATH=build/pure/src $(PY) -c "import studpoker.engine.state as s; assert s.__file__.endswith('.py'), s.__file__"
 	PYTHONPATH=build/pure/src $(PY) -m pytest -q -p no:cacheprovider tests/engine tests/history tests/test_source_doctests.py
 
 # The card room's tests again on PostgreSQL: STUDPOKER_TEST_POSTGRES is the URL of a role that may create databases.
-test-postgres: $(PY)
+test-postgres: $(call installed,test)
 	@test -n "$(STUDPOKER_TEST_POSTGRES)" || { echo "set STUDPOKER_TEST_POSTGRES to a PostgreSQL URL"; exit 2; }
-	$(PY) -m pip install --quiet -e '.[test]'
 	STUDPOKER_TEST_POSTGRES='$(STUDPOKER_TEST_POSTGRES)' $(PY) -m pytest -q -p no:cacheprovider tests/server
 
-lint: $(PY)
-	$(PY) -m pip install --quiet -e '.[dev]'
+# The hypothesis tests (hypothesis marks them) under the `thorough` profile of tests/conftest.py, with a new random
+# seed each run (printed; `make test-thorough SEED=N` runs that seed again).
+test-thorough: $(call installed,test)
+	@seed=$${SEED:-$$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}; echo "hypothesis seed: $$seed (make test-thorough SEED=$$seed repeats it)"; \
+	$(PY) -m pytest -q -p no:cacheprovider -m hypothesis --hypothesis-profile=thorough --hypothesis-seed=$$seed tests
+
+lint: $(call installed,dev)
 	$(PY) -m ruff check src tests bench tools examples setup.py conftest.py
 	$(PY) -m ruff format --check src tests bench tools examples setup.py conftest.py
 	$(PY) -m mypy --strict src
 
-bench: $(PY)
-	$(PY) -m pip install --quiet -e '.[bench,server]'
+bench: $(call installed,bench+server)
 	$(PY) bench/evaluate.py
 	$(PY) bench/simulate.py
 	$(PY) bench/replay.py
@@ -53,8 +71,7 @@ bench: $(PY)
 	$(PY) bench/load.py
 
 # Soak the card room's API with Schemathesis (many more examples than the suite's tests/server/test_schema.py).
-fuzz: $(PY)
-	$(PY) -m pip install --quiet -e '.[test]'
+fuzz: $(call installed,test)
 	$(PY) bench/fuzz_api.py --examples 500 --seeds 2
 
 clean:

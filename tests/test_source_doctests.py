@@ -1,12 +1,14 @@
 """The examples in the docstrings of the modules setup.py compiles, run from their source files.
 
 The modules may be compiled (then they carry no docstrings), so their source is loaded
-under a private name and its doctests run against the package as installed.
+under a private name and its doctests run against the package as installed. Every example
+written in a source file must be found and run (settle.py has none).
 """
 
 from __future__ import annotations
 
 import doctest
+import importlib.machinery
 import importlib.util
 import re
 import sys
@@ -18,6 +20,8 @@ import studpoker
 
 PACKAGE = Path(studpoker.__file__).parent
 COMPILED = [("engine", "state"), ("engine", "pots"), ("engine", "settle"), ("history", "phh"), ("history", "replay")]
+#: A doctest example's first line, as doctest.DocTestParser reads it: ``>>>`` then a space or the end of the line.
+PROMPT = re.compile(r"^[ \t]*>>>(?: |$)", re.MULTILINE)
 
 
 def test_the_list_is_setup_pys() -> None:
@@ -27,9 +31,9 @@ def test_the_list_is_setup_pys() -> None:
 
 @pytest.mark.parametrize(("package", "name"), COMPILED)
 def test_docstring_examples(package: str, name: str) -> None:
-    spec = importlib.util.spec_from_file_location(
-        f"studpoker.{package}._source_{name}", PACKAGE / package / f"{name}.py"
-    )
+    source = PACKAGE / package / f"{name}.py"
+    written = len(PROMPT.findall(source.read_text(encoding="utf-8")))
+    spec = importlib.util.spec_from_file_location(f"studpoker.{package}._source_{name}", source)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses look their module up while the class is built
@@ -39,12 +43,23 @@ def test_docstring_examples(package: str, name: str) -> None:
     finally:
         del sys.modules[spec.name]
     assert result.failed == 0
-    assert result.attempted > 0 or name == "settle"
+    # every example of the file was found (none is in a place doctest does not look) and ran
+    assert result.attempted == written, f"{source.name}: {written} examples written, {result.attempted} ran"
+    assert written > 0 or name == "settle"
 
 
-def test_engine_build_is_reported() -> None:
-    """Say which engine build the suite ran against (compiled or pure Python)."""
-    from studpoker.engine import state
-
-    assert state.__file__ is not None
-    print(f"engine module: {Path(state.__file__).name}")
+@pytest.mark.parametrize(("package", "name"), COMPILED)
+def test_the_build_that_runs_is_the_one_installed(package: str, name: str) -> None:
+    """The module imported is the one next to its source: its compiled extension when the build made one
+    (Python prefers it to the .py), not older than the source (else the suite would test old code: rebuild with
+    ``pip install -e .``, or delete the .so files), and the source itself otherwise."""
+    module = importlib.import_module(f"studpoker.{package}.{name}")
+    assert module.__file__ is not None
+    loaded, source = Path(module.__file__), PACKAGE / package / f"{name}.py"
+    built = [source.with_suffix(s) for s in importlib.machinery.EXTENSION_SUFFIXES if source.with_suffix(s).exists()]
+    if built:
+        assert loaded in built, f"{loaded} imported instead of the compiled {built[0].name}"
+        assert loaded.stat().st_mtime >= source.stat().st_mtime, f"{loaded.name} is older than {source.name}: rebuild"
+    else:
+        assert loaded == source
+    print(f"{package}.{name}: {loaded.name}")

@@ -2,7 +2,8 @@
 
 The server runs on 127.0.0.1 with a free port and a temporary SQLite database, with a short clock and quick bots
 so that a few hands take seconds. Chromium is the system's (``apt-get install chromium``, done by ``.ci/run``):
-Playwright's own browser downloads are not used.
+Playwright's own browser downloads are not used. As in tests/server, an ERROR record of the ``studpoker.server``
+logger while a test runs fails it (the room serves in this process).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.server.conftest import _fail_on_server_errors  # noqa: F401 (the autouse fixture, here too)
 from tests.server.live import serve
 
 CHROMIUM = Path("/usr/bin/chromium")

@@ -5,14 +5,20 @@ pause between hands is zero, so a hand between two test clients takes millisecon
 :func:`recv`, which gives up after a timeout instead of hanging the suite. The test client sends the room's own
 ``Origin`` (``http://testserver``), as the room's pages do: state changes without it are refused (CSRF), which
 tests/server/test_security.py checks with clients that do not send it.
+
+Two fixtures apply to every test here: an ERROR record of the ``studpoker.server`` logger fails the test (a request
+that failed with a 500, a table job or a bot that raised...) unless the test is marked ``allow_server_errors``;
+and on PostgreSQL each database a test made is dropped when it ends.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import re
+import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -41,24 +47,122 @@ CARD = re.compile(r"^[2-9TJQKA][cdhs]$")
 #: gets a fresh PostgreSQL database instead of a SQLite file (``make test-postgres``, which CI runs).
 POSTGRES = os.environ.get("STUDPOKER_TEST_POSTGRES", "")
 _DATABASES: dict[Path, str] = {}
+#: Every SQLAlchemy engine that has connected during the run (weakly: a closed room's engines go away).
+_ENGINES: weakref.WeakSet[Any] = weakref.WeakSet()
+
+
+def _admin_url() -> str:
+    """``$STUDPOKER_TEST_POSTGRES`` as a libpq URL, for psycopg (without SQLAlchemy's ``+psycopg``)."""
+    from sqlalchemy.engine import make_url
+
+    return make_url(POSTGRES).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+def _track_engines() -> None:
+    """Remember each engine that connects, so that a test's database can be let go of before it is dropped."""
+    from sqlalchemy import event
+    from sqlalchemy.engine import Engine
+
+    if not event.contains(Engine, "engine_connect", _remember_engine):
+        event.listen(Engine, "engine_connect", _remember_engine)
+
+
+def _remember_engine(connection: Any) -> None:
+    _ENGINES.add(connection.engine)
 
 
 def database_url(path: Path) -> str:
-    """The test's database: a SQLite file in ``path``, or a fresh PostgreSQL database made for ``path`` once."""
+    """The test's database: a SQLite file in ``path``, or a fresh PostgreSQL database made for ``path`` once
+    (dropped when the test that made it ends: :func:`_drop_test_databases`)."""
     if not POSTGRES:
         return f"sqlite:///{path / 'room.db'}"
     if path not in _DATABASES:
         import psycopg
         from sqlalchemy.engine import make_url
 
-        url = make_url(POSTGRES)
+        _track_engines()
         name = "studpoker_test_" + hashlib.sha1(str(path).encode()).hexdigest()[:16]
-        admin = url.set(drivername="postgresql").render_as_string(hide_password=False)
-        with psycopg.connect(admin, autocommit=True) as connection:
+        with psycopg.connect(_admin_url(), autocommit=True) as connection:
             connection.execute(f'DROP DATABASE IF EXISTS "{name}"')
             connection.execute(f'CREATE DATABASE "{name}"')
-        _DATABASES[path] = url.set(database=name).render_as_string(hide_password=False)
+        _DATABASES[path] = make_url(POSTGRES).set(database=name).render_as_string(hide_password=False)
     return _DATABASES[path]
+
+
+def drop_database(url: str) -> None:
+    """Drop a test database: dispose of every engine still pooling connections to it (a room closes its own when
+    it stops; a test may have left one), then ``DROP DATABASE ... WITH (FORCE)`` (PostgreSQL 13+), which ends any
+    session still open on it; before 13, those sessions are terminated first."""
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    name = make_url(url).database
+    for engine in list(_ENGINES):
+        if engine.url.database == name:
+            engine.dispose()
+    with psycopg.connect(_admin_url(), autocommit=True) as connection:
+        if connection.info.server_version >= 130000:
+            connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        else:
+            connection.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+                (name,),
+            )
+            connection.execute(f'DROP DATABASE IF EXISTS "{name}"')
+
+
+@pytest.fixture(autouse=True)
+def _drop_test_databases() -> Iterator[None]:
+    """On PostgreSQL: drop, when the test ends, every database made for it (autouse, so this runs after the
+    teardown of the test's other fixtures, the room's included)."""
+    before = set(_DATABASES)
+    yield
+    for path in [path for path in _DATABASES if path not in before]:
+        drop_database(_DATABASES.pop(path))
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _drop_left_databases() -> Iterator[None]:
+    """On PostgreSQL: at the end of the run, drop any test database still there (one made outside a test)."""
+    yield
+    while _DATABASES:
+        drop_database(_DATABASES.popitem()[1])
+
+
+class ServerErrors(logging.Handler):
+    """Keeps the ERROR (and CRITICAL) records of the ``studpoker.server`` logger."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+        self.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@pytest.fixture(autouse=True)
+def _fail_on_server_errors(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Fail the test on an ERROR record of the ``studpoker.server`` logger, logged during it or its teardown (the
+    room's shutdown included), with the record's traceback. A test that provokes one on purpose says so:
+    ``@pytest.mark.allow_server_errors`` allows any, ``@pytest.mark.allow_server_errors(r"regex", ...)`` only the
+    records whose message matches one of the patterns (``re.search``)."""
+    marker = request.node.get_closest_marker("allow_server_errors")
+    if marker is not None and not marker.args:
+        yield
+        return
+    allowed = [re.compile(pattern) for pattern in marker.args] if marker is not None else []
+    handler = ServerErrors()
+    logger = logging.getLogger("studpoker.server")
+    logger.addHandler(handler)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+    unexpected = [r for r in handler.records if not any(p.search(r.getMessage()) for p in allowed)]
+    if unexpected:
+        report = "\n\n".join(handler.format(record) for record in unexpected)
+        pytest.fail(f"the server logged {len(unexpected)} unexpected error(s):\n{report}", pytrace=False)
 
 
 def make_settings(path: Path, **overrides: Any) -> Settings:
