@@ -382,10 +382,8 @@ class Duo:
             self._pk_bookkeeping()
             if self.ours.phase is Phase.DEAL:
                 request = self.ours.card_needed
-                if (
-                    (request is not None
-                    and request.player is None)
-                    or any(isinstance(e, Reshuffled) for e in self.ours.events[-4:])
+                if (request is not None and request.player is None) or any(
+                    isinstance(e, Reshuffled) for e in self.ours.events[-4:]
                 ):
                     self.short_deck = True
                     return False
