@@ -11,8 +11,9 @@ import pytest
 
 from studpoker.cards import card_indices
 from studpoker.cli import equity as cli_equity
-from studpoker.cli import main
 from studpoker.evaluation import high_value
+
+from .helpers import stud as run
 
 # Seventh street heads-up, one card each to come: 38 * 37 = 1,406 outcomes.
 SEVENTH = ["As Ad 7c 7h 2s Kd", "Kh Ks Qs Jc 9c 8h"]
@@ -21,12 +22,7 @@ ELEVEN = ["2c", "3c", "4c", "5c", "6c", "7c", "8c", "9c", "Tc", "Jc", "Qc"]  # o
 
 
 def stud(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    try:
-        code = main(["equity", *args])
-    except SystemExit as exit_:
-        code = int(exit_.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run(capsys, "equity", *args)
 
 
 def untimed(out: str) -> str:

@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from studpoker.cli import main
 from studpoker.engine import Variant
 from studpoker.history import phh, pokerstars
+
+from .helpers import stud
 
 WSOP = Path("phh") / "wsop-2023-43-5"
 
@@ -23,15 +24,6 @@ hand = 7
 actions = ['d dh p1 AsKs2c', 'd dh p2 QdQc9h', 'p1 pb', 'p2 cbr 12']
 """
 GOOD = BAD.replace("'p2 cbr 12'", "'p2 f'") + "finishing_stacks = [101, 99]\n"
-
-
-def stud(capsys: pytest.CaptureFixture[str], *args: object) -> tuple[int, str, str]:
-    try:
-        code = main([str(a) for a in args])
-    except SystemExit as exit_:
-        code = int(exit_.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def write(folder: Path, name: str, text: str) -> Path:

@@ -5,16 +5,7 @@ import sys
 
 import pytest
 
-from studpoker.cli import main
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(args))
-    except SystemExit as exit_:
-        code = int(exit_.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
+from .helpers import stud as run
 
 
 def test_eval_high(capsys: pytest.CaptureFixture[str]) -> None:

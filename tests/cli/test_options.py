@@ -8,17 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from studpoker.cli import main
 from studpoker.cli.options import MAX_SEED, WholeNumber, seed
 
-
-def stud(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(args))
-    except SystemExit as exit_:
-        code = int(exit_.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
+from .helpers import stud
 
 
 @pytest.mark.parametrize(
