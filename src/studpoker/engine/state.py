@@ -373,6 +373,25 @@ class HandState:
         return self._to_call
 
     @property
+    def raises(self) -> int:
+        """Raises on the current street after its opening bet or completion (R6.4): what the raise cap counts.
+
+        The bring-in, the opening bet (or completion) and short all-ins that do not re-open the betting are not
+        raises. Between streets and after the hand it is the last betting round's count; 0 once a new round
+        begins."""
+        return self._raises
+
+    @property
+    def capped(self) -> bool:
+        """True when the raise cap now bars another raise on this street (R6.4, R6.6): the betting is opened,
+        ``rules.raise_cap`` is set, :attr:`raises` has reached it, and the cap still applies (heads-up play may
+        lift it, as ``rules.headsup_uncap`` says). This is the condition :meth:`legal_actions` uses, so while it
+        is True nobody is offered a raise."""
+        rules = self.rules
+        cap = rules.raise_cap
+        return self._opened and cap is not None and self._raises >= cap and self._cap_bars()
+
+    @property
     def starting_stacks(self) -> tuple[int, ...]:
         return self._start
 
