@@ -1,0 +1,335 @@
+// Drawing the felt: the sign, the seats around the table, the chips in front of them, the pot in the middle,
+// the showdown, and the viewer's own cards in the dock. Everything is redrawn from the model (table-model.js).
+// Seats sit on fixed spots of a wide table (desktop, landscape phone) or a tall one (portrait phone), 8 spots
+// for the seven-card games and 10 for five-card stud, the viewer's own seat always at the bottom.
+
+import { cardElement, chips, el } from "./common.js";
+import { streetName } from "./poker.js";
+import { nameOf, potName, state } from "./table-model.js";
+
+// Spots as fractions of the free area (0 = one edge minus half a seat, 1 = the other), clockwise from the
+// bottom middle (the viewer's seat, or the middle of the table's bottom when he watches).
+const SPOTS = {
+  wide8: [
+    [0.5, 1], [0.17, 0.92], [0, 0.5], [0.17, 0.06], [0.5, 0], [0.83, 0.06], [1, 0.5], [0.83, 0.92],
+  ],
+  wide10: [
+    [0.5, 1], [0.2, 0.96], [0, 0.7], [0, 0.28], [0.22, 0.02], [0.5, 0], [0.78, 0.02], [1, 0.28], [1, 0.7], [0.8, 0.96],
+  ],
+  tall8: [[0.5, 1], [0, 0.8], [0, 0.5], [0, 0.2], [0.5, 0], [1, 0.2], [1, 0.5], [1, 0.8]],
+  tall10: [
+    [0.5, 1], [0, 0.86], [0, 0.6], [0, 0.34], [0, 0.08], [0.5, 0], [1, 0.08], [1, 0.34], [1, 0.6], [1, 0.86],
+  ],
+};
+
+export function renderSign() {
+  const t = state.table;
+  if (!t) return;
+  document.title = `${t.name} · studpoker`;
+  document.getElementById("table-name").textContent = t.name;
+  const items = [
+    ["Game", `${t.variant_name} (${t.preset})`],
+    ["Limits", `${t.stakes.small_bet}/${t.stakes.big_bet}`],
+    ["Ante", t.stakes.ante],
+    ["Bring-in", t.stakes.bring_in],
+    ["Min buy-in", chips(t.min_buy_in)],
+  ];
+  if (t.max_buy_in) items.push(["Max buy-in", chips(t.max_buy_in)]);
+  if (t.clock) items.push(["Clock", `${t.clock.action} s + ${t.clock.bank} s bank`]);
+  const short = [t.stakes_text ?? `${t.stakes.small_bet}/${t.stakes.big_bet}`, `min buy-in ${chips(t.min_buy_in)}`];
+  if (t.clock) short.push(`clock ${t.clock.action} s`);
+  document.getElementById("sign-short").textContent = `${t.variant_name}: ${short.join(" · ")}`;
+  document
+    .getElementById("sign-list")
+    .replaceChildren(...items.map(([k, v]) => el("div", {}, el("dt", {}, k), el("dd", {}, String(v)))));
+}
+
+/** The spot of each seat: seat number -> [x, y] in pixels of the felt area, and the seat boxes' size. */
+function spots(n, width, height, seatW, seatH, tall) {
+  const table = SPOTS[`${tall ? "tall" : "wide"}${n > 8 ? 10 : 8}`];
+  const mine = state.you?.seat ?? null;
+  const out = new Map();
+  for (let seat = 1; seat <= n; seat++) {
+    // the viewer at the bottom; a watcher sees seat 1 at the top and the others clockwise from it
+    const slot = (((mine ? seat - mine : seat - 1 + Math.floor(table.length / 2)) % n) + n) % n;
+    const [fx, fy] = table[Math.round((slot * table.length) / n) % table.length];
+    out.set(seat, [seatW / 2 + fx * Math.max(0, width - seatW), seatH / 2 + fy * Math.max(0, height - seatH)]);
+  }
+  return out;
+}
+
+/** The seats around the felt, the chips in front of them; placed after they are drawn (their size decides). */
+export function renderSeats() {
+  const t = state.table;
+  if (!t) return;
+  const wrap = document.getElementById("felt-wrap");
+  const ring = document.getElementById("seats");
+  const n = t.max_seats;
+  wrap.classList.toggle("many", n > 8);
+  const nodes = [];
+  for (let seat = 1; seat <= n; seat++) nodes.push(seatNode(seat));
+  ring.replaceChildren(...nodes);
+  placeSeats();
+}
+
+/** Puts the seat boxes and bet chips on their spots (also on every resize of the felt). */
+export function placeSeats() {
+  const t = state.table;
+  const wrap = document.getElementById("felt-wrap");
+  if (!t || !wrap) return;
+  const width = wrap.clientWidth;
+  const height = wrap.clientHeight;
+  const tall = width < height * 1.1; // a portrait phone: the tall table (smaller seats, set by the CSS)
+  wrap.classList.toggle("tall", tall);
+  const boxes = [...document.querySelectorAll("#seats > .seat")];
+  const seatW = Math.max(0, ...boxes.map((b) => b.offsetWidth));
+  const seatH = Math.max(0, ...boxes.map((b) => b.offsetHeight));
+  const out = spots(t.max_seats, width, height, seatW, seatH, tall);
+  for (const box of boxes) {
+    const [x, y] = out.get(Number(box.dataset.seat));
+    box.style.left = `${x - box.offsetWidth / 2}px`;
+    box.style.top = `${y - box.offsetHeight / 2}px`;
+  }
+  // chips in front of each seat: a third of the way from the seat towards the middle of the table
+  const bets = [];
+  const hand = state.hand;
+  if (hand && !hand.over) {
+    for (const p of hand.players.values()) {
+      if (!p.bet) continue;
+      const [x, y] = out.get(p.seat);
+      const bx = x + (width / 2 - x) * (tall ? 0.5 : 0.42);
+      const by = y + (height / 2 - y) * (tall ? 0.32 : 0.45);
+      const node = el(
+        "div",
+        { class: "bet-chips", dataset: { seat: p.seat } },
+        el("span", { class: "chip" }),
+        el("span", { class: "amount" }, chips(p.bet)),
+      );
+      node.style.left = `${bx}px`;
+      node.style.top = `${by}px`;
+      bets.push(node);
+    }
+  }
+  document.getElementById("bets").replaceChildren(...bets);
+}
+
+/** Sweeps the chips in front of the seats into the pot (at the end of a betting round). */
+export function gatherBets() {
+  const wrap = document.getElementById("felt-wrap");
+  const cx = wrap.clientWidth / 2;
+  const cy = wrap.clientHeight / 2;
+  for (const node of document.querySelectorAll("#bets .bet-chips")) {
+    const dx = cx - parseFloat(node.style.left);
+    const dy = cy - parseFloat(node.style.top);
+    const copy = node.cloneNode(true);
+    copy.classList.add("gathering");
+    wrap.append(copy);
+    const run = copy.animate(
+      [{ transform: "translate(-50%, -50%)" }, { transform: `translate(calc(-50% + ${dx}px), calc(-50% + ${dy}px))`, opacity: 0.2 }],
+      { duration: 350, easing: "ease-in" },
+    );
+    run.onfinish = () => copy.remove();
+  }
+}
+
+function seatNode(seat) {
+  const info = state.seats.get(seat);
+  const hand = state.hand;
+  const p = hand?.players.get(seat);
+  if (!info && !p) {
+    const canSit = Boolean(state.me) && !state.you?.seat && !state.ended;
+    return el(
+      "div",
+      { class: "seat empty", dataset: { seat } },
+      canSit
+        ? el(
+            "button",
+            { type: "button", class: "secondary sit-here", "aria-label": `Sit down in seat ${seat}`, onclick: () => state.openSit?.(seat) },
+            `Sit here (${seat})`,
+          )
+        : el("span", { class: "empty-label" }, `Seat ${seat}`),
+    );
+  }
+  const name = p?.name ?? info.name;
+  const isMe = seat === state.you?.seat;
+  const acting = hand && !hand.over && hand.actor === seat;
+  const out = p?.folded || p?.mucked;
+  const classes = ["seat"];
+  if (isMe) classes.push("me");
+  if (acting) classes.push("acting");
+  if (out) classes.push("folded");
+  if (p && hand?.over && p.won) classes.push("winner");
+  const tags = [];
+  if (info?.bot) tags.push(["bot", "Bot"]);
+  if (hand && hand.bringIn === seat && hand.street <= firstStreet() && !hand.over) tags.push(["bring-in", "Bring-in"]);
+  if (p?.folded) tags.push(["folded", "Folded"]);
+  else if (p?.mucked) tags.push(["folded", "Mucked"]);
+  if (p?.allIn && !out) tags.push(["all-in", "All-in"]);
+  if (info?.sitting_out) tags.push(["out", "Sitting out"]);
+  if (info?.leaving) tags.push(["out", "Leaving"]);
+  if (info && !info.bot && !info.connected) tags.push(["out", "Disconnected"]); // bots play inside the server
+  if (p?.won && hand?.over) tags.push(["winner", `Won ${chips(p.won)}`]);
+  const stack = p && hand && !hand.over ? p.stack : (info?.stack ?? p?.stack ?? 0);
+  const label = `Seat ${seat}: ${name}${isMe ? " (you)" : ""}, stack ${stack}`;
+  const dataset = { seat };
+  if (p?.shown) dataset.shown = "1";
+  return el(
+    "section",
+    { class: classes.join(" "), "aria-label": label, dataset },
+    el(
+      "div",
+      { class: "top" },
+      el("span", { class: "name" }, isMe ? `${name} (you)` : name),
+      el("span", { class: "stack", "aria-label": `Stack ${stack}` }, chips(stack)),
+    ),
+    p && !out ? cardsNode(p, hand) : null,
+    p?.shown && p.handName ? el("div", { class: "shown" }, p.handName) : null,
+    // one line of small facts: the tags, what the seat has put in the pot this hand, the clock
+    el(
+      "div",
+      { class: "meta" },
+      tags.map(([cls, text]) => el("span", { class: `tag ${cls}` }, text)),
+      p && hand && !hand.over && p.total ? el("span", { class: "in-pot" }, `In pot ${chips(p.total)}`) : null,
+      acting ? el("span", { class: "clock", "aria-live": "off", "data-clock": "1" }) : null,
+      info?.queued ? el("span", { class: "in-pot" }, `+${chips(info.queued)} next hand`) : null,
+    ),
+  );
+}
+
+function firstStreet() {
+  return state.table?.variant === "STUD5" ? 2 : 3; // the street where the door cards decide the bring-in
+}
+
+/** A player's cards in dealing order (the down cards are backs unless the viewer may see them); the door card
+ * (first up card) is marked until 4th street, the five cards that won are marked at the showdown. */
+export function cardsNode(p, hand, { big = false } = {}) {
+  const first = firstStreet();
+  const best = new Set(hand?.over || p.shown ? p.best : []);
+  const low = new Set(hand?.over || p.shown ? p.low : []);
+  const mark = (node, code) => {
+    if (code && best.has(code)) node.classList.add("best");
+    if (code && low.has(code)) node.classList.add("low-card");
+    return node;
+  };
+  const downs = p.down.map((c) => mark(cardElement(c, { down: true }), c));
+  const ups = p.up.map((c, i) => mark(cardElement(c, { door: i === 0 && !hand.over && hand.street <= first }), c));
+  const firstDowns = Math.min(downs.length, first - 1);
+  return el(
+    "div",
+    { class: big ? "cards big" : "cards", role: "group", "aria-label": `${p.name}'s cards` },
+    ...downs.slice(0, firstDowns),
+    ...ups,
+    ...downs.slice(firstDowns),
+  );
+}
+
+/** Pots in play: a side pot starts behind each all-in player's total, as the server builds them. */
+export function pots(players) {
+  const levels = [...new Set(players.filter((p) => p.allIn && !p.folded).map((p) => p.total))].sort((a, b) => a - b);
+  levels.push(Infinity);
+  const out = [];
+  let floor = 0;
+  for (const level of levels) {
+    let amount = 0;
+    let contenders = 0;
+    for (const p of players) {
+      amount += Math.max(0, Math.min(p.total, level) - floor);
+      if (!p.folded && !p.mucked && p.total > floor) contenders += 1;
+    }
+    if (amount > 0) out.push({ amount, contenders });
+    floor = level;
+  }
+  return out;
+}
+
+/** The betting on this street in words: "Bet 20 · 2 raises (cap 3)", "Capped at 40". */
+export function bettingText(hand) {
+  const bet = Math.max(0, ...[...hand.players.values()].map((p) => p.bet));
+  if (!bet) return "No bet yet";
+  const raises = hand.raises ?? 0;
+  if (hand.capped) return `Bet ${chips(bet)} · capped`;
+  const count = raises ? ` · ${raises} raise${raises > 1 ? "s" : ""}` : "";
+  const cap = hand.raiseCap != null ? ` (cap ${hand.raiseCap})` : "";
+  return `Bet ${chips(bet)}${count}${cap}`;
+}
+
+export function renderCenter() {
+  const hand = state.hand;
+  const center = document.getElementById("center");
+  if (!hand) {
+    const waiting = state.seats.size < 2 ? "Waiting for players" : "Waiting for the next hand";
+    center.replaceChildren(el("div", { class: "pot", id: "pot" }, waiting));
+    return;
+  }
+  const live = pots([...hand.players.values()]).filter((p) => p.contenders > 1);
+  const parts = [
+    el("div", { class: "street" }, hand.over ? `Hand #${hand.number} is over` : `Hand #${hand.number} · ${streetName(hand.street)}`),
+    el("div", { class: "pot", id: "pot" }, `Pot ${chips(hand.pot)}`),
+  ];
+  if (live.length > 1 && !hand.over) {
+    parts.push(
+      el(
+        "div",
+        { class: "side-pots", id: "side-pots" },
+        live.map((p, i) => (i === 0 ? `Main pot ${chips(p.amount)}` : `Side pot ${i} ${chips(p.amount)}`)).join(" · "),
+      ),
+    );
+  }
+  if (!hand.over) parts.push(el("div", { class: "betting", id: "betting" }, bettingText(hand)));
+  if (hand.community) parts.push(el("div", { class: "community" }, "Community card ", cardElement(hand.community)));
+  if (!hand.over && hand.actor) {
+    parts.push(el("div", { class: "turn", id: "turn" }, `${nameOf(hand.actor)} to act `, el("span", { "data-clock": "1" })));
+  }
+  center.replaceChildren(...parts);
+}
+
+const SHARES = { high: "high half", low: "low half", pot: "" };
+
+/** The showdown: hands in words, who won what (the hi and lo halves named); it stays for the table's
+ * showdown time even if the next hand is already being dealt. */
+export function renderShowdown() {
+  const box = document.getElementById("showdown");
+  const result = state.result;
+  const shown = result && [...result.hand.players.values()].some((p) => p.shown);
+  const showing = result && (state.hand === result.hand || (shown && performance.now() < result.until));
+  if (!showing) {
+    if (!box.hidden) box.replaceChildren();
+    box.hidden = true;
+    document.getElementById("center").hidden = false;
+    return;
+  }
+  const hand = result.hand;
+  const rows = [...hand.players.values()]
+    .filter((p) => p.shown || p.won)
+    .map((p) => {
+      const parts = [el("strong", {}, p.name)];
+      if (p.shown) parts.push(`: ${p.highName || p.handName}`);
+      if (p.shown && p.lowName) parts.push(`; low ${p.lowName}`);
+      for (const a of p.awards) {
+        const share = SHARES[a.share] ?? a.share;
+        parts.push(
+          el("span", { class: "award" }, ` \u2014 wins ${chips(a.amount)}${share ? `, ${share}` : ""} of the ${potName(a.pot)}`),
+        );
+      }
+      return el("li", { class: p.won ? "won" : "" }, ...parts);
+    });
+  box.replaceChildren(el("h2", {}, `Hand #${hand.number}: result`), el("ul", {}, rows));
+  box.hidden = false;
+  // the pot line would sit under the box: the box says it all while it shows
+  document.getElementById("center").hidden = state.hand === hand;
+}
+
+/** The viewer's own cards, large, in the dock (always on screen while he plays). */
+export function renderMyCards() {
+  const box = document.getElementById("my-cards");
+  const hand = state.hand;
+  const p = hand && state.you?.seat ? hand.players.get(state.you.seat) : null;
+  if (!p || (!p.down.length && !p.up.length)) {
+    box.replaceChildren();
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  const text = p.folded ? "Folded" : p.shown && p.handName ? p.handName : "";
+  box.replaceChildren(cardsNode(p, hand, { big: true }), ...(text ? [el("span", { class: "my-hand" }, text)] : []));
+}

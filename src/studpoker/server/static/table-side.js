@@ -1,0 +1,158 @@
+// The side panel: one log for the hands, the dealer's words and the table chat (plain text, always written as
+// text nodes, never as HTML), the chat box, muting a player, and the table's past hands. On a narrow screen the
+// panel is a drawer over the felt, opened from the bar (with a count of the chat lines it has not shown).
+
+import { el } from "./common.js";
+import { isMuted, onPrefs, prefs, setPrefs } from "./prefs.js";
+import { mountReplayer } from "./replayer.js";
+import { state, tableId } from "./table-model.js";
+
+const CHAT_MAX = 200;
+let unread = 0;
+let drawn = { length: -1, last: null, muted: "" };
+
+function drawerMode() {
+  return window.matchMedia("(max-width: 900px), (max-height: 500px)").matches;
+}
+
+function sideOpen() {
+  return document.getElementById("side").classList.contains("open");
+}
+
+export function renderLog({ chat = false } = {}) {
+  const list = document.getElementById("log");
+  const lines = state.log;
+  const mutedKey = prefs.muted.join("\n");
+  if (drawn.length === lines.length && drawn.last === lines.at(-1) && drawn.muted === mutedKey) return;
+  drawn = { length: lines.length, last: lines.at(-1), muted: mutedKey };
+  const items = [];
+  for (const line of lines) {
+    if (line.kind === "chat") {
+      if (isMuted(line.name)) continue;
+      items.push(
+        el(
+          "li",
+          { class: "chat" },
+          el(
+            "button",
+            { type: "button", class: "link who", title: `Mute ${line.name}`, "aria-label": `${line.name}: mute`, onclick: () => mute(line.name) },
+            line.name,
+          ),
+          ": ",
+          el("span", { class: "text" }, line.text), // a text node: HTML in chat stays text
+        ),
+      );
+    } else {
+      items.push(el("li", { class: line.kind }, line.kind === "dealer" ? `Dealer: ${line.text}` : line.text));
+    }
+  }
+  list.replaceChildren(...items);
+  const panel = list.parentElement;
+  panel.scrollTop = panel.scrollHeight;
+  if (chat && drawerMode() && !sideOpen()) unread += 1;
+  showUnread();
+}
+
+function showUnread() {
+  const badge = document.getElementById("unread");
+  badge.textContent = unread ? String(unread) : "";
+  badge.setAttribute("aria-label", unread ? `${unread} new chat messages` : "");
+}
+
+async function mute(name) {
+  if (state.you && name.toLowerCase() === String(state.you.username ?? "").toLowerCase()) return;
+  if (!window.confirm(`Mute ${name}? Their chat is hidden from you (unmute below the chat).`)) return;
+  await setPrefs({ muted: [...prefs.muted, name] });
+}
+
+function renderMuted() {
+  const box = document.getElementById("muted");
+  if (!prefs.muted.length) {
+    box.replaceChildren();
+    return;
+  }
+  box.replaceChildren(
+    el("span", {}, "Muted: "),
+    ...prefs.muted.map((name) =>
+      el(
+        "button",
+        {
+          type: "button",
+          class: "secondary unmute",
+          "aria-label": `Unmute ${name}`,
+          onclick: () => setPrefs({ muted: prefs.muted.filter((m) => m !== name) }),
+        },
+        `${name} ×`,
+      ),
+    ),
+  );
+}
+
+/** The chat box: enabled for a signed-in player; the server checks and bounds every line again. */
+export function renderChatBox() {
+  const input = document.getElementById("chat-text");
+  const button = document.getElementById("chat-send");
+  const can = Boolean(state.me) && !state.ended;
+  input.disabled = !can;
+  button.disabled = !can;
+  input.placeholder = state.me ? "Say something…" : "Sign in to chat";
+}
+
+export function chatError(message) {
+  const node = document.getElementById("chat-error");
+  node.textContent = message;
+  node.classList.toggle("error", Boolean(message));
+}
+
+document.getElementById("chat-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const input = document.getElementById("chat-text");
+  const text = input.value.trim();
+  if (!text) return;
+  if (text.length > CHAT_MAX) return chatError(`A chat line is at most ${CHAT_MAX} characters.`);
+  chatError("");
+  state.lastChat = performance.now();
+  state.send({ type: "chat", text });
+  input.value = "";
+});
+
+// -- the drawer (narrow screens) and the tabs ---------------------------------------------------------
+
+function setSide(open) {
+  const side = document.getElementById("side");
+  side.classList.toggle("open", open);
+  document.getElementById("side-toggle").setAttribute("aria-expanded", String(open));
+  if (open) {
+    unread = 0;
+    showUnread();
+    document.getElementById("tab-log").focus({ preventScroll: true });
+  }
+}
+document.getElementById("side-toggle").addEventListener("click", () => setSide(!sideOpen()));
+document.getElementById("side-close").addEventListener("click", () => {
+  setSide(false);
+  document.getElementById("side-toggle").focus();
+});
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && sideOpen() && drawerMode()) setSide(false);
+});
+
+const replayer = mountReplayer(document.getElementById("panel-history"), tableId, { compact: true });
+
+for (const tab of document.querySelectorAll('[role="tab"]')) {
+  tab.addEventListener("click", () => {
+    for (const other of document.querySelectorAll('[role="tab"]')) {
+      const selected = other === tab;
+      other.setAttribute("aria-selected", String(selected));
+      other.tabIndex = selected ? 0 : -1;
+      document.getElementById(other.getAttribute("aria-controls")).hidden = !selected;
+    }
+    if (tab.id === "tab-history") replayer.refresh();
+  });
+}
+
+onPrefs(() => {
+  renderMuted();
+  drawn = { length: -1, last: null, muted: "" };
+  renderLog();
+});
