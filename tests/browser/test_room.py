@@ -20,7 +20,7 @@ from .conftest import ARTIFACTS
 
 PASSWORD = "correct horse battery"
 #: Every label an action button may carry.
-LABEL = re.compile(r"^(Fold|Check|Call \d+|Bring in \d+|Complete to \d+|Bet \d+|Raise to \d+)$")
+LABEL = re.compile(r"^(Fold|Check|Call \d+|Bring in \d+|Complete to \d+|Bet \d+|Raise to \d+)( \(cap\))?$")
 HAND_NAME = re.compile(r"High card|Pair of|Two pair|Three of a kind|Straight|Flush|Full house|Four of a kind")
 SUITS = {"c": "\u2663", "d": "\u2666", "h": "\u2665", "s": "\u2660"}
 HANDS = 4  # hands to play to the end
@@ -50,7 +50,7 @@ READ_TABLE = """() => {
     faceUp: [...document.querySelectorAll('.card[data-card]')]
       .filter((c) => !c.closest('#panel-history')).map((c) => c.dataset.card),
     log: document.getElementById('log').innerText,
-    buttons: [...document.querySelectorAll('#actions button.act')].map((b) => b.textContent),
+    buttons: [...document.querySelectorAll('#actions button.act .words')].map((b) => b.textContent),
     showdown: document.getElementById('showdown').innerText,
     pot: document.getElementById('pot')?.textContent ?? '',
   };
@@ -235,7 +235,8 @@ def _play_hands(ann: Viewer, bob: Viewer, spectator: Viewer) -> None:
                 player.shot("11-first-decision")
             label = choose(labels, decisions)
             decisions += 1
-            button = player.page.locator("#actions button.act", has_text=re.compile(f"^{re.escape(label)}$"))
+            # the button's accessible name is its words (the shortcut key on it is aria-hidden)
+            button = player.page.locator("#actions").get_by_role("button", name=label, exact=True)
             if button.count():  # gone if the turn moved on since the read (the clock): read again
                 button.first.click(timeout=TIMEOUT)
         time.sleep(0.05)

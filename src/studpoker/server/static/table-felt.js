@@ -160,6 +160,7 @@ function seatNode(seat) {
   if (out) classes.push("folded");
   if (p && hand?.over && p.won) classes.push("winner");
   const tags = [];
+  if (isMe) tags.push(["you", "You"]);
   if (info?.bot) tags.push(["bot", "Bot"]);
   if (hand && hand.bringIn === seat && hand.street <= firstStreet() && !hand.over) tags.push(["bring-in", "Bring-in"]);
   if (p?.folded) tags.push(["folded", "Folded"]);
@@ -179,7 +180,7 @@ function seatNode(seat) {
     el(
       "div",
       { class: "top" },
-      el("span", { class: "name" }, isMe ? `${name} (you)` : name),
+      el("span", { class: "name" }, name),
       el("span", { class: "stack", "aria-label": `Stack ${stack}` }, chips(stack)),
     ),
     p && !out ? cardsNode(p, hand) : null,
@@ -204,8 +205,11 @@ function firstStreet() {
  * (first up card) is marked until 4th street, the five cards that won are marked at the showdown. */
 export function cardsNode(p, hand, { big = false } = {}) {
   const first = firstStreet();
-  const best = new Set(hand?.over || p.shown ? p.best : []);
-  const low = new Set(hand?.over || p.shown ? p.low : []);
+  // at the showdown, the five cards that won are marked: the high (or razz) hand of a winner of the pot or its
+  // high half, the low of a winner of the low half
+  const shares = new Set(p.awards.map((a) => a.share));
+  const best = new Set(p.shown && (shares.has("pot") || shares.has("high")) ? p.best : []);
+  const low = new Set(p.shown && shares.has("low") ? p.low : []);
   const mark = (node, code) => {
     if (code && best.has(code)) node.classList.add("best");
     if (code && low.has(code)) node.classList.add("low-card");

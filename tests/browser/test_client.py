@@ -1,0 +1,396 @@
+"""The table page as a player uses it, in Debian's chromium: on every screen from a phone to a desktop, advance
+actions, the showdown's time, a restart mid-hand, chat, preferences and several tables at once (docs/client.md).
+
+Each test opens its own tables with its own accounts in one room served for the module (a long action clock, so a
+test's decisions are never played by the clock; quick bots). Screenshots of each viewport at its first decision
+and at the showdown go to test-artifacts/ (two of them are in the README).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Error as PlaywrightError
+
+from tests.server.live import free_port, serve
+
+from .axe import assert_accessible
+from .conftest import ARTIFACTS
+
+PASSWORD = "correct horse battery"
+SHOWDOWN_SECONDS = 2.5  # the showdown time of the tables these tests open
+VIEWPORTS = [(390, 844), (844, 390), (1280, 800), (1920, 1080), (360, 640)]
+_names = itertools.count(1)
+
+
+def _settings(db: Path) -> Any:
+    from studpoker.server.config import Settings
+
+    return Settings(
+        db_url=f"sqlite:///{db}",
+        action_seconds=30.0,
+        time_bank=5.0,
+        bank_refill=0.0,
+        bot_delay=0.05,
+        between_hands=0.3,
+        default_table=False,
+        seed=13,
+        password_time_cost=1,
+        password_memory_kib=1024,
+        signups_per_address=10_000,
+        login_failures_per_address=10_000,
+    )
+
+
+@pytest.fixture(scope="module")
+def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with serve(_settings(tmp_path_factory.mktemp("client") / "room.db")) as url:
+        yield url
+
+
+def player(browser: Any, base: str, viewport: tuple[int, int] = (1280, 800)) -> Any:
+    """A new browser context signed in as a fresh account (signed up through the API); its first page."""
+    context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+    name = f"p{next(_names)}x{viewport[0]}"
+    answer = context.request.post(
+        f"{base}/api/signup", data={"username": name, "password": PASSWORD}, headers={"Origin": base}
+    )
+    assert answer.ok, answer.text()
+    page = context.new_page()
+    page.errors = []  # type: ignore[attr-defined]
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    page.name = name  # type: ignore[attr-defined]
+    return page
+
+
+def call_api(page: Any, base: str, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+    answer = page.context.request.fetch(
+        f"{base}{path}", method=method, data=body or {}, headers={"Origin": base, "Content-Type": "application/json"}
+    )
+    assert answer.ok, f"{method} {path}: {answer.status} {answer.text()}"
+    return answer.json()
+
+
+def open_table(page: Any, base: str, variant: str = "STUD7", bots: int = 0, **extra: Any) -> int:
+    table = call_api(
+        page,
+        base,
+        "POST",
+        "/api/tables",
+        {"variant": variant, "small_bet": 10, "bots": bots, "showdown_seconds": SHOWDOWN_SECONDS, **extra},
+    )
+    return int(table["id"])
+
+
+def sit(page: Any, base: str, table_id: int, seat: int | None = None) -> None:
+    body: dict[str, Any] = {"buy_in": 400}
+    if seat is not None:
+        body["seat"] = seat
+    call_api(page, base, "POST", f"/api/tables/{table_id}/sit", body)
+
+
+def go(page: Any, base: str, table_id: int) -> None:
+    page.goto(f"{base}/table/{table_id}")
+    page.locator("#conn", has_text="Connected").wait_for(state="attached", timeout=10_000)
+
+
+def shot(page: Any, name: str) -> None:
+    page.screenshot(path=str(ARTIFACTS / f"client-{name}.png"))
+
+
+#: Boxes and scroll of what must be on screen at a decision.
+MEASURE = """() => {
+  const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+  return {
+    width: innerWidth, height: innerHeight,
+    scrollWidth: document.documentElement.scrollWidth, bodyScrollWidth: document.body.scrollWidth,
+    buttons: [...document.querySelectorAll('#actions button.act')].map(box),
+    myCards: [...document.querySelectorAll('#my-cards .card')].map(box),
+    seats: [...document.querySelectorAll('#seats > .seat')].map((e) => [e.dataset.seat, ...box(e)]),
+  };
+}"""
+
+
+def check_on_screen(m: dict[str, Any], where: str) -> None:
+    width, height = m["width"], m["height"]
+    assert m["scrollWidth"] <= width and m["bodyScrollWidth"] <= width, f"{where}: the page scrolls sideways: {m}"
+    assert m["buttons"], f"{where}: no action button"
+    for name, boxes in (("action button", m["buttons"]), ("own card", m["myCards"])):
+        for left, top, right, bottom in boxes:
+            assert left >= 0 and top >= 0 and right <= width + 0.5 and bottom <= height + 0.5, (
+                f"{where}: an {name} is outside the {width}x{height} viewport: {(left, top, right, bottom)}"
+            )
+    assert m["myCards"], f"{where}: the player's own cards are not shown"
+    seats = m["seats"]
+    for _, left, top, right, bottom in seats:
+        on_screen = left >= 0 and right <= width + 0.5 and top >= 0 and bottom <= height + 0.5
+        assert on_screen, f"{where}: a seat is off-screen"
+    for a, b in itertools.combinations(seats, 2):  # seat boxes never cover each other
+        overlap_x = min(a[3], b[3]) - max(a[1], b[1])
+        overlap_y = min(a[4], b[4]) - max(a[2], b[2])
+        assert overlap_x <= 1 or overlap_y <= 1, f"{where}: seats {a[0]} and {b[0]} overlap"
+
+
+def decide(page: Any, prefer: tuple[str, ...] = ("check", "call", "bring-in")) -> str:
+    """Clicks the first offered action of the preferred kinds (a check/call line reaches the showdown)."""
+    buttons = page.locator("#actions button.act")
+    kinds = [buttons.nth(i).get_attribute("data-action") for i in range(buttons.count())]
+    for kind in prefer:
+        if kind in kinds:
+            buttons.nth(kinds.index(kind)).click(timeout=2000)
+            return kind
+    buttons.first.click(timeout=2000)
+    return kinds[0] or ""
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS, ids=[f"{w}x{h}" for w, h in VIEWPORTS])
+def test_every_decision_fits_the_screen(browser: Any, room: str, viewport: tuple[int, int]) -> None:
+    """At every decision of two played hands against bots (8 seats; 10 in five-card stud at two sizes), the action
+    buttons and the player's own cards are inside the viewport, no seat is off-screen or covers another, and the
+    page never scrolls sideways; the table passes axe-core at the first decision and at the showdown."""
+    width, height = viewport
+    variant = "STUD5" if viewport in ((360, 640), (1920, 1080)) else "STUD7"
+    page = player(browser, room, viewport)
+    table_id = open_table(page, room, variant, bots=5 if variant == "STUD7" else 8)
+    sit(page, room, table_id)
+    go(page, room, table_id)
+    tag = f"{width}x{height}"
+    decisions = 0
+    hands_over: set[str] = set()
+    deadline = time.monotonic() + 60
+    while len(hands_over) < 2:
+        assert time.monotonic() < deadline, f"{tag}: two hands were not played in time"
+        over = page.locator("#showdown:not([hidden]) h2")
+        if over.count():
+            title = over.inner_text()
+            if title not in hands_over:
+                hands_over.add(title)
+                if len(hands_over) == 1:
+                    shot(page, f"{tag}-showdown")
+                    assert_accessible(page, f"table-{tag}-showdown")
+        if page.locator("#actions button.act").count():
+            check_on_screen(page.evaluate(MEASURE), f"{tag} decision {decisions + 1}")
+            if decisions == 0:
+                shot(page, f"{tag}-decision")
+                assert_accessible(page, f"table-{tag}")
+            try:
+                decide(page)
+                decisions += 1
+            except PlaywrightError:  # the turn moved on between the read and the click: read again
+                pass
+        time.sleep(0.05)
+    assert decisions >= 2, decisions
+    assert not page.errors, page.errors  # type: ignore[attr-defined]
+    page.context.close()
+
+
+def _heads_up(browser: Any, room: str) -> tuple[Any, Any, int]:
+    ann, bob = player(browser, room), player(browser, room)
+    table_id = open_table(ann, room, "STUD7")
+    go(ann, room, table_id)
+    go(bob, room, table_id)
+    sit(ann, room, table_id, 1)
+    sit(bob, room, table_id, 5)
+    return ann, bob, table_id
+
+
+def _my_turn(pages: tuple[Any, Any], timeout: float = 15) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for page in pages:
+            if page.locator("#actions button.act").count():
+                return page
+        time.sleep(0.05)
+    raise AssertionError("nobody got a turn")
+
+
+def _log(page: Any) -> str:
+    return str(page.locator("#log").inner_text())
+
+
+def test_advance_actions_fire_once_and_clear_when_the_bet_changes(browser: Any, room: str) -> None:
+    """Heads-up: the player waiting picks Check, the bring-in completes (the bet changes): the choice is cleared
+    and he decides himself. Next street the one who acts second picks Check: it is sent for him exactly once when
+    his turn comes, and the street after he is asked again."""
+    ann, bob = _heads_up(browser, room)[:2]
+    first = _my_turn((ann, bob))  # the bring-in
+    other = bob if first is ann else ann
+    choice = other.locator('#advance button[data-advance="check"]')
+    choice.wait_for(timeout=5000)
+    choice.click()
+    assert choice.get_attribute("aria-pressed") == "true"
+    first.locator('#actions button.act[data-action="complete"]').click()  # a bet comes in: Check no longer holds
+    other.locator("#actions button.act").first.wait_for(timeout=5000)
+    assert other.locator('#advance button[aria-pressed="true"]').count() == 0
+    assert other.locator('#actions button.act[data-action="call"]').count() == 1, "he decides the call himself"
+    shot(other, "advance-cleared")
+    # He calls with the keyboard: C is the call button's shortcut.
+    assert other.locator('#actions button.act[data-action="call"] kbd').inner_text() == "C"
+    other.keyboard.press("c")
+    other.locator("#center .street", has_text="4th street").wait_for(timeout=5000)
+    # 4th street: whoever acts second chooses Check while the first one thinks.
+    first = _my_turn((ann, bob))
+    second = bob if first is ann else ann
+    check = second.locator('#advance button[data-advance="check"]')
+    check.wait_for(timeout=5000)
+    check.click()
+    name = second.name  # type: ignore[attr-defined]
+    before = _log(first).count(f"{name}: check")
+    first.locator('#actions button.act[data-action="check"]').click()
+    first.locator("#center .street", has_text="5th street").wait_for(timeout=5000)
+    time.sleep(0.3)
+    assert _log(first).count(f"{name}: check") == before + 1, "the advance check was sent exactly once"
+    assert second.locator('#advance button[aria-pressed="true"]').count() == 0, "a choice serves one turn"
+    # 5th street: nobody chose anything; the player whose turn it is gets his buttons and nothing is sent for him.
+    turn = _my_turn((ann, bob))
+    time.sleep(0.5)
+    assert turn.locator("#actions button.act").count() >= 2
+    for page in (ann, bob):
+        assert not page.errors, page.errors  # type: ignore[attr-defined]
+        page.context.close()
+
+
+def test_the_showdown_stays_for_the_tables_time(browser: Any, room: str) -> None:
+    """Checked and called down to the showdown: the result box, the hands in words and the winning cards marked,
+    is on screen for at least the table's showdown time (measured in the page)."""
+    ann, bob, _ = _heads_up(browser, room)
+    for page in (ann, bob):  # record, in the page, when the showdown box appears and goes
+        page.evaluate(
+            """() => {
+              window.showdownTimes = [];
+              const box = document.getElementById('showdown');
+              new MutationObserver(() => window.showdownTimes.push([box.hidden, performance.now()]))
+                .observe(box, { attributes: true, attributeFilter: ['hidden'] });
+            }"""
+        )
+    deadline = time.monotonic() + 40
+    while not ann.locator("#showdown:not([hidden]) h2").count():
+        assert time.monotonic() < deadline, "the hand did not reach a showdown"
+        for page in (ann, bob):
+            if page.locator("#actions button.act").count():
+                with contextlib.suppress(PlaywrightError):  # the turn moved on: read again
+                    decide(page, ("check", "call", "bring-in"))
+        time.sleep(0.05)
+    box = ann.locator("#showdown")
+    text = box.inner_text()
+    assert "wins" in text and "result" in text, text
+    assert ann.locator("#seats .card.best").count() >= 5, "the winning five cards are marked"
+    shot(ann, "showdown-held")
+    ann.wait_for_function("() => document.getElementById('showdown').hidden", timeout=(SHOWDOWN_SECONDS + 5) * 1000)
+    times = ann.evaluate("() => window.showdownTimes")
+    shown = [t for hidden, t in times if not hidden]
+    gone = [t for hidden, t in times if hidden and shown and t > shown[0]]
+    assert shown and gone, times
+    held = (gone[0] - shown[0]) / 1000
+    assert held >= SHOWDOWN_SECONDS - 0.1, f"the showdown was on screen {held:.2f} s, less than {SHOWDOWN_SECONDS} s"
+    for page in (ann, bob):
+        page.context.close()
+
+
+def test_chat_is_text_and_a_player_can_mute_another(browser: Any, room: str) -> None:
+    """HTML in a chat line is shown as text (no element is made of it); a muted player's lines disappear and the
+    mute, like the four-colour deck, is kept on the account (a reload keeps both); a visitor cannot chat."""
+    ann, bob, table_id = _heads_up(browser, room)
+    hostile = '<img src=x onerror="window.pwned=1"><b>bold</b> & <script>window.pwned=2</script>'
+    ann.locator("#chat-text").fill(hostile)
+    ann.locator("#chat-send").click()
+    line = bob.locator("#log li.chat .text").last
+    line.wait_for(timeout=5000)
+    assert line.text_content() == hostile
+    assert bob.locator("#log img, #log b, #log script").count() == 0
+    assert bob.evaluate("() => window.pwned") is None
+    # Bob mutes Ann (from her name in the log), then turns on the four-colour deck.
+    bob.once("dialog", lambda dialog: dialog.accept())
+    bob.locator("#log li.chat .who").last.click()
+    bob.locator("#muted button", has_text=ann.name).wait_for(timeout=5000)  # type: ignore[attr-defined]
+    assert bob.locator("#log li.chat").count() == 0
+    bob.locator("#deck-toggle").click()
+    assert "four-color" in (bob.evaluate("() => document.documentElement.className") or "")
+    time.sleep(0.5)  # the preferences are saved to the account
+    bob.reload()
+    bob.locator("#conn", has_text="Connected").wait_for(state="attached", timeout=10_000)
+    bob.locator("#muted button").first.wait_for(timeout=5000)
+    assert bob.locator("#deck-toggle").get_attribute("aria-pressed") == "true"
+    ann.locator("#chat-text").fill("still there?")
+    ann.locator("#chat-send").click()
+    ann.locator("#log li.chat .text", has_text="still there?").wait_for(timeout=5000)
+    time.sleep(0.5)
+    assert "still there?" not in _log(bob), "a muted player's chat is hidden"
+    # a visitor's chat box is disabled (and the server would refuse him anyway: tests/server)
+    visitor = browser.new_page()
+    visitor.goto(f"{room}/table/{table_id}")
+    visitor.locator("#conn", has_text="Connected").wait_for(state="attached", timeout=10_000)
+    assert visitor.locator("#chat-text").is_disabled()
+    assert hostile in visitor.locator("#log").inner_text(), "a visitor reads the chat as text too"
+    visitor.close()
+    for page in (ann, bob):
+        page.context.close()
+
+
+def test_two_tables_in_two_tabs(browser: Any, room: str) -> None:
+    """One player at two tables, each in its own tab: each tab shows its own table and plays its own hands;
+    closing one tab leaves the other connected and playing."""
+    first = player(browser, room)
+    one = open_table(first, room, "STUD7", bots=2)
+    two = open_table(first, room, "RAZZ", bots=2)
+    sit(first, room, one)
+    sit(first, room, two)
+    go(first, room, one)
+    second = first.context.new_page()
+    second.errors = []
+    go(second, room, two)
+    for page, name in ((first, "Seven-card stud"), (second, "Razz")):
+        assert name in page.locator("#table-name").inner_text()
+    played = {id(first): 0, id(second): 0}
+    deadline = time.monotonic() + 40
+    while min(played.values()) < 3:
+        assert time.monotonic() < deadline, played
+        for page in (first, second):
+            if page.locator("#actions button.act").count():
+                with contextlib.suppress(PlaywrightError):  # the turn moved on: read again
+                    decide(page)
+                    played[id(page)] += 1
+        time.sleep(0.05)
+    assert "Razz" in second.locator("#table-name").inner_text()
+    first.close()
+    second.locator("#actions button.act").first.wait_for(timeout=20_000)
+    assert second.locator("#conn").inner_text() == "Connected"
+    assert second.locator("#banner").is_hidden()
+    second.context.close()
+
+
+def test_a_restart_mid_hand_says_the_hand_was_voided(browser: Any, tmp_path: Path) -> None:
+    """The server stops mid-hand: the page says the connection is lost and stops the clock; the server comes back:
+    the page says which hand was voided and that every stack went back to what it was when the hand was dealt."""
+    db = tmp_path / "restart.db"
+    port = free_port()
+    settings = _settings(db)
+    with serve(settings, port=port) as base:
+        page = player(browser, base)
+        table_id = open_table(page, base, "STUD7", bots=2)
+        sit(page, base, table_id)
+        go(page, base, table_id)
+        page.locator("#actions button.act").first.wait_for(timeout=20_000)  # a hand is in play: it is his turn
+        number = page.locator("#center .street").inner_text().split("#")[1].split()[0]
+    # stopped mid-hand
+    banner = page.locator("#banner .banner-item.connection")
+    banner.wait_for(timeout=10_000)
+    assert "Connection lost" in banner.inner_text()
+    assert page.locator("#conn").inner_text() in ("Reconnecting…", "Disconnected")
+    shot(page, "connection-lost")
+    with serve(settings, port=port):
+        voided = page.locator("#banner .banner-item", has_text="void")
+        voided.wait_for(timeout=20_000)
+        text = voided.inner_text()
+        assert f"Hand #{number}" in text and "400" in text, text
+        assert page.locator("#banner .banner-item.connection").count() == 0
+        shot(page, "hand-voided")
+        page.locator("#banner button", has_text="OK").click()
+        assert page.locator("#banner").is_hidden()
+        page.context.close()
