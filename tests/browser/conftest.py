@@ -17,7 +17,7 @@ from tests.server.conftest import _fail_on_server_errors  # noqa: F401 (the auto
 from tests.server.live import serve
 
 CHROMIUM = Path("/usr/bin/chromium")
-#: Screenshots of every major step go here (gitignored).
+#: Screenshots of every major step and the axe-core reports (tests/browser/axe.py) go here (gitignored).
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 
@@ -44,8 +44,17 @@ def room_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    """``test-artifacts/``, emptied of the last run's screenshots and axe reports once per run (not per module)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    for old in [*ARTIFACTS.glob("*.png"), *ARTIFACTS.glob("axe-*.json")]:
+        old.unlink()
+    return ARTIFACTS
+
+
 @pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
+def browser(artifacts: Path) -> Iterator[object]:
     """Headless Debian chromium driven by Playwright."""
     if not CHROMIUM.exists():
         pytest.fail(
@@ -57,9 +66,6 @@ def browser() -> Iterator[object]:
         from playwright.sync_api import sync_playwright
     except ImportError:
         pytest.fail("the browser tests need Playwright for Python: pip install -e '.[test]'", pytrace=False)
-    ARTIFACTS.mkdir(exist_ok=True)
-    for old in ARTIFACTS.glob("*.png"):  # this run's screenshots only
-        old.unlink()
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True)
         yield chromium
