@@ -172,6 +172,7 @@ def make_settings(path: Path, **overrides: Any) -> Settings:
         time_bank=0.0,
         bot_delay=0.0,
         between_hands=0.0,
+        showdown_seconds=0.0,
         default_table=False,
         password_time_cost=1,
         password_memory_kib=1024,

@@ -27,6 +27,8 @@ def test_serve_options(capsys: pytest.CaptureFixture[str]) -> None:
     assert _db_url("postgresql+psycopg://u:p@h/db") == "postgresql+psycopg://u:p@h/db"
     assert main(["serve", "--clock", "0"]) == 2
     assert "action_seconds" in capsys.readouterr().err
+    assert main(["serve", "--showdown-seconds", "31"]) == 2
+    assert "showdown_seconds must be 0 to 30" in capsys.readouterr().err
 
 
 def test_finding_12_bad_db_values_get_one_clear_line(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:

@@ -28,7 +28,7 @@ def free_port() -> int:
 def serve(db: str, port: int) -> subprocess.Popen[bytes]:
     """``stud serve`` in its own process: the default table with bots playing fast, a long clock for people."""
     command = [sys.executable, "-m", "studpoker", "serve", "--port", str(port), "--db", db, "--clock", "60"]
-    command += ["--bot-delay", "0.01", "--between-hands", "0", "--log-level", "warning"]
+    command += ["--bot-delay", "0.01", "--between-hands", "0", "--showdown-seconds", "0", "--log-level", "warning"]
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 

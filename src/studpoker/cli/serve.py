@@ -38,6 +38,13 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     serve.add_argument("--clock", type=float, default=15.0, metavar="SECONDS", help="action clock (default 15)")
     serve.add_argument("--time-bank", type=float, default=30.0, metavar="SECONDS", help="time bank (default 30)")
     serve.add_argument("--between-hands", type=float, default=2.0, metavar="SECONDS", help="pause after a hand")
+    serve.add_argument(
+        "--showdown-seconds",
+        type=float,
+        default=5.0,
+        metavar="SECONDS",
+        help="pause after a hand shown down, 0 to 30: the default of new tables (default 5)",
+    )
     serve.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS", help="how long bots think")
     serve.add_argument("--starting-balance", type=int, default=10_000, metavar="CHIPS", help="play money per account")
     serve.add_argument("--no-default-table", action="store_true", help="do not create the Stud 10/20 table with bots")
@@ -94,6 +101,7 @@ def _serve(args: argparse.Namespace) -> int:
             action_seconds=args.clock,
             time_bank=args.time_bank,
             between_hands=args.between_hands,
+            showdown_seconds=args.showdown_seconds,
             bot_delay=args.bot_delay,
             starting_balance=args.starting_balance,
             default_table=not args.no_default_table,

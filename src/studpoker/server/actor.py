@@ -19,6 +19,7 @@ import logging
 import random
 from collections import deque
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import delete, select, update
@@ -26,13 +27,14 @@ from sqlalchemy.orm import Session
 
 from ..bots import BotError, action_from_json, view_to_json
 from ..engine import Action, ActionKind, HandState
-from ..engine.events import ActionTaken, Awarded, CardDealt
+from ..engine.events import ActionTaken, Awarded, CardDealt, Shown
 from ..history import phh
 from ..history.record import record_hand
 from ..table import Table
-from . import wire
+from . import chat, wire
 from .connection import Connection
 from .db import HandRow, SeatRow, TableRow, utcnow
+from .dealer import dealer_messages
 from .errors import ApiError
 from .ledger import HOUSE, table_account, transfer, user_account
 from .seating import Seating, SeatMeta
@@ -59,6 +61,8 @@ class TableActor(Seating):
         self.preset = row.preset
         self.created_by = row.created_by
         self.status = row.status  # open, closing (no new hand; closes when the one in play ends) or closed
+        saved_pause = row.showdown_seconds
+        self.showdown_seconds = self.settings.showdown_seconds if saved_pause is None else float(saved_pause)
         self.table = table
         self.seats = seats
         self.hands_played = len(pots)
@@ -79,6 +83,12 @@ class TableActor(Seating):
         self.turn_timer: asyncio.TimerHandle | None = None
         self.bot_timer: asyncio.TimerHandle | None = None
         self.start_timer: asyncio.TimerHandle | None = None
+        self.not_before = 0.0  # the event loop's time before which no hand is dealt (the pause after a hand)
+        self.dealer_sent = 0  # the spectators' events the dealer has spoken of
+        # chat: in memory only (a restart forgets it), the last chat.HISTORY lines
+        self.chat_log: deque[dict[str, Any]] = deque(maxlen=chat.HISTORY)
+        self.chat_id = 0
+        self.chat_limiter = chat.ChatLimiter()
         self.random = random.Random(None if self.settings.seed is None else self.settings.seed + self.id)
 
     # -- running -------------------------------------------------------------------------------------
@@ -173,6 +183,7 @@ class TableActor(Seating):
             "status": self.status,
             "created_by": self.created_by,
             "clock": {"action": self.settings.action_seconds, "bank": self.settings.time_bank},
+            "showdown_seconds": self.showdown_seconds,
         }
 
     def seat_info(self, number: int, *, bank: bool = False) -> dict[str, Any]:
@@ -246,6 +257,7 @@ class TableActor(Seating):
                 "seats": list(self.hand_seats),
                 "actor_seat": self.table.actor_seat,
                 "clock": self._clock(),
+                **wire.betting(state),
                 "view": data,
             }
         return {
@@ -254,6 +266,8 @@ class TableActor(Seating):
             "you": you,
             "seats": self.seats_info(bank=True),
             "hand": hand,
+            "chat": list(self.chat_log),
+            "voided": list(self.room.voided.get(self.id, ())),
         }
 
     # -- sending ---------------------------------------------------------------------------------------
@@ -293,11 +307,12 @@ class TableActor(Seating):
             "seq": self.seq,
             "seat": seat,
             "street": state.street,
-            "legal": [{"action": a.kind.value, "amount": a.amount} for a in state.legal_actions()],
+            "legal": wire.legal_entries(state),
             "to_call": public.to_call,
             "bet": public.players[player].bet,
             "stack": state.stacks[player],
             "pot": state.pot,
+            **wire.betting(state),
             "clock": self._clock(),
         }
 
@@ -343,7 +358,12 @@ class TableActor(Seating):
             for connection in receivers:
                 for text in texts:
                     connection.push(text)
-        self._broadcast(wire.pot_message(public, self.hand_seats, hand))
+        dealt = {p["seat"]: str(p["name"]) for p in self.hand_players}  # the names as the hand was dealt
+        names = [dealt.get(seat, f"seat {seat}") for seat in self.hand_seats]
+        for message in dealer_messages(public.events, self.dealer_sent, public, names, self.table.rules, hand):
+            self._broadcast(message)
+        self.dealer_sent = len(public.events)
+        self._broadcast(wire.pot_message(public, self.hand_seats, hand, state))
 
     def _announce_turn(self) -> None:
         seat = self.table.actor_seat
@@ -365,13 +385,18 @@ class TableActor(Seating):
     # -- playing ---------------------------------------------------------------------------------------
 
     def _schedule_start(self, delay: float) -> None:
+        """Try to deal in ``delay`` seconds, and not before the pause after the last hand is over."""
         if self.start_timer is None and not self.failed:
             loop = asyncio.get_running_loop()
-            self.start_timer = loop.call_later(delay, self._post, self._maybe_start)
+            wait = max(delay, self.not_before - loop.time())
+            self.start_timer = loop.call_later(wait, self._post, self._maybe_start)
 
     async def _maybe_start(self) -> None:
         self.start_timer = None
         if self.failed or self.status != "open" or self.table.hand is not None or not self.table.can_start:
+            return
+        if asyncio.get_running_loop().time() < self.not_before - 0.001:  # the pause after the last hand
+            self._schedule_start(0.0)
             return
         table = self.table
         number = table.hand_number + 1
@@ -398,6 +423,7 @@ class TableActor(Seating):
         self.hand_seats = table.players if table.hand is not None else players
         self.seq = 1
         self.sent = {}
+        self.dealer_sent = 0
         self.action_seqs = []
         self.auto = set()
         self.auto_seats = set()
@@ -598,6 +624,15 @@ class TableActor(Seating):
         self.hands_played += 1
         self.pots.append(pot)
         self.seq = 0
+        # the pause before the next deal: longer after a showdown, so that the hands shown can be read
+        pause = self.settings.between_hands
+        if any(isinstance(e, Shown) for e in state.events):
+            pause = max(pause, self.showdown_seconds)
+        if self.start_timer is not None:  # asked for during the hand (someone sat down): the pause decides now
+            self.start_timer.cancel()
+            self.start_timer = None
+        self.not_before = asyncio.get_running_loop().time() + pause
+        next_in = None if self.status != "open" or not table.can_start else round(pause, 2)
         self._broadcast(
             {
                 "type": "hand_over",
@@ -605,6 +640,7 @@ class TableActor(Seating):
                 "pot": pot,
                 "stacks": [{"seat": e["seat"], "stack": e["end"]} for e in ended],
                 "winners": awards,
+                "next_in": next_in,
             }
         )
         for n, _ in left:
@@ -618,7 +654,7 @@ class TableActor(Seating):
         if self.status == "closing":
             await self._close_now()
             return
-        self._schedule_start(self.settings.between_hands)
+        self._schedule_start(pause)
 
     # -- connections -------------------------------------------------------------------------------------
 
@@ -639,6 +675,38 @@ class TableActor(Seating):
             seat = self.seat_of(connection.account_id)
             if seat is not None and not self._connected(connection.account_id):
                 self._broadcast({"type": "seat", **self.seat_info(seat, bank=True)})
+
+        self._post(job)
+
+    def chat(self, connection: Connection, text: str) -> None:
+        """A connection's chat line (already cleaned: :func:`studpoker.server.chat.clean_text`): counted against
+        its account's limit at this table (every tab of the account shares it), then sent to every connection
+        of the table and kept in the last :data:`~studpoker.server.chat.HISTORY` lines. Refusals go back to the
+        connection as ``error``; a refused line is not counted."""
+
+        async def job() -> None:
+            account = connection.account_id
+            if account is None:
+                connection.push(wire.encode(wire.error("not_logged_in", "sign in to chat")))
+                return
+            try:
+                self.chat_limiter.check(account, asyncio.get_running_loop().time())
+            except chat.ChatRefusedError as refused:
+                problem = wire.error(refused.code, str(refused), retry_after=refused.retry_after)
+                connection.push(wire.encode(problem))
+                return
+            self.chat_id += 1
+            line = {
+                "type": "chat",
+                "id": self.chat_id,
+                "account_id": account,
+                "name": connection.username,
+                "seat": self.seat_of(account),
+                "text": text,
+                "at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            }
+            self.chat_log.append(line)
+            self._broadcast(line)
 
         self._post(job)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .limits import MAX_CHIPS
+from .limits import MAX_CHIPS, MAX_SHOWDOWN_SECONDS
 
 __all__ = ["DEFAULT_DB_URL", "Settings"]
 
@@ -26,6 +26,8 @@ class Settings:
     * ``action_seconds`` / ``time_bank`` / ``bank_refill``: the action clock of each decision, the seat's time bank
       (used when the clock runs out) and what the bank gains back each hand, up to ``time_bank``.
     * ``bot_delay``: how long a server bot "thinks" before acting; ``between_hands``: the pause after a hand.
+    * ``showdown_seconds``: the pause after a hand that ended with a showdown, 0 to 30 (the next deal waits the
+      longer of it and ``between_hands``): the default of a new table, which may choose its own.
     * ``timeouts_to_sit_out``: hands in a row the server had to act for a player before he is sat out.
     * ``default_table``: create "Stud 10/20" with ``default_bots`` bots when the database has no table.
     * ``secure_cookies``: mark the session cookie ``Secure`` (behind HTTPS).
@@ -55,6 +57,7 @@ class Settings:
     bank_refill: float = 2.0
     bot_delay: float = 0.6
     between_hands: float = 2.0
+    showdown_seconds: float = 5.0
     timeouts_to_sit_out: int = 2
     default_table: bool = True
     default_bots: int = 5
@@ -106,5 +109,7 @@ class Settings:
         for name in ("action_seconds", "time_bank", "bank_refill", "bot_delay", "between_hands"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be 0 or more, got {getattr(self, name)}")
+        if not 0 <= self.showdown_seconds <= MAX_SHOWDOWN_SECONDS:
+            raise ValueError(f"showdown_seconds must be 0 to {MAX_SHOWDOWN_SECONDS:g}, got {self.showdown_seconds}")
         if self.action_seconds <= 0:
             raise ValueError("action_seconds must be more than 0")

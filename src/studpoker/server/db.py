@@ -26,6 +26,7 @@ from sqlalchemy import (
     CheckConstraint,
     DateTime,
     Engine,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -71,7 +72,9 @@ class Base(DeclarativeBase):
 class Account(Base):
     """A player's account. ``balance`` is the chips not at a table; it always equals the ledger's sum for
     ``user:<id>`` (checked by :func:`studpoker.server.ledger.check_invariants`), never goes below 0 nor above
-    :data:`~studpoker.server.limits.MAX_BALANCE`. ``is_admin``: may manage every table and see every card."""
+    :data:`~studpoker.server.limits.MAX_BALANCE`. ``is_admin``: may manage every table and see every card.
+    ``preferences``: the account's settings of the browser client (:class:`~studpoker.server.schemas.Preferences`
+    as JSON; ``None``: the defaults)."""
 
     __tablename__ = "accounts"
     __table_args__ = (
@@ -86,6 +89,7 @@ class Account(Base):
     balance: Mapped[int] = mapped_column(BigInteger, default=0)
     is_admin: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    preferences: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
 
 class SessionRow(Base):
@@ -126,7 +130,8 @@ class LedgerEntry(Base):
 class TableRow(Base):
     """A table's sign and counters. ``hand_number`` is the last hand dealt (finished or voided). ``status``:
     ``open``, ``closing`` (no new hand; everyone is cashed out when the one in play ends) or ``closed``.
-    ``name_key`` is unique among tables not closed."""
+    ``name_key`` is unique among tables not closed. ``showdown_seconds``: the pause after a hand shown down
+    (``None``, a table from before it was chosen: ``Settings.showdown_seconds``)."""
 
     __tablename__ = "tables"
     __table_args__ = (
@@ -155,6 +160,7 @@ class TableRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     status: Mapped[str] = mapped_column(String(10), default="open", index=True)
     closed_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    showdown_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
 
 
 class SeatRow(Base):

@@ -16,6 +16,7 @@ __all__ = [
     "MAX_ID",
     "MAX_JSON_DEPTH",
     "MAX_NAME",
+    "MAX_SHOWDOWN_SECONDS",
     "MAX_STAKE",
     "json_depth",
 ]
@@ -32,6 +33,8 @@ MAX_ID = 2**31 - 1
 MAX_JSON_DEPTH = 32
 #: The longest table name, in characters (after normalisation).
 MAX_NAME = 40
+#: The longest pause after a showdown a table may have, in seconds.
+MAX_SHOWDOWN_SECONDS = 30.0
 
 
 def json_depth(text: str | bytes, limit: int = MAX_JSON_DEPTH) -> int:

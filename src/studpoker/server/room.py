@@ -14,6 +14,7 @@ import contextlib
 import gc
 import logging
 import warnings
+from collections import deque
 from typing import Any
 
 from sqlalchemy import delete, func, select
@@ -51,6 +52,8 @@ STAKES: tuple[dict[str, int], ...] = (
 )
 #: The close code of a socket whose session ended (logout, expiry).
 LOGGED_OUT = 4401
+#: How many voided hands a table's snapshot tells of.
+VOIDED_KEPT = 5
 
 
 def rules_of(row: TableRow) -> Rules:
@@ -70,13 +73,15 @@ def signed_rules(preset: str, variant: Variant | str, *stakes: int, **options: A
         return Rules.from_preset(preset, variant, *stakes, **options)
 
 
-def void_unfinished(session: Session) -> list[tuple[int, int]]:
+def void_unfinished(session: Session) -> list[tuple[int, dict[str, Any]]]:
     """Void every hand left ``playing`` (the server stopped during it): the seat rows still hold the stacks
     from before the hand, so each player gets back what he put in; queued top-ups join the stacks, players who
-    asked to leave are cashed out. Returns the (table, hand) pairs voided."""
-    voided: list[tuple[int, int]] = []
-    for hand in session.scalars(select(HandRow).where(HandRow.status == "playing")).all():
-        hand.status, hand.finished_at = "voided", utcnow()
+    asked to leave are cashed out. Returns each hand voided as ``(table id, the snapshot's voided entry)``:
+    ``{"hand", "at", "players": [{"seat", "name", "stack"}]}``, ``stack`` being the stack given back."""
+    voided: list[tuple[int, dict[str, Any]]] = []
+    for hand in session.scalars(select(HandRow).where(HandRow.status == "playing").order_by(HandRow.id)).all():
+        now = utcnow()
+        hand.status, hand.finished_at = "voided", now
         account = table_account(hand.table_id)
         for player in hand.players:
             transfer(
@@ -89,7 +94,9 @@ def void_unfinished(session: Session) -> list[tuple[int, int]]:
                 hand_number=hand.number,
                 memo=f"hand {hand.number} voided: seat {player['seat']} gets back its stack of {player['start']}",
             )
-        voided.append((hand.table_id, hand.number))
+        players = [{"seat": int(p["seat"]), "name": str(p["name"]), "stack": int(p["start"])} for p in hand.players]
+        at = now.replace(microsecond=0).isoformat() + "Z"
+        voided.append((hand.table_id, {"hand": hand.number, "at": at, "players": players}))
     for row in session.scalars(select(SeatRow)).all():
         if row.queued:
             row.stack, row.queued = row.stack + row.queued, 0
@@ -146,6 +153,8 @@ class Room:
         self.login_failures_by_address = Throttle(settings.login_failures_per_address, settings.login_window_seconds)
         self.signups = Throttle(settings.signups_per_address, settings.signup_window_seconds)
         self.table_openings = Throttle(settings.tables_per_account_per_hour, 3600.0)
+        #: per table, the hands voided when this server started (the newest last, at most VOIDED_KEPT)
+        self.voided: dict[int, deque[dict[str, Any]]] = {}
         self._creating = asyncio.Lock()
         self._sweeper: asyncio.Task[None] | None = None
 
@@ -153,8 +162,11 @@ class Room:
         await asyncio.to_thread(_warm_up)
         await self.db.run_plain(self.db.migrate)
         voided = await self.db.run(void_unfinished)
-        for table_id, number in voided:
-            log.warning("table %s: hand %s was cut short by a stop and is void; every chip went back", table_id, number)
+        for table_id, entry in voided:
+            self.voided.setdefault(table_id, deque(maxlen=VOIDED_KEPT)).append(entry)
+            log.warning(
+                "table %s: hand %s was cut short by a stop and is void; every chip went back", table_id, entry["hand"]
+            )
         rows = await self.db.run(
             lambda s: list(s.scalars(select(TableRow).where(TableRow.status != "closed").order_by(TableRow.id)).all())
         )
@@ -352,6 +364,9 @@ class Room:
                 max_buy_in=options.get("max_buy_in"),
                 created_by=None if owner is None else owner.id,
                 status="open",
+                showdown_seconds=(
+                    settings.showdown_seconds if request.showdown_seconds is None else request.showdown_seconds
+                ),
             )
 
             def work(session: Session) -> TableRow:

@@ -7,12 +7,13 @@ the right type and size. The models are the OpenAPI schema published at ``/api/o
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic.json_schema import SkipJsonSchema
 
 from ..engine import Variant
-from .limits import MAX_BALANCE, MAX_CHIPS, MAX_ID, MAX_NAME, MAX_STAKE
+from .limits import MAX_BALANCE, MAX_CHIPS, MAX_ID, MAX_NAME, MAX_SHOWDOWN_SECONDS, MAX_STAKE
 
 __all__ = [
     "Account",
@@ -39,6 +40,8 @@ __all__ = [
     "Me",
     "MySeat",
     "Ok",
+    "Preferences",
+    "PreferencesChange",
     "Presets",
     "Sit",
     "SitResult",
@@ -59,6 +62,13 @@ Stake = Annotated[int, Field(ge=1, le=MAX_STAKE)]
 Balance = Annotated[int, Field(ge=0, le=MAX_BALANCE)]
 Id = Annotated[int, Field(ge=1, le=MAX_ID)]
 SeatNumber = Annotated[int, Field(ge=1, le=10)]
+#: A pause after a showdown, in seconds (a JSON number: ``5``, ``2.5``).
+ShowdownSeconds = Annotated[float, Field(ge=0, le=MAX_SHOWDOWN_SECONDS, allow_inf_nan=False)]
+#: The longest list of muted usernames.
+MAX_MUTED = 100
+#: A username in a preference (the usernames' alphabet; 1 to 20 characters).
+MutedName = Annotated[str, Field(min_length=1, max_length=20, pattern=r"^[A-Za-z0-9_-]+$", examples=["bob"])]
+Volume = Annotated[int, Field(ge=0, le=100)]
 
 
 class _Request(BaseModel):
@@ -142,6 +152,64 @@ class CsrfToken(BaseModel):
     token: str = Field(description="send it back as the X-CSRF-Token header (it is also the studpoker_csrf cookie)")
 
 
+def _unique_names(names: list[str]) -> list[str]:
+    """The names without repeats, ignoring case (the first spelling stays)."""
+    seen: set[str] = set()
+    out = []
+    for name in names:
+        if name.casefold() not in seen:
+            seen.add(name.casefold())
+            out.append(name)
+    return out
+
+
+class Preferences(BaseModel):
+    """An account's settings of the browser client, kept by the server so that they follow the account."""
+
+    four_color: bool = Field(False, description="a four-colour deck (clubs green, diamonds blue)")
+    sound: bool = Field(True, description="sounds on")
+    volume: Volume = Field(70, description="sound volume, 0 to 100")
+    muted: list[MutedName] = Field(
+        default_factory=list,
+        max_length=MAX_MUTED,
+        description="usernames whose chat this account does not want to see (the client hides their lines)",
+    )
+
+    @field_validator("muted")
+    @classmethod
+    def _dedupe(cls, names: list[str]) -> list[str]:
+        return _unique_names(names)
+
+
+def _no_defaults(schema: dict[str, Any]) -> None:
+    for prop in schema.get("properties", {}).values():
+        prop.pop("default", None)
+
+
+class PreferencesChange(_Request):
+    """A change of preferences: only the fields given change (none may be ``null``); ``muted`` replaces the whole
+    list (at most 100 usernames; repeats, ignoring case, are dropped)."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", json_schema_extra=_no_defaults)
+
+    four_color: bool | SkipJsonSchema[None] = None
+    sound: bool | SkipJsonSchema[None] = None
+    volume: Volume | SkipJsonSchema[None] = None
+    muted: Annotated[list[MutedName], Field(max_length=MAX_MUTED)] | SkipJsonSchema[None] = None
+
+    @field_validator("four_color", "sound", "volume", "muted", mode="before")
+    @classmethod
+    def _not_null(cls, value: object) -> object:
+        if value is None:
+            raise ValueError("may not be null: leave the field out to keep it as it is")
+        return value
+
+    @field_validator("muted")
+    @classmethod
+    def _dedupe(cls, names: list[str] | None) -> list[str] | None:
+        return None if names is None else _unique_names(names)
+
+
 # -- lobby and tables --------------------------------------------------------------------------------------
 
 
@@ -175,6 +243,7 @@ class TableInfo(BaseModel):
     status: Literal["open", "closing"]
     created_by: int | None
     clock: Clock
+    showdown_seconds: float = Field(description="the pause after a hand that was shown down, in seconds")
 
 
 class TableList(BaseModel):
@@ -223,6 +292,9 @@ class CreateTable(_Request):
     min_buy_in: Chips | None = None
     max_buy_in: Chips | None = None
     bots: int = Field(0, ge=0, le=9)
+    showdown_seconds: ShowdownSeconds | None = Field(
+        None, description="the pause after a hand shown down, 0 to 30 seconds (the room's default if left out)"
+    )
 
 
 class Sit(_Request):

@@ -20,6 +20,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from . import wire
 from .auth import COOKIE, who_for_token
+from .chat import ChatRefusedError, clean_text
 from .connection import Connection
 from .errors import ApiError
 from .limits import MAX_CHIPS, MAX_ID, MAX_JSON_DEPTH, json_depth
@@ -146,6 +147,16 @@ async def _serve_socket(websocket: WebSocket, room: Room, table_id: str) -> None
                     )
                     continue
                 await actor.act(connection, hand, seq, action, amount)
+            elif kind == "chat":
+                if connection.account_id is None:
+                    connection.push(wire.encode(wire.error("not_logged_in", "sign in to chat")))
+                    continue
+                try:
+                    line = clean_text(data.get("text"))
+                except ChatRefusedError as refused:
+                    connection.push(wire.encode(wire.error(refused.code, str(refused))))
+                    continue
+                actor.chat(connection, line)
             else:
                 connection.push(wire.encode(wire.error("unknown_type", f"unknown message type {kind[:40]!r}")))
     except WebSocketDisconnect:

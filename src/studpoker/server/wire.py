@@ -11,7 +11,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..bots.protocol import action_to_json, card_to_json
-from ..engine import View, describe_hand
+from ..cards import Card
+from ..engine import HandState, View, describe_hand
 from ..engine.events import (
     ActionTaken,
     AntePosted,
@@ -26,8 +27,19 @@ from ..engine.events import (
     StreetStarted,
 )
 from ..engine.rules import Rules, Variant
+from ..evaluation import evaluate_high, evaluate_low8, evaluate_razz
 
-__all__ = ["VARIANT_NAMES", "encode", "error", "event_messages", "pot_message", "stakes_text"]
+__all__ = [
+    "VARIANT_NAMES",
+    "betting",
+    "encode",
+    "error",
+    "event_messages",
+    "legal_entries",
+    "pot_message",
+    "shown_hand",
+    "stakes_text",
+]
 
 VARIANT_NAMES = {v: v.title for v in Variant}
 
@@ -110,6 +122,7 @@ def event_messages(
                     "down": cards[:down],
                     "up": cards[down:],
                     "description": describe_hand(event.cards + community, view.variant),
+                    **shown_hand(event.cards + community, view.variant),
                 }
             )
         elif isinstance(event, Mucked):
@@ -133,8 +146,60 @@ def event_messages(
     return out
 
 
-def pot_message(view: View, seats: Sequence[int], hand: int) -> dict[str, Any]:
-    """The chips after a step, as everyone sees them (stacks, bets, totals, folds: public information)."""
+def shown_hand(cards: Sequence[Card | None], variant: Variant) -> dict[str, Any]:
+    """What a shown hand plays (the ``showdown`` message's ``best``, ``low``, ``high_description`` and
+    ``low_description``), by the engine's evaluation of its known cards (a community card among them when one
+    was turned): ``best`` the five cards of the high hand (razz: of the razz low), ``low`` the five cards of the
+    eight-or-better low in stud hi/lo (``None`` without one, and in the other games). Fewer than five known cards
+    (never at a real showdown) give ``[]`` and ``None``.
+
+    >>> from studpoker.cards import parse_cards
+    >>> shown_hand(parse_cards("Ah 2c 3d 6s 7h Qd Qh"), Variant.STUD7_HL8)["low"]
+    ['7h', '6s', '3d', '2c', 'Ah']
+    >>> shown_hand(parse_cards("Ks Kd 9c 7h 2s 3c 4d"), Variant.RAZZ)["low_description"]
+    '9-7-4-3-2 low'
+    """
+    known = [c for c in cards if c is not None]
+    out: dict[str, Any] = {"best": [], "low": None, "high_description": None, "low_description": None}
+    if not 5 <= len(known) <= 7:
+        return out
+    if variant is Variant.RAZZ:
+        razz = evaluate_razz(known)
+        out.update(best=[str(c) for c in razz.cards], low_description=razz.description)
+        return out
+    high = evaluate_high(known)
+    out.update(best=[str(c) for c in high.cards], high_description=high.description)
+    if variant is Variant.STUD7_HL8:
+        low = evaluate_low8(known)
+        if low is not None:
+            out.update(low=[str(c) for c in low.cards], low_description=low.description)
+    return out
+
+
+def betting(state: HandState) -> dict[str, Any]:
+    """The street's raises, the table's cap (``None``: no cap) and whether it now bars a raise."""
+    return {"raises": state.raises, "raise_cap": state.rules.raise_cap, "capped": state.capped}
+
+
+def legal_entries(state: HandState) -> list[dict[str, Any]]:
+    """``your_turn``'s ``legal``: each legal action with the engine's words for it (``str(Action)``) and ``cap``,
+    True for a wager after which the cap bars another raise this street (its label ends in ``" (cap)"``).
+    Whether it is that wager is found by making it on a copy of the hand (the cap's heads-up rules included)."""
+    out: list[dict[str, Any]] = []
+    for action in state.legal_actions():
+        cap = False
+        if action.kind.aggressive and state.rules.raise_cap is not None:
+            after = state.copy()
+            after.apply(action)
+            cap = after.street == state.street and after.capped
+        label = f"{action} (cap)" if cap else str(action)
+        out.append({"action": action.kind.value, "amount": action.amount, "label": label, "cap": cap})
+    return out
+
+
+def pot_message(view: View, seats: Sequence[int], hand: int, state: HandState) -> dict[str, Any]:
+    """The chips after a step, as everyone sees them (stacks, bets, totals, folds: public information), and the
+    street's raises and cap (:func:`betting`)."""
     return {
         "type": "pot",
         "hand": hand,
@@ -152,4 +217,5 @@ def pot_message(view: View, seats: Sequence[int], hand: int) -> dict[str, Any]:
             }
             for p in view.players
         ],
+        **betting(state),
     }

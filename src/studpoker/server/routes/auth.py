@@ -1,9 +1,10 @@
 """Accounts and sessions: sign up, log in (throttled), log out (closing the session's sockets), who am I, my
-ledger, and a CSRF token for programs that send no ``Origin``."""
+ledger, my preferences, and a CSRF token for programs that send no ``Origin``."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 import unicodedata
 from typing import Annotated, Any
@@ -29,7 +30,7 @@ from ..deps import CurrentAccount, RoomDep, SettingsDep, check_csrf, client_addr
 from ..errors import ApiError
 from ..ledger import user_account
 from ..names import name_key
-from ..schemas import Account, Credentials, CsrfToken, Empty, Ledger, Me, Ok
+from ..schemas import Account, Credentials, CsrfToken, Empty, Ledger, Me, Ok, Preferences, PreferencesChange
 from . import errors
 
 router = APIRouter(prefix="/api", tags=["accounts"], dependencies=[Depends(check_csrf)])
@@ -208,3 +209,40 @@ async def ledger(who: CurrentAccount, room: RoomDep, limit: Annotated[int, Query
         }
 
     return Ledger.model_validate(await room.db.run(work))
+
+
+def stored_preferences(stored: object) -> Preferences:
+    """An account's stored preferences (``None``: the defaults; a stored value that no longer fits the model,
+    field by field, gets that field's default)."""
+    if not isinstance(stored, dict):
+        return Preferences.model_validate({})
+    fields: dict[str, Any] = {}
+    for name in Preferences.model_fields:
+        if name in stored:
+            with contextlib.suppress(ValueError):
+                fields[name] = getattr(Preferences.model_validate({name: stored[name]}), name)
+    return Preferences.model_validate(fields)
+
+
+@router.get("/me/preferences", responses=errors(401))
+async def preferences(who: CurrentAccount, room: RoomDep) -> Preferences:
+    """The account's preferences of the browser client (the defaults until it changes one)."""
+    stored = await room.db.run(lambda s: s.scalar(select(AccountRow.preferences).where(AccountRow.id == who.id)))
+    return stored_preferences(stored)
+
+
+@router.post("/me/preferences", responses=errors(400, 401, 403, 413))
+async def change_preferences(body: PreferencesChange, who: CurrentAccount, room: RoomDep) -> Preferences:
+    """Change some preferences (only the fields given); answers all of them as they now are."""
+    change = body.model_dump(include=body.model_fields_set)
+
+    def work(session: Session) -> Preferences:
+        account = session.get(AccountRow, who.id)
+        if account is None:
+            raise ApiError(401, "not_logged_in", "sign in first")
+        updated = stored_preferences(account.preferences).model_copy(update=change)
+        account.preferences = updated.model_dump()
+        return updated
+
+    result: Preferences = await room.db.run(work)
+    return result

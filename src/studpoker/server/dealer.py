@@ -1,0 +1,226 @@
+"""The dealer's words: short lines a stud dealer says, built from the public events of a hand (the ``dealer``
+message of docs/server-protocol.md).
+
+Pure functions, no I/O. They read only what everyone sees (the spectators' view: up cards, actions, hands shown
+at the showdown, awards), so a line can never tell a hidden card. Three kinds of line:
+
+* the bring-in on the first street: ``"ann brings in for 3"``, or ``"ann completes to 10"`` when the low card
+  completes;
+* before the first action of every later street (and of five-card stud's first street when the high card opens):
+  who acts first and why, ``"bob is high with a pair of kings showing and acts first"``;
+* each award: ``"ann wins 120 from the main pot with three of a kind, sevens"``, ``"bob wins 60 from the main pot
+  for low with an eight-seven low"``, or ``"ann wins 40 (no showdown)"``.
+
+>>> from studpoker.cards import parse_cards
+>>> from studpoker.evaluation import evaluate_high, evaluate_low8
+>>> spoken_high(evaluate_high(parse_cards("7c 7d 7h Kd 2s"))), spoken_low(evaluate_low8(parse_cards("8c 7d 4h 2d As")))
+('three of a kind, sevens', 'an eight-seven low')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..cards import Card, Rank
+from ..engine import ActionKind, Phase, Rules, Stud5Opening, Variant, View, describe_board
+from ..engine.events import ActionTaken, Awarded, Event, Shown, StreetStarted
+from ..evaluation import (
+    HandCategory,
+    LowCategory,
+    evaluate_high,
+    evaluate_low8,
+    evaluate_razz,
+    high_board_value,
+    low_board_value,
+)
+from ..evaluation.high import HighHand
+from ..evaluation.low import LowHand
+
+__all__ = ["dealer_lines", "dealer_messages", "spoken_high", "spoken_low"]
+
+
+def _article(word: str) -> str:
+    return f"an {word}" if word[:1] in "aeiou" else f"a {word}"
+
+
+def spoken_high(hand: HighHand) -> str:
+    """A high hand as a dealer says it: ``"a full house, kings full of sevens"``, ``"ace high"``.
+
+    >>> from studpoker.cards import parse_cards
+    >>> [spoken_high(evaluate_high(parse_cards(c))) for c in ("As Ks Qs Js Ts", "5d 4c 3h 2s Ah", "Ad Kc 9h 7s 2d")]
+    ['a royal flush', 'a straight, five high', 'ace high']
+    """
+    ranks = [Rank(r) for r in hand.ranks]
+    category = hand.category
+    if category is HandCategory.STRAIGHT_FLUSH:
+        return "a royal flush" if ranks[0] is Rank.ACE else f"a straight flush, {ranks[0].noun} high"
+    if category is HandCategory.FOUR_OF_A_KIND:
+        return f"four of a kind, {ranks[0].plural}"
+    if category is HandCategory.FULL_HOUSE:
+        return f"a full house, {ranks[0].plural} full of {ranks[3].plural}"
+    if category is HandCategory.FLUSH:
+        return f"a flush, {ranks[0].noun} high"
+    if category is HandCategory.STRAIGHT:
+        return f"a straight, {ranks[0].noun} high"
+    if category is HandCategory.THREE_OF_A_KIND:
+        return f"three of a kind, {ranks[0].plural}"
+    if category is HandCategory.TWO_PAIR:
+        return f"two pair, {ranks[0].plural} and {ranks[2].plural}"
+    if category is HandCategory.ONE_PAIR:
+        return f"a pair of {ranks[0].plural}"
+    return f"{ranks[0].noun} high"
+
+
+def spoken_low(hand: LowHand) -> str:
+    """A low as a dealer says it, by its two highest cards: ``"an eight-seven low"``, ``"a six-four low"``; a
+    paired razz hand by its pairs: ``"a pair of twos"``.
+
+    >>> from studpoker.cards import parse_cards
+    >>> [spoken_low(evaluate_razz(parse_cards(cards))) for cards in ("Ks Kd 9c 7h 2s", "5c 4d 3h 2s Ac")]
+    ['a pair of kings', 'a five-four low']
+    """
+    ranks = [Rank(r) for r in hand.ranks]
+    if hand.category is LowCategory.NO_PAIR:
+        return _article(f"{ranks[0].noun}-{ranks[1].noun} low")
+    counts: dict[Rank, int] = {}
+    for rank in ranks:
+        counts[rank] = counts.get(rank, 0) + 1
+    groups = sorted(counts, key=lambda r: (counts[r], -1 if r is Rank.ACE else int(r)), reverse=True)
+    top = groups[0]
+    if hand.category is LowCategory.FOUR_OF_A_KIND:
+        return f"four of a kind, {top.plural}"
+    if hand.category is LowCategory.FULL_HOUSE:
+        return f"a full house, {top.plural} full of {groups[1].plural}"
+    if hand.category is LowCategory.THREE_OF_A_KIND:
+        return f"three of a kind, {top.plural}"
+    if hand.category is LowCategory.TWO_PAIR:
+        return f"two pair, {groups[0].plural} and {groups[1].plural}"
+    return f"a pair of {top.plural}"
+
+
+def _street_start(events: Sequence[Event], before: int) -> int:
+    """The index of the last ``StreetStarted`` before ``before`` (0 if none)."""
+    for index in range(before - 1, -1, -1):
+        if isinstance(events[index], StreetStarted):
+            return index
+    return 0
+
+
+def _bring_in_line(events: Sequence[Event], index: int, names: Sequence[str]) -> str | None:
+    """The line for the action at ``index`` if it is the first street's first wager (the bring-in, or the
+    completion of the player to bring in)."""
+    event = events[index]
+    assert isinstance(event, ActionTaken)
+    kind = event.action.kind
+    if kind not in (ActionKind.BRING_IN, ActionKind.COMPLETE):
+        return None
+    start = _street_start(events, index)
+    for earlier in events[start:index]:
+        if isinstance(earlier, ActionTaken) and earlier.action.kind is not ActionKind.FOLD:
+            return None  # not the first wager of the street: a completion after the bring-in is no news
+    name = names[event.player]
+    if kind is ActionKind.BRING_IN:
+        return f"{name} brings in for {event.action.amount}"
+    return f"{name} completes to {event.action.amount}"
+
+
+def _first_to_act_line(view: View, names: Sequence[str]) -> str | None:
+    """Who acts first on the street just dealt, and with what showing."""
+    actor = view.actor
+    if actor is None:
+        return None
+    if view.community is not None:  # the short deck's community card: the rules of R8.6 decide, not a board
+        return f"{names[actor]} acts first"
+    razz = view.variant is Variant.RAZZ
+    value = low_board_value if razz else high_board_value
+    boards: dict[int, list[Card]] = {p.player: [c for c in p.up if c is not None] for p in view.players if not p.folded}
+    worth = {p: value(cards) for p, cards in boards.items() if 1 <= len(cards) <= 4}
+    if actor not in worth:
+        return f"{names[actor]} acts first"
+    best = max(worth.values())
+    side = "low" if razz else "high"
+    if worth[actor] == best:
+        return f"{names[actor]} is {side} with {describe_board(boards[actor], view.variant)} showing and acts first"
+    top = next(p for p in boards if worth.get(p) == best)  # the best board is all in (R7.5): the next one acts
+    words = describe_board(boards[top], view.variant)
+    return f"{names[top]} is {side} with {words} showing, all in; {names[actor]} acts first"
+
+
+def _shown_cards(events: Sequence[Event], view: View) -> dict[int, list[Card]]:
+    community = [view.community] if view.community is not None else []
+    return {e.player: [c for c in e.cards if c is not None] + community for e in events if isinstance(e, Shown)}
+
+
+def _hand_words(cards: Sequence[Card], variant: Variant, share: str) -> str:
+    """The words for what won this share of a pot."""
+    if not 5 <= len(cards) <= 7:
+        return ""
+    if variant is Variant.RAZZ:
+        return spoken_low(evaluate_razz(cards))
+    high = spoken_high(evaluate_high(cards))
+    low = evaluate_low8(cards) if variant is Variant.STUD7_HL8 else None
+    if share == "low" and low is not None:
+        return spoken_low(low)
+    if share == "split" and low is not None:
+        return f"{high} and {spoken_low(low)}"
+    return high
+
+
+def _award_lines(awards: Sequence[Awarded], events: Sequence[Event], view: View, names: Sequence[str]) -> list[str]:
+    shown = _shown_cards(events, view)
+    if not shown:  # nobody showed: the last player in takes every pot
+        totals: dict[int, int] = {}
+        for award in awards:
+            totals[award.player] = totals.get(award.player, 0) + award.amount
+        return [f"{names[p]} wins {amount} (no showdown)" for p, amount in totals.items()]
+    lines = []
+    for award in awards:
+        pot = "the main pot" if award.pot == 0 else f"side pot {award.pot}"
+        share = {"high": " for high", "low": " for low", "split": ", high and low,"}.get(award.share, "")
+        words = _hand_words(shown.get(award.player, []), view.variant, award.share)
+        line = f"{names[award.player]} wins {award.amount} from {pot}{share}"
+        lines.append(f"{line} with {words}" if words else f"{line} (uncontested)")
+    return lines
+
+
+def dealer_lines(events: Sequence[Event], start: int, view: View, names: Sequence[str], rules: Rules) -> list[str]:
+    """The dealer's lines for the public events ``events[start:]`` (``events``: the spectators' whole log so far,
+    ``view``: the spectators' view after them, ``names[p]``: engine player ``p``'s name).
+
+    The bring-in (or the low card's completion) is said after it is made, the first actor of a later street once
+    the street is dealt and before anyone acts, and the awards as they are made."""
+    lines: list[str] = []
+    first_street = 2 if view.variant is Variant.STUD5 else 3
+    awards: list[Awarded] = []
+    for index in range(start, len(events)):
+        event = events[index]
+        if isinstance(event, ActionTaken) and event.street == first_street:
+            line = _bring_in_line(events, index, names)
+            if line is not None:
+                lines.append(line)
+        elif isinstance(event, Awarded):
+            awards.append(event)
+    if awards:
+        lines += _award_lines(awards, events, view, names)
+    # a street dealt in this run, betting open, nobody has acted yet: who acts first
+    street = _street_start(events, len(events))
+    dealt_now = street >= start and isinstance(events[street], StreetStarted) if events else False
+    no_bring_in = view.variant is Variant.STUD5 and rules.stud5_opening is Stud5Opening.HIGH_CARD_OPENS
+    if (
+        dealt_now
+        and view.phase is Phase.BET
+        and (view.street != first_street or no_bring_in)
+        and not any(isinstance(e, ActionTaken) for e in events[street:])
+    ):
+        line = _first_to_act_line(view, names)
+        if line is not None:
+            lines.append(line)
+    return lines
+
+
+def dealer_messages(
+    events: Sequence[Event], start: int, view: View, names: Sequence[str], rules: Rules, hand: int
+) -> list[dict[str, Any]]:
+    """:func:`dealer_lines` as ``dealer`` messages of hand ``hand``."""
+    return [{"type": "dealer", "hand": hand, "text": line} for line in dealer_lines(events, start, view, names, rules)]
