@@ -1,6 +1,6 @@
 // The cashier: the account's balance, its seats (chips at tables) and its ledger.
 
-import { api, chips, el, requireLogin, say } from "./common.js";
+import { api, cell, chips, el, requireLogin, say } from "./common.js";
 
 const KINDS = { grant: "Starting chips", buy_in: "Buy-in", top_up: "Top-up", cash_out: "Cash-out" };
 
@@ -17,10 +17,15 @@ const KINDS = { grant: "Starting chips", buy_in: "Buy-in", top_up: "Top-up", cas
             el(
               "tr",
               {},
-              el("td", {}, el("a", { href: `/table/${s.table_id}` }, s.table)),
-              el("td", { class: "num" }, s.seat),
-              el("td", { class: "num" }, chips(s.stack) + (s.queued ? ` (+${chips(s.queued)} queued)` : "")),
-              el("td", {}, s.sitting_out ? "sitting out" : "playing"),
+              cell("td", {}, "Table", el("a", { href: `/table/${s.table_id}` }, s.table)),
+              cell("td", { class: "num" }, "Seat", s.seat),
+              cell(
+                "td",
+                { class: "num" },
+                "Stack",
+                chips(s.stack) + (s.queued ? ` (+${chips(s.queued)} queued)` : ""),
+              ),
+              cell("td", {}, "State", s.sitting_out ? "sitting out" : "playing"),
             ),
           )
         : [el("tr", {}, el("td", { colspan: 4 }, "You are not sitting at any table."))]),
@@ -34,10 +39,10 @@ const KINDS = { grant: "Starting chips", buy_in: "Buy-in", top_up: "Top-up", cas
           el(
             "tr",
             {},
-            el("td", {}, new Date(e.at).toLocaleString()),
-            el("td", {}, KINDS[e.kind] ?? e.kind),
-            el("td", { class: "num" }, (e.amount > 0 ? "+" : "") + chips(e.amount)),
-            el("td", {}, e.table_id ? el("a", { href: `/table/${e.table_id}` }, e.memo) : e.memo),
+            cell("td", {}, "When", new Date(e.at).toLocaleString()),
+            cell("td", {}, "What", KINDS[e.kind] ?? e.kind),
+            cell("td", { class: "num" }, "Amount", (e.amount > 0 ? "+" : "") + chips(e.amount)),
+            cell("td", {}, "Memo", e.table_id ? el("a", { href: `/table/${e.table_id}` }, e.memo) : e.memo),
           ),
         ),
       );

@@ -52,6 +52,15 @@ export function el(tag, attributes = {}, ...children) {
   return node;
 }
 
+/**
+ * A data table's cell that names its column on narrow screens, where `table.data.stacked` shows each row as a card
+ * (common.css): cell("td", {class: "num"}, "Seats", "3/8"). The name is hidden from screen readers, which have
+ * the column's header.
+ */
+export function cell(tag, attributes, label, ...children) {
+  return el(tag, attributes, el("span", { class: "cell-label", "aria-hidden": "true" }, label), ...children);
+}
+
 /** Shows a message in the page's status line (role="status" or "alert"). */
 export function say(target, message, isError = false) {
   const node = typeof target === "string" ? document.getElementById(target) : target;

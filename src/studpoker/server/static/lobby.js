@@ -1,6 +1,6 @@
 // The lobby: every table with its sign, seats taken and average pot; watch, join or open a table.
 
-import { api, chips, el, header, say } from "./common.js";
+import { api, cell, chips, el, header, say } from "./common.js";
 
 let me = null;
 let stakesOffered = []; // GET /api/presets' stakes, in the order of the Stakes choice
@@ -18,30 +18,67 @@ async function loadTables() {
       "tr",
       { dataset: { table: t.id } },
       el("th", { scope: "row" }, t.name),
-      el("td", {}, `${t.variant_name} (${t.preset})`),
-      el("td", {}, t.stakes_text),
-      el("td", { class: "num" }, chips(t.min_buy_in)),
-      el("td", { class: "num" }, `${t.seats_taken}/${t.max_seats}`),
-      el("td", { class: "num" }, chips(t.average_pot)),
-      el("td", { class: "num" }, chips(t.hands_played)),
+      cell("td", { class: "game" }, "Game", `${t.variant_name} (${t.preset})`),
+      cell("td", { class: "stakes" }, "Stakes", t.stakes_text),
+      cell("td", { class: "num" }, "Min buy-in", chips(t.min_buy_in)),
+      cell("td", { class: "num" }, "Seats", `${t.seats_taken}/${t.max_seats}`),
+      cell("td", { class: "num" }, "Average pot", chips(t.average_pot)),
+      cell("td", { class: "num" }, "Hands", chips(t.hands_played)),
       el(
         "td",
-        {},
-        el("a", { class: "button secondary", href: `/table/${t.id}`, "aria-label": `Watch ${t.name}` }, "Watch"),
-        " ",
-        me && t.seats_taken < t.max_seats
-          ? el("a", { class: "button", href: `/table/${t.id}?join=1`, "aria-label": `Join ${t.name}` }, "Join")
-          : null,
-        " ",
-        el("a", { href: `/history/${t.id}`, "aria-label": `Hand histories of ${t.name}` }, "History"),
+        { class: "go" },
+        el(
+          "div",
+          { class: "go-buttons" },
+          el(
+            "a",
+            {
+              class: "button secondary",
+              href: `/table/${t.id}`,
+              "aria-label": `Watch ${t.name}`,
+              dataset: { focus: `watch-${t.id}` },
+            },
+            "Watch",
+          ),
+          me && t.seats_taken < t.max_seats
+            ? el(
+                "a",
+                {
+                  class: "button",
+                  href: `/table/${t.id}?join=1`,
+                  "aria-label": `Join ${t.name}`,
+                  dataset: { focus: `join-${t.id}` },
+                },
+                "Join",
+              )
+            : null,
+          el(
+            "a",
+            {
+              class: "button secondary",
+              href: `/history/${t.id}`,
+              "aria-label": `History of ${t.name}`,
+              dataset: { focus: `history-${t.id}` },
+            },
+            "History",
+          ),
+        ),
       ),
     ),
   );
-  document
-    .getElementById("table-rows")
-    .replaceChildren(
-      ...(rows.length ? rows : [el("tr", {}, el("td", { colspan: 8 }, "No tables yet: open one below."))]),
-    );
+  // The list is redrawn every few seconds: a keyboard user keeps his place (the same control of the same table,
+  // or that table's Watch when its Join went away with its last free seat).
+  const focused = document.activeElement?.dataset?.focus;
+  const body = document.getElementById("table-rows");
+  body.replaceChildren(
+    ...(rows.length ? rows : [el("tr", {}, el("td", { colspan: 8 }, "No tables yet: open one below."))]),
+  );
+  if (focused) {
+    const again =
+      body.querySelector(`[data-focus="${focused}"]`) ??
+      body.querySelector(`[data-focus="watch-${focused.split("-").pop()}"]`);
+    again?.focus();
+  }
 }
 
 /** Fills the create form's choices from GET /api/presets. */

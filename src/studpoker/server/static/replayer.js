@@ -2,13 +2,44 @@
 // street by street or action by action, from its PHH text (GET /api/tables/{id}/hands/{n}).
 // Used by the history page and by the "History" tab of the table page.
 
-import { api, cardElement, chips, el } from "./common.js";
+import { api, cardElement, cell, chips, el } from "./common.js";
 import { replayPhh, streetName } from "./poker.js";
 
-/** Mounts a list of hands and a replayer in `container`; returns {refresh, open(number)}. */
+/**
+ * Mounts a list of hands and a replayer in `container`; returns {refresh, open(number)}. `compact` (the table page's
+ * side panel) leaves the players out of the list; otherwise the list is a `stacked` table (cards on a phone).
+ */
 export function mountReplayer(container, tableId, { limit = 20, compact = false } = {}) {
   const list = el("div", { class: "hand-list" });
-  const viewer = el("div", { class: "replayer", hidden: true });
+  // The replayer is built once and only its contents change from step to step, so the focused button keeps the
+  // focus and the polite live region is the same element (a screen reader hears each step).
+  const title = el("h3", {});
+  const now = el("p", { class: "replay-now", "aria-live": "polite" });
+  const players = el("ul", { class: "replay-players" });
+  const lines = el("ol", { class: "log" });
+  const problem = el("p", { class: "error", hidden: true });
+  const button = (step, text, onclick, primary = false) =>
+    el("button", { type: "button", class: primary ? null : "secondary", dataset: { step }, onclick }, text);
+  const controls = el(
+    "div",
+    { class: "replay-controls", role: "group", "aria-label": "Replay controls" },
+    button("start", "|◀ Start", () => go(0)),
+    button("prev-street", "◀◀ Street", () => go(streetStart(-1))),
+    button("prev", "◀ Step", () => go(at - 1)),
+    button("next", "Step ▶", () => go(at + 1)),
+    button("next-street", "Street ▶▶", () => go(streetStart(1)), true),
+    button("end", "End ▶|", () => go(replay.steps.length - 1)),
+  );
+  const stage = el(
+    "div",
+    { class: "replay-stage" },
+    title,
+    controls,
+    now,
+    players,
+    el("details", {}, el("summary", {}, "Log so far"), lines),
+  );
+  const viewer = el("div", { class: "replayer", hidden: true }, problem, stage);
   container.replaceChildren(viewer, list);
   let replay = null; // {number, steps, variant}
   let at = 0; // the step shown
@@ -25,11 +56,11 @@ export function mountReplayer(container, tableId, { limit = 20, compact = false 
       list.replaceChildren(el("p", {}, "No hands have been played at this table yet."));
       return;
     }
-    // The compact list (the table page's side panel) leaves out the players.
+    const focused = list.contains(document.activeElement) ? document.activeElement.dataset.focus : null;
     list.replaceChildren(
       el(
         "table",
-        { class: "data" },
+        { class: compact ? "data" : "data stacked" },
         el("caption", { class: "visually-hidden" }, "Past hands"),
         el(
           "thead",
@@ -37,11 +68,11 @@ export function mountReplayer(container, tableId, { limit = 20, compact = false 
           el(
             "tr",
             {},
-            el("th", {}, "Hand"),
-            compact ? null : el("th", {}, "Players"),
-            el("th", { class: "num" }, "Pot"),
-            el("th", {}, "Winners"),
-            el("th", {}, el("span", { class: "visually-hidden" }, "Replay")),
+            el("th", { scope: "col" }, "Hand"),
+            compact ? null : el("th", { scope: "col" }, "Players"),
+            el("th", { scope: "col", class: "num" }, "Pot"),
+            el("th", { scope: "col" }, "Winners"),
+            el("th", { scope: "col" }, el("span", { class: "visually-hidden" }, "Replay")),
           ),
         ),
         el(
@@ -49,21 +80,23 @@ export function mountReplayer(container, tableId, { limit = 20, compact = false 
           {},
           data.hands.map((h) => {
             const names = new Map(h.players.map((p) => [p.seat, p.name]));
+            const voided = h.status === "voided";
             return el(
               "tr",
               { dataset: { hand: h.number } },
-              el("td", {}, `#${h.number}`),
-              compact ? null : el("td", {}, h.players.map((p) => p.name).join(", ")),
-              el("td", { class: "num" }, chips(h.pot)),
-              el(
+              cell("td", {}, "Hand", `#${h.number}`),
+              compact ? null : cell("td", {}, "Players", h.players.map((p) => p.name).join(", ")),
+              cell("td", { class: "num" }, "Pot", chips(h.pot)),
+              cell(
                 "td",
                 {},
-                h.status === "voided" ? "voided" : h.winners.map((s) => names.get(s) ?? `seat ${s}`).join(", "),
+                "Winners",
+                voided ? "voided" : h.winners.map((s) => names.get(s) ?? `seat ${s}`).join(", "),
               ),
               el(
                 "td",
-                {},
-                h.status === "voided"
+                { class: "hand-actions" },
+                voided
                   ? ""
                   : el(
                       "button",
@@ -71,18 +104,21 @@ export function mountReplayer(container, tableId, { limit = 20, compact = false 
                         type: "button",
                         class: "secondary",
                         "aria-label": `Replay hand ${h.number}`,
+                        dataset: { focus: `replay-${h.number}` },
                         onclick: () => open(h.number),
                       },
                       "Replay",
                     ),
                 " ",
-                h.status === "voided"
+                voided
                   ? ""
                   : el(
                       "a",
                       {
+                        class: "button secondary",
                         href: `/api/tables/${tableId}/hands/${h.number}.phh`,
                         "aria-label": `Download hand ${h.number} as PHH`,
+                        dataset: { focus: `phh-${h.number}` },
                       },
                       "PHH",
                     ),
@@ -92,6 +128,7 @@ export function mountReplayer(container, tableId, { limit = 20, compact = false 
         ),
       ),
     );
+    if (focused) list.querySelector(`[data-focus="${focused}"]`)?.focus();
   }
 
   async function open(number) {
@@ -100,15 +137,19 @@ export function mountReplayer(container, tableId, { limit = 20, compact = false 
       data = await api("GET", `/api/tables/${tableId}/hands/${number}`);
     } catch (error) {
       viewer.hidden = false;
-      viewer.replaceChildren(el("p", { class: "error" }, error.message));
+      stage.hidden = true;
+      problem.hidden = false;
+      problem.textContent = error.message;
       return;
     }
     replay = { number, ...replayPhh(data.phh ?? "") };
     at = 0;
     viewer.hidden = false;
+    stage.hidden = false;
+    problem.hidden = true;
     draw();
     viewer.scrollIntoView({ block: "nearest" });
-    viewer.querySelector("button[data-step='next-street']")?.focus();
+    controls.querySelector("button[data-step='next-street']").focus();
   }
 
   /** The first step of the next (direction 1) or current/previous (direction -1) street. */
@@ -127,6 +168,7 @@ export function mountReplayer(container, tableId, { limit = 20, compact = false 
   }
 
   function go(to) {
+    if (!replay) return;
     at = Math.max(0, Math.min(replay.steps.length - 1, to));
     draw();
   }
@@ -134,45 +176,12 @@ export function mountReplayer(container, tableId, { limit = 20, compact = false 
   function draw() {
     const steps = replay.steps;
     const step = steps[at];
-    const controls = el(
-      "div",
-      { class: "replay-controls", role: "group", "aria-label": "Replay controls" },
-      el(
-        "button",
-        { type: "button", class: "secondary", dataset: { step: "start" }, onclick: () => go(0) },
-        "|◀ Start",
-      ),
-      el(
-        "button",
-        { type: "button", class: "secondary", dataset: { step: "prev-street" }, onclick: () => go(streetStart(-1)) },
-        "◀◀ Street",
-      ),
-      el(
-        "button",
-        { type: "button", class: "secondary", dataset: { step: "prev" }, onclick: () => go(at - 1) },
-        "◀ Step",
-      ),
-      el(
-        "button",
-        { type: "button", class: "secondary", dataset: { step: "next" }, onclick: () => go(at + 1) },
-        "Step ▶",
-      ),
-      el(
-        "button",
-        { type: "button", dataset: { step: "next-street" }, onclick: () => go(streetStart(1)) },
-        "Street ▶▶",
-      ),
-      el(
-        "button",
-        { type: "button", class: "secondary", dataset: { step: "end" }, onclick: () => go(steps.length - 1) },
-        "End ▶|",
-      ),
-    );
     const street = step.street >= (replay.variant === "STUD5" ? 2 : 3) ? streetName(step.street) : "Antes";
-    const players = el(
-      "ul",
-      { class: "replay-players" },
-      step.players.map((p) =>
+    const downFirst = replay.variant === "STUD5" ? 1 : 2; // the hole cards dealt before the first up card
+    title.textContent = `Hand #${replay.number}: ${street}, step ${at + 1} of ${steps.length}`;
+    now.textContent = `${step.text} · pot ${chips(step.pot)}`;
+    players.replaceChildren(
+      ...step.players.map((p) =>
         el(
           "li",
           { class: p.folded ? "folded" : "" },
@@ -184,25 +193,14 @@ export function mountReplayer(container, tableId, { limit = 20, compact = false 
           el(
             "div",
             { class: "cards", role: "group", "aria-label": `${p.name}'s cards` },
-            ...p.down.slice(0, replay.variant === "STUD5" ? 1 : 2).map((c) => cardElement(c, { down: true })),
+            ...p.down.slice(0, downFirst).map((c) => cardElement(c, { down: true })),
             ...p.up.map((c) => cardElement(c)),
-            ...p.down.slice(replay.variant === "STUD5" ? 1 : 2).map((c) => cardElement(c, { down: true })),
+            ...p.down.slice(downFirst).map((c) => cardElement(c, { down: true })),
           ),
         ),
       ),
     );
-    const lines = el(
-      "ol",
-      { class: "log" },
-      steps.slice(0, at + 1).map((s) => el("li", {}, s.text)),
-    );
-    viewer.replaceChildren(
-      el("h3", {}, `Hand #${replay.number}: ${street}, step ${at + 1} of ${steps.length}`),
-      controls,
-      el("p", { class: "replay-now", "aria-live": "polite" }, `${step.text} · pot ${chips(step.pot)}`),
-      players,
-      el("details", {}, el("summary", {}, "Log so far"), lines),
-    );
+    lines.replaceChildren(...steps.slice(0, at + 1).map((s) => el("li", {}, s.text)));
   }
 
   refresh();
