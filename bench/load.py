@@ -123,6 +123,7 @@ def serve(args: argparse.Namespace) -> None:
         db_url=args.db,
         action_seconds=30.0,
         between_hands=args.between_hands,
+        showdown_seconds=args.between_hands,  # the bench measures the server, not the players' pause to look
         default_table=False,
         max_sockets_per_address=100_000,  # every client is on 127.0.0.1
     )

@@ -14,12 +14,11 @@ const SPOTS = {
     [0.5, 1], [0.17, 0.92], [0, 0.5], [0.17, 0.06], [0.5, 0], [0.83, 0.06], [1, 0.5], [0.83, 0.92],
   ],
   wide10: [
-    [0.5, 1], [0.2, 0.96], [0, 0.7], [0, 0.28], [0.22, 0.02], [0.5, 0], [0.78, 0.02], [1, 0.28], [1, 0.7], [0.8, 0.96],
+    [0.5, 1], [0.24, 0.97], [0, 0.69], [0, 0.31], [0.24, 0.03], [0.5, 0], [0.76, 0.03], [1, 0.31], [1, 0.69], [0.76, 0.97],
   ],
-  tall8: [[0.5, 1], [0, 0.8], [0, 0.5], [0, 0.2], [0.5, 0], [1, 0.2], [1, 0.5], [1, 0.8]],
-  tall10: [
-    [0.5, 1], [0, 0.86], [0, 0.6], [0, 0.34], [0, 0.08], [0.5, 0], [1, 0.08], [1, 0.34], [1, 0.6], [1, 0.86],
-  ],
+  // a tall table: the side columns use the whole height (the top and bottom seats are in the middle column)
+  tall8: [[0.5, 1], [0, 0.86], [0, 0.5], [0, 0.14], [0.5, 0], [1, 0.14], [1, 0.5], [1, 0.86]],
+  tall10: [[0.5, 1], [0, 1], [0, 0.667], [0, 0.333], [0, 0], [0.5, 0], [1, 0], [1, 0.333], [1, 0.667], [1, 1]],
 };
 
 export function renderSign() {
@@ -53,7 +52,8 @@ function spots(n, width, height, seatW, seatH, tall) {
     // the viewer at the bottom; a watcher sees seat 1 at the top and the others clockwise from it
     const slot = (((mine ? seat - mine : seat - 1 + Math.floor(table.length / 2)) % n) + n) % n;
     const [fx, fy] = table[Math.round((slot * table.length) / n) % table.length];
-    out.set(seat, [seatW / 2 + fx * Math.max(0, width - seatW), seatH / 2 + fy * Math.max(0, height - seatH)]);
+    // 9 px kept free above and below: the clock badge sits on a seat's top edge
+    out.set(seat, [seatW / 2 + fx * Math.max(0, width - seatW), seatH / 2 + 9 + fy * Math.max(0, height - seatH - 18)]);
   }
   return out;
 }
@@ -123,6 +123,7 @@ export function gatherBets() {
     const dy = cy - parseFloat(node.style.top);
     const copy = node.cloneNode(true);
     copy.classList.add("gathering");
+    copy.querySelector(".amount")?.remove(); // only the chip flies to the pot (fading text would be unreadable)
     wrap.append(copy);
     const run = copy.animate(
       [{ transform: "translate(-50%, -50%)" }, { transform: `translate(calc(-50% + ${dx}px), calc(-50% + ${dy}px))`, opacity: 0.2 }],
@@ -184,6 +185,8 @@ function seatNode(seat) {
       el("span", { class: "stack", "aria-label": `Stack ${stack}` }, chips(stack)),
     ),
     p && !out ? cardsNode(p, hand) : null,
+    // the countdown is a badge on the seat's edge: its text changes every second without moving anything
+    acting ? el("span", { class: "clock", "aria-live": "off", "data-clock": "1" }) : null,
     p?.shown && p.handName ? el("div", { class: "shown" }, p.handName) : null,
     // one line of small facts: the tags, what the seat has put in the pot this hand, the clock
     el(
@@ -191,7 +194,6 @@ function seatNode(seat) {
       { class: "meta" },
       tags.map(([cls, text]) => el("span", { class: `tag ${cls}` }, text)),
       p && hand && !hand.over && p.total ? el("span", { class: "in-pot" }, `In pot ${chips(p.total)}`) : null,
-      acting ? el("span", { class: "clock", "aria-live": "off", "data-clock": "1" }) : null,
       info?.queued ? el("span", { class: "in-pot" }, `+${chips(info.queued)} next hand`) : null,
     ),
   );
