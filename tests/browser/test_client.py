@@ -174,12 +174,11 @@ def test_every_decision_fits_the_screen(browser: Any, room: str, viewport: tuple
     while len(hands_over) < 2:
         assert time.monotonic() < deadline, f"{tag}: two hands were not played in time"
         title = page.evaluate("() => document.querySelector('#showdown:not([hidden]) h2')?.textContent ?? null")
-        if title is not None:
-            if title not in hands_over:
-                hands_over.add(title)
-                if len(hands_over) == 1:
-                    shot(page, f"{tag}-showdown")
-                    assert_accessible(page, f"table-{tag}-showdown")
+        if title is not None and title not in hands_over:
+            hands_over.add(title)
+            if len(hands_over) == 1:
+                shot(page, f"{tag}-showdown")
+                assert_accessible(page, f"table-{tag}-showdown")
         if page.locator("#actions button.act").count():
             check_on_screen(page.evaluate(MEASURE), f"{tag} decision {decisions + 1}")
             if decisions == 0:
