@@ -49,7 +49,9 @@ READ_TABLE = """() => {
     seats,
     faceUp: [...document.querySelectorAll('.card[data-card]')]
       .filter((c) => !c.closest('#panel-history')).map((c) => c.dataset.card),
-    log: document.getElementById('log').innerText,
+    // the log spans hands: the lines of the hand on the felt (a card shown in an earlier hand may be dealt again)
+    log: [...document.querySelectorAll(`#log li[data-hand="${number ? number[1] : ''}"]`)]
+      .map((l) => l.innerText).join('\\n'),
     buttons: [...document.querySelectorAll('#actions button.act .words')].map((b) => b.textContent),
     showdown: document.getElementById('showdown').innerText,
     pot: document.getElementById('pot')?.textContent ?? '',

@@ -93,7 +93,14 @@ export function log(text, kind = "", extra = {}) {
 function addChat(m) {
   if (state.chatIds.has(m.id)) return false;
   state.chatIds.add(m.id);
-  state.log.push({ text: String(m.text ?? ""), kind: "chat", name: String(m.name ?? ""), seat: m.seat, chatId: m.id });
+  state.log.push({
+    text: String(m.text ?? ""),
+    kind: "chat",
+    name: String(m.name ?? ""),
+    seat: m.seat,
+    chatId: m.id,
+    hand: state.hand?.number ?? null,
+  });
   if (state.log.length > MAX_LOG) state.log.splice(0, state.log.length - MAX_LOG);
   return true;
 }

@@ -43,7 +43,8 @@ export function renderLog({ chat = false } = {}) {
         ),
       );
     } else {
-      items.push(el("li", { class: line.kind }, line.kind === "dealer" ? `Dealer: ${line.text}` : line.text));
+      const dataset = line.hand == null ? {} : { hand: line.hand };
+      items.push(el("li", { class: line.kind, dataset }, line.kind === "dealer" ? `Dealer: ${line.text}` : line.text));
     }
   }
   list.replaceChildren(...items);
