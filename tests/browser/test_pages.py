@@ -307,3 +307,19 @@ def test_the_accessibility_check_is_not_vacuous(browser: Any) -> None:
         assert [v["id"] for v in results["violations"]] == ["heading-order"]
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("page_name", ["lobby", "cashier", "history"])
+def test_stacked_tables_stay_tables_for_screen_readers(
+    new_page: Any, room_url: str, player: Player, page_name: str
+) -> None:
+    """On a phone the rows are drawn as cards, but the accessibility tree still has the table: column headers,
+    rows and cells, and the cards' visible column names are not read a second time."""
+    page = _open(new_page, room_url, player, page_name, (390, 844))
+    table = page.locator("main table").first
+    assert page.evaluate("(t) => getComputedStyle(t).display", table.element_handle()) == "block"
+    tree = table.aria_snapshot()
+    assert "columnheader" in tree and "row " in tree and "cell " in tree, tree
+    labels = page.locator("main table .cell-label")
+    assert labels.count() and labels.first.is_visible()
+    assert labels.first.get_attribute("aria-hidden") == "true"
