@@ -34,6 +34,7 @@ def room_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         bank_refill=0.0,
         bot_delay=0.05,
         between_hands=0.4,
+        showdown_seconds=1.0,  # the showdown stays a second (tests/browser/test_client.py checks the pause)
         default_table=False,
         seed=20250131,
         password_time_cost=1,

@@ -152,7 +152,7 @@ export async function header() {
         ? el(
             "span",
             { class: "who" },
-            `Signed in as ${me.username}`,
+            el("span", { class: "who-name" }, `Signed in as ${me.username}`),
             el("button", { type: "button", class: "link", onclick: logout }, "Sign out"),
           )
         : el(
