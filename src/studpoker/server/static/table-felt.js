@@ -130,6 +130,7 @@ export function gatherBets() {
       { duration: 350, easing: "ease-in" },
     );
     run.onfinish = () => copy.remove();
+    setTimeout(() => copy.remove(), 1000); // also when the animation never runs (a hidden tab)
   }
 }
 
@@ -248,14 +249,18 @@ export function pots(players) {
   return out;
 }
 
-/** The betting on this street in words: "Bet 20 · 2 raises (cap 3)", "Capped at 40". */
+/** The betting on this street in words: "Bring-in 3", "Bet 20 · 2 raises (cap 3 raises)", "Bet 40 · capped". */
 export function bettingText(hand) {
   const bet = Math.max(0, ...[...hand.players.values()].map((p) => p.bet));
   if (!bet) return "No bet yet";
+  const bringIn = state.table?.stakes?.bring_in;
+  if (hand.street === firstStreet() && bet === bringIn && bringIn < (state.table?.stakes?.small_bet ?? 0)) {
+    return `Bring-in ${chips(bet)}`;
+  }
   const raises = hand.raises ?? 0;
   if (hand.capped) return `Bet ${chips(bet)} · capped`;
   const count = raises ? ` · ${raises} raise${raises > 1 ? "s" : ""}` : "";
-  const cap = hand.raiseCap != null ? ` (cap ${hand.raiseCap})` : "";
+  const cap = hand.raiseCap != null ? ` (cap ${hand.raiseCap} raise${hand.raiseCap === 1 ? "" : "s"})` : "";
   return `Bet ${chips(bet)}${count}${cap}`;
 }
 
