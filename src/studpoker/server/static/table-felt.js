@@ -296,6 +296,12 @@ export function renderCenter() {
 
 const SHARES = { high: "high half", low: "low half", pot: "" };
 
+/** A shown hand in words: in stud hi/lo the high and the low ("Flush, king high; 8-6-4-2-A low", "...; no low"). */
+function shownWords(p) {
+  if (state.table?.variant !== "STUD7_HL8" || !p.highName) return p.handName;
+  return `${p.highName}; ${p.lowName || "no low"}`;
+}
+
 /** The showdown: hands in words, who won what (the hi and lo halves named); it stays for the table's
  * showdown time even if the next hand is already being dealt. */
 export function renderShowdown() {
@@ -314,8 +320,7 @@ export function renderShowdown() {
     .filter((p) => p.shown || p.won)
     .map((p) => {
       const parts = [el("strong", {}, p.name)];
-      if (p.shown) parts.push(`: ${p.highName || p.handName}`);
-      if (p.shown && p.lowName) parts.push(`; low ${p.lowName}`);
+      if (p.shown) parts.push(`: ${shownWords(p)}`);
       for (const a of p.awards) {
         const share = SHARES[a.share] ?? a.share;
         parts.push(
