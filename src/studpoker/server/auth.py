@@ -179,17 +179,20 @@ def end_session(session: Session, token: str | None) -> str | None:
 
 def expire_sessions(session: Session, in_use: Iterable[str], idle: float, longest: float) -> list[str]:
     """Record that the sessions ``in_use`` (open sockets) are being used, then delete every expired session;
-    returns the deleted hashes."""
+    returns the deleted hashes, and those of ``in_use`` that were already gone (deleted by a request that found
+    them expired, or by a logout that raced the socket's handshake): their sockets must close too."""
     now = utcnow()
     in_use = list(in_use)
+    vanished: list[str] = []
     for start in range(0, len(in_use), 500):
-        session.execute(
-            update(SessionRow).where(SessionRow.token_hash.in_(in_use[start : start + 500])).values(last_seen_at=now)
-        )
+        chunk = in_use[start : start + 500]
+        session.execute(update(SessionRow).where(SessionRow.token_hash.in_(chunk)).values(last_seen_at=now))
+        there = set(session.scalars(select(SessionRow.token_hash).where(SessionRow.token_hash.in_(chunk))).all())
+        vanished += [token for token in chunk if token not in there]
     cutoff_idle = now - timedelta(seconds=idle)
     cutoff_max = now - timedelta(seconds=longest)
     where = (SessionRow.last_seen_at <= cutoff_idle) | (SessionRow.created_at <= cutoff_max)
     gone = list(session.scalars(select(SessionRow.token_hash).where(where)).all())
     if gone:
         session.execute(delete(SessionRow).where(where))
-    return gone
+    return gone + vanished

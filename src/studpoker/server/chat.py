@@ -2,7 +2,9 @@
 
 Pure parts only (the table's actor keeps the history and broadcasts). A line is one line of visible text:
 NFC-normalised and stripped, 1 to :data:`MAX_CHARS` characters, without control or format characters (the
-bidi overrides such as U+202E, zero-width joiners, NUL, tabs) and without line breaks of any kind. The server never
+bidi overrides such as U+202E, zero-width joiners, NUL, tabs), private-use or unassigned code points, letters that
+draw nothing (U+3164...) or more than :data:`MAX_MARKS` combining marks in a row, with at least one visible
+character, and without line breaks of any kind. The server never
 escapes it for HTML: it is JSON text, and clients must show it as text.
 
 >>> clean_text("  gg  ")
@@ -19,7 +21,17 @@ import math
 import unicodedata
 from collections import deque
 
-__all__ = ["BURST", "HISTORY", "INTERVAL", "MAX_CHARS", "WINDOW", "ChatLimiter", "ChatRefusedError", "clean_text"]
+__all__ = [
+    "BURST",
+    "HISTORY",
+    "INTERVAL",
+    "MAX_CHARS",
+    "MAX_MARKS",
+    "WINDOW",
+    "ChatLimiter",
+    "ChatRefusedError",
+    "clean_text",
+]
 
 #: The longest chat line, in characters (after normalisation and stripping).
 MAX_CHARS = 200
@@ -29,8 +41,14 @@ WINDOW = 10.0
 INTERVAL = 0.5
 #: The lines a table remembers (and sends in its snapshot).
 HISTORY = 50
-#: Control and format characters (U+202E, U+200B, NUL...), surrogates, and line and paragraph separators.
-_REFUSED = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+#: Control and format characters (U+202E, U+200B, NUL...), surrogates, private-use and unassigned code points
+#: (they draw as nothing, as a box, or as whatever a font puts there), and line and paragraph separators.
+_REFUSED = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+#: Letters that draw nothing (Hangul fillers, the Braille blank...): a line of them would be an empty line.
+_BLANK = frozenset("\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0")
+#: The most combining marks in a row on one character (scripts need two or three; "Zalgo" text stacks dozens,
+#: which draw over the lines above and below).
+MAX_MARKS = 4
 
 
 class ChatRefusedError(ValueError):
@@ -50,15 +68,22 @@ def clean_text(text: object) -> str:
     if len(text) > 4 * MAX_CHARS:  # a frame is at most 4 KiB anyway: no need to normalise more than this
         raise ChatRefusedError("bad_message", f"a chat line is at most {MAX_CHARS} characters")
     text = unicodedata.normalize("NFC", text)
+    marks = 0
     for char in text:
-        if unicodedata.category(char) in _REFUSED:
+        category = unicodedata.category(char)
+        if category in _REFUSED or char in _BLANK:
             if char in "\n\r\u2028\u2029\x85\x0b\x0c":
                 raise ChatRefusedError("bad_message", "a chat line is one line: no line breaks")
-            name = unicodedata.name(char, "a control character")
+            name = unicodedata.name(char, "a control character" if category == "Cc" else "unassigned")
             raise ChatRefusedError("bad_message", f"a chat line may not contain U+{ord(char):04X} ({name})")
+        marks = marks + 1 if category in ("Mn", "Me") else 0
+        if marks > MAX_MARKS:
+            raise ChatRefusedError("bad_message", f"a chat line may stack at most {MAX_MARKS} combining marks")
     text = text.strip()
-    if not text:
+    if not text or not any(unicodedata.category(c)[0] in "LNPS" for c in text):
         raise ChatRefusedError("bad_message", "a chat line needs some text")
+    if unicodedata.category(text[0]) in ("Mn", "Me"):
+        raise ChatRefusedError("bad_message", "a chat line may not begin with a combining mark")
     if len(text) > MAX_CHARS:
         raise ChatRefusedError("bad_message", f"a chat line is at most {MAX_CHARS} characters, got {len(text)}")
     return text

@@ -20,24 +20,31 @@ class Connection:
 
     ``frames`` holds encoded frames, or an ``int``: close with that code. The connection's writer task takes them
     with :meth:`next` (a plain deque and one wake-up future, cheaper than an ``asyncio.Queue`` per frame). A
-    client that lets more than ``limit`` frames pile up is closed (it would only get further behind).
+    client that lets more than ``limit`` frames, or more than ``byte_limit`` characters of them, pile up is
+    closed (it would only get further behind; and a client that stops reading while it asks for snapshots, up
+    to 120 KB each with a full chat history, would otherwise hold hundreds of megabytes).
     """
 
     account_id: int | None
     username: str | None
     session: str | None = None  # the hash of the session token it was opened with
     limit: int = 5000
+    byte_limit: int = 4 * 1024 * 1024
     frames: deque[str | int] = field(default_factory=deque)
+    queued: int = 0  # the characters of the frames waiting in ``frames``
     closed: bool = False
     _waiter: asyncio.Future[None] | None = None
 
     def push(self, text: str) -> None:
         if self.closed:
             return
-        if len(self.frames) >= self.limit:
+        if len(self.frames) >= self.limit or self.queued + len(text) > self.byte_limit:
+            self.frames.clear()  # nobody reads them: let them go now, not when the socket is finally torn down
+            self.queued = 0
             self.close(1008)
             return
         self.frames.append(text)
+        self.queued += len(text)
         self._wake()
 
     def close(self, code: int) -> None:
@@ -58,4 +65,7 @@ class Connection:
         while not self.frames:
             self._waiter = asyncio.get_running_loop().create_future()
             await self._waiter
-        return self.frames.popleft()
+        item = self.frames.popleft()
+        if isinstance(item, str):
+            self.queued -= len(item)
+        return item
