@@ -187,6 +187,7 @@ def _open_and_join(contexts: list[Any], base: str) -> tuple[Viewer, Viewer, int]
     page.get_by_role("button", name="Sit down", exact=True).click()
     ann.seat = buy_in(page, 400)
     assert ann.seat != bob.seat
+    page.locator("#seat-controls summary", has_text="Manage table").click()  # the manager's actions
     page.get_by_role("button", name="Add bot").click()
     page.locator("#seats .seat .tag.bot").first.wait_for(timeout=TIMEOUT)
     return ann, bob, table_id

@@ -96,9 +96,15 @@ export function placeSeats() {
   if (hand && !hand.over) {
     for (const p of hand.players.values()) {
       if (!p.bet) continue;
+      // on the line from the seat to the middle of the table, just past the seat box's edge
       const [x, y] = out.get(p.seat);
-      const bx = x + (width / 2 - x) * (tall ? 0.5 : 0.42);
-      const by = y + (height / 2 - y) * (tall ? 0.32 : 0.45);
+      const dx = width / 2 - x;
+      const dy = height / 2 - y;
+      const length = Math.hypot(dx, dy) || 1;
+      const exit = Math.min(Math.abs(dx) > 0.5 ? seatW / 2 / Math.abs(dx) : Infinity, Math.abs(dy) > 0.5 ? seatH / 2 / Math.abs(dy) : Infinity);
+      const t = Math.min(0.8, exit + 26 / length);
+      const bx = x + dx * t;
+      const by = y + dy * t;
       const node = el(
         "div",
         { class: "bet-chips", dataset: { seat: p.seat } },
@@ -167,7 +173,7 @@ function seatNode(seat) {
   if (hand && hand.bringIn === seat && hand.street <= firstStreet() && !hand.over) tags.push(["bring-in", "Bring-in"]);
   if (p?.folded) tags.push(["folded", "Folded"]);
   else if (p?.mucked) tags.push(["folded", "Mucked"]);
-  if (p?.allIn && !out) tags.push(["all-in", "All-in"]);
+  if (p?.allIn && !out && !hand.over) tags.push(["all-in", "All-in"]);
   if (info?.sitting_out) tags.push(["out", "Sitting out"]);
   if (info?.leaving) tags.push(["out", "Leaving"]);
   if (info && !info.bot && !info.connected) tags.push(["out", "Disconnected"]); // bots play inside the server
@@ -294,7 +300,22 @@ export function renderCenter() {
   center.replaceChildren(...parts);
 }
 
-const SHARES = { high: "high half", low: "low half", pot: "" };
+const SHARES = { high: "high", low: "low", split: "high and low", pot: "" };
+
+/** What a player won in words: "wins 120", "scoops 96 (high and low)", "wins 51 (main pot, high) and 20 (side
+ * pot 1)". */
+function awardWords(awards) {
+  const many = new Set(awards.map((a) => a.pot)).size > 1;
+  const one = (a) => {
+    const what = [many ? potName(a.pot) : "", SHARES[a.share] ?? a.share].filter(Boolean).join(", ");
+    return `${chips(a.amount)}${what ? ` (${what})` : ""}`;
+  };
+  if (awards.length === 1 && awards[0].share === "split" && !many) return `scoops ${chips(awards[0].amount)} (high and low)`;
+  const scoop = !many && awards.length === 2 && new Set(awards.map((a) => a.share)).size === 2 && awards.every((a) => a.share === "high" || a.share === "low");
+  if (scoop) return `scoops ${chips(awards[0].amount + awards[1].amount)} (high and low)`;
+  const parts = awards.map(one);
+  return `wins ${parts.length > 1 ? `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}` : parts[0]}`;
+}
 
 /** A shown hand in words: in stud hi/lo the high and the low ("Flush, king high; 8-6-4-2-A low", "...; no low"). */
 function shownWords(p) {
@@ -321,12 +342,7 @@ export function renderShowdown() {
     .map((p) => {
       const parts = [el("strong", {}, p.name)];
       if (p.shown) parts.push(`: ${shownWords(p)}`);
-      for (const a of p.awards) {
-        const share = SHARES[a.share] ?? a.share;
-        parts.push(
-          el("span", { class: "award" }, ` \u2014 wins ${chips(a.amount)}${share ? `, ${share}` : ""} of the ${potName(a.pot)}`),
-        );
-      }
+      if (p.awards.length) parts.push(el("span", { class: "award" }, ` \u2014 ${awardWords(p.awards)}`));
       return el("li", { class: p.won ? "won" : "" }, ...parts);
     });
   box.replaceChildren(el("h2", {}, `Hand #${hand.number}: result`), el("ul", {}, rows));

@@ -235,11 +235,7 @@ export function apply(msg) {
     case "awarded":
       p.won += msg.amount;
       p.awards.push({ amount: msg.amount, pot: msg.pot, share: msg.share });
-      log(
-        `${p.name} wins ${chips(msg.amount)} from the ${potName(msg.pot)}${msg.share === "pot" ? "" : ` (${msg.share})`}`,
-        "result",
-      );
-      break;
+      break; // the dealer's line says who wins what, with which hand
     case "hand_over": {
       if ([...hand.players.values()].some((q) => q.bet > 0)) hand.gathered += 1;
       hand.over = true;

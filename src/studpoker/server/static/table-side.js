@@ -9,7 +9,8 @@ import { state, tableId } from "./table-model.js";
 
 const CHAT_MAX = 200;
 let unread = 0;
-let drawn = { length: -1, last: null, muted: "" };
+let filter = "all"; // the log shows everything, or only the chat
+let drawn = { length: -1, last: null, muted: "", filter: "" };
 
 function drawerMode() {
   return window.matchMedia("(max-width: 900px), (max-height: 500px)").matches;
@@ -23,10 +24,12 @@ export function renderLog({ chat = false } = {}) {
   const list = document.getElementById("log");
   const lines = state.log;
   const mutedKey = prefs.muted.join("\n");
-  if (drawn.length === lines.length && drawn.last === lines.at(-1) && drawn.muted === mutedKey) return;
-  drawn = { length: lines.length, last: lines.at(-1), muted: mutedKey };
+  if (drawn.length === lines.length && drawn.last === lines.at(-1) && drawn.muted === mutedKey && drawn.filter === filter)
+    return;
+  drawn = { length: lines.length, last: lines.at(-1), muted: mutedKey, filter };
   const items = [];
   for (const line of lines) {
+    if (filter === "chat" && line.kind !== "chat") continue;
     if (line.kind === "chat") {
       if (isMuted(line.name)) continue;
       items.push(
@@ -119,6 +122,10 @@ document.getElementById("chat-form").addEventListener("submit", (event) => {
 
 // -- the drawer (narrow screens) and the tabs ---------------------------------------------------------
 
+state.closeSide = () => {
+  if (drawerMode() && sideOpen()) setSide(false);
+};
+
 function setSide(open) {
   const side = document.getElementById("side");
   side.classList.toggle("open", open);
@@ -154,6 +161,15 @@ for (const tab of document.querySelectorAll('[role="tab"]')) {
 
 onPrefs(() => {
   renderMuted();
-  drawn = { length: -1, last: null, muted: "" };
+  drawn = { length: -1, last: null, muted: "", filter: "" };
   renderLog();
 });
+
+for (const button of document.querySelectorAll("#log-filter button")) {
+  button.addEventListener("click", () => {
+    filter = button.dataset.filter;
+    for (const other of document.querySelectorAll("#log-filter button"))
+      other.setAttribute("aria-pressed", String(other === button));
+    renderLog();
+  });
+}

@@ -142,9 +142,17 @@ function onMessage(msg) {
   if (msg.type === "snapshot") sayVoided();
   if (state.hand && state.hand === handBefore && state.hand.gathered !== hadBets) gatherBets();
   if (msg.type === "hand_started") status("");
+  if (msg.type === "hand_over") {
+    status("");
+    const mine = state.seats.get(state.you?.seat);
+    if (mine && mine.stack <= 0 && !mine.queued) status("You have no chips left: Top up to play the next hand.");
+  }
+  if (msg.type === "your_turn") state.closeSide?.(); // on a phone the drawer gives way to your decision
   if (msg.type === "error") {
     const chatty = performance.now() - (state.lastChat ?? -1e9) < 3000;
-    if (msg.code?.startsWith("chat") || (chatty && (msg.code === "bad_message" || msg.code === "not_logged_in")))
+    if (msg.code === "chat_rate_limited")
+      chatError(`Slow down: try again in ${Math.max(1, Math.ceil(Number(msg.retry_after) || 1))} s.`);
+    else if (msg.code?.startsWith("chat") || (chatty && (msg.code === "bad_message" || msg.code === "not_logged_in")))
       chatError(msg.message);
     else status(msg.message, true);
   }
@@ -245,12 +253,20 @@ function renderControls() {
       ),
     );
   }
-  if (manager() && !state.ended && state.table?.status === "open") {
-    buttons.push(el("button", { type: "button", class: "secondary", id: "add-bot", onclick: addBot }, "Add bot"));
-    buttons.push(el("button", { type: "button", class: "secondary", onclick: removeBots }, "Remove bots"));
-    buttons.push(el("button", { type: "button", class: "danger", id: "close-table", onclick: closeTable }, "Close table"));
-  }
   buttons.push(el("a", { class: "button secondary", href: `/history/${tableId}` }, "Hand histories"));
+  if (manager() && !state.ended && state.table?.status === "open") {
+    // the manager's actions behind a disclosure, away from the everyday buttons
+    buttons.push(
+      el(
+        "details",
+        { class: "manage" },
+        el("summary", {}, "Manage table"),
+        el("button", { type: "button", class: "secondary", id: "add-bot", onclick: addBot }, "Add bot"),
+        el("button", { type: "button", class: "secondary", onclick: removeBots }, "Remove bots"),
+        el("button", { type: "button", class: "danger", id: "close-table", onclick: closeTable }, "Close table"),
+      ),
+    );
+  }
   box.replaceChildren(...buttons);
 }
 
