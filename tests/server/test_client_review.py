@@ -117,3 +117,38 @@ def test_review_04_refused_invisible_lines_reach_nobody(client: TestClient) -> N
         time.sleep(0.55)
         mine.send_text(json.dumps({"type": "chat", "text": "gg"}))
         assert until(theirs, "chat")["text"] == "gg"
+
+
+def test_review_05_snapshot_asks_are_answered_once_a_second(client: TestClient) -> None:
+    """A snapshot is the largest frame and the costliest to build: a socket asking 15 times at once gets one now
+    and one more a second later (the asks in between coalesced), not 15."""
+    ann = signup(client, "ann")
+    table = create_table(ann)
+    with ann.socket(table) as ws:
+        drain(ws)
+        started = time.monotonic()
+        for _ in range(15):
+            ws.send_text(json.dumps({"type": "snapshot"}))
+        first = until(ws, "snapshot")
+        second = until(ws, "snapshot", timeout=3.0)
+        assert first["table"]["id"] == second["table"]["id"] == table
+        assert time.monotonic() - started >= 0.9, "the second answer waits for the interval"
+        assert [m for m in drain(ws, 1.3) if m["type"] == "snapshot"] == [], "the other asks were coalesced"
+
+
+def test_review_06_a_stored_showdown_pause_is_bounded_again(client: TestClient) -> None:
+    """A showdown pause written to the database by hand (outside the API's bounds) is bounded when the table
+    is loaded: an actor never waits minutes or a negative time."""
+    from studpoker.server.actor import TableActor
+    from studpoker.server.db import TableRow
+    from studpoker.server.limits import MAX_SHOWDOWN_SECONDS
+
+    room = client.app.state.room  # type: ignore[attr-defined]
+    ann = signup(client, "ann")
+    create_table(ann)
+    actor = next(iter(room.actors.values()))
+    default = room.settings.showdown_seconds
+    for stored, expected in ((3600.0, MAX_SHOWDOWN_SECONDS), (-5.0, 0.0), (float("nan"), default), (2.5, 2.5)):
+        row = TableRow(id=actor.id, name="x", preset="casino", created_by=None, status="open", showdown_seconds=stored)
+        loaded = TableActor(room, row, actor.table, actor.seats, [])
+        assert loaded.showdown_seconds == expected, (stored, loaded.showdown_seconds)

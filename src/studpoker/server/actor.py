@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import random
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -37,6 +38,7 @@ from .db import HandRow, SeatRow, TableRow, utcnow
 from .dealer import dealer_messages
 from .errors import ApiError
 from .ledger import HOUSE, table_account, transfer, user_account
+from .limits import MAX_SHOWDOWN_SECONDS
 from .seating import Seating, SeatMeta
 
 if TYPE_CHECKING:
@@ -62,7 +64,9 @@ class TableActor(Seating):
         self.created_by = row.created_by
         self.status = row.status  # open, closing (no new hand; closes when the one in play ends) or closed
         saved_pause = row.showdown_seconds
-        self.showdown_seconds = self.settings.showdown_seconds if saved_pause is None else float(saved_pause)
+        self.showdown_seconds = self.settings.showdown_seconds
+        if saved_pause is not None and math.isfinite(saved_pause):  # a stored value is bounded again
+            self.showdown_seconds = min(max(float(saved_pause), 0.0), MAX_SHOWDOWN_SECONDS)
         self.table = table
         self.seats = seats
         self.hands_played = len(pots)

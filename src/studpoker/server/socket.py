@@ -30,6 +30,8 @@ from .security import origin_key, same_origin
 __all__ = ["router"]
 
 router = APIRouter()
+#: Seconds between two snapshots a socket asks for (more asks in between are answered once, at the end).
+SNAPSHOT_INTERVAL = 1.0
 _TABLE_ID = re.compile(r"[0-9]{1,10}")
 
 
@@ -91,6 +93,7 @@ async def _serve_socket(websocket: WebSocket, room: Room, table_id: str) -> None
     except ApiError:  # the table closed meanwhile
         connection.close(4410)
     window_start, count = time.monotonic(), 0
+    last_snapshot, snapshot_due = -SNAPSHOT_INTERVAL, False
     try:
         while not connection.closed:
             message = await websocket.receive()
@@ -127,7 +130,19 @@ async def _serve_socket(websocket: WebSocket, room: Room, table_id: str) -> None
             if kind == "ping":
                 connection.push(wire.encode({"type": "pong"}))
             elif kind == "snapshot":
-                actor.resend_snapshot(connection)
+                # at most one snapshot a second per socket (a snapshot is the largest frame and the costliest to
+                # build); asks in between are answered once, when the second is over
+                if not snapshot_due:
+                    wait = max(0.0, last_snapshot + SNAPSHOT_INTERVAL - now)
+                    snapshot_due = True
+
+                    def _resend() -> None:
+                        nonlocal snapshot_due, last_snapshot
+                        snapshot_due, last_snapshot = False, time.monotonic()
+                        if not connection.closed:
+                            actor.resend_snapshot(connection)
+
+                    asyncio.get_running_loop().call_later(wait, _resend)
             elif kind == "act":
                 hand, seq, action, amount = data.get("hand"), data.get("seq"), data.get("action"), data.get("amount")
                 if (
