@@ -194,7 +194,7 @@ function seatNode(seat) {
     p && !out ? cardsNode(p, hand) : null,
     // the countdown is a badge on the seat's edge: its text changes every second without moving anything
     acting ? el("span", { class: "clock", "aria-live": "off", "data-clock": "1" }) : null,
-    p?.shown && p.handName ? el("div", { class: "shown" }, p.handName) : null,
+    p?.shown && p.handName ? el("div", { class: "shown" }, shownWords(p)) : null,
     // one line of small facts: the tags, what the seat has put in the pot this hand, the clock
     el(
       "div",
@@ -319,8 +319,9 @@ function awardWords(awards) {
 
 /** A shown hand in words: in stud hi/lo the high and the low ("Flush, king high; 8-6-4-2-A low", "...; no low"). */
 function shownWords(p) {
-  if (state.table?.variant !== "STUD7_HL8" || !p.highName) return p.handName;
-  return `${p.highName}; ${p.lowName || "no low"}`;
+  const hiLo = state.table?.variant === "STUD7_HL8" && p.highName;
+  const words = hiLo ? `${p.highName}; ${p.lowName || "no low"}` : p.handName;
+  return String(words ?? "").replace(/\bT\b/g, "10"); // "T-8-7-5-4 low" as players say it: 10-8-7-5-4
 }
 
 /** The showdown: hands in words, who won what (the hi and lo halves named); it stays for the table's
