@@ -363,6 +363,6 @@ export function renderMyCards() {
     return;
   }
   box.hidden = false;
-  const text = p.folded ? "Folded" : p.shown && p.handName ? p.handName : "";
+  const text = p.folded ? "Folded" : p.shown && p.handName ? shownWords(p) : "";
   box.replaceChildren(cardsNode(p, hand, { big: true }), ...(text ? [el("span", { class: "my-hand" }, text)] : []));
 }
