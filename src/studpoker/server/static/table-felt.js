@@ -102,7 +102,7 @@ export function placeSeats() {
       const dy = height / 2 - y;
       const length = Math.hypot(dx, dy) || 1;
       const exit = Math.min(Math.abs(dx) > 0.5 ? seatW / 2 / Math.abs(dx) : Infinity, Math.abs(dy) > 0.5 ? seatH / 2 / Math.abs(dy) : Infinity);
-      const t = Math.min(0.8, exit + 26 / length);
+      const t = Math.min(tall ? 0.55 : 0.8, exit + 26 / length); // a tall felt's middle is narrow: keep it clear
       const bx = x + dx * t;
       const by = y + dy * t;
       const node = el(
@@ -148,7 +148,7 @@ function seatNode(seat) {
     const canSit = Boolean(state.me) && !state.you?.seat && !state.ended;
     return el(
       "div",
-      { class: "seat empty", dataset: { seat } },
+      { class: state.you?.seat ? "seat empty small" : "seat empty", dataset: { seat } },
       canSit
         ? el(
             "button",
