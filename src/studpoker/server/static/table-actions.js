@@ -11,7 +11,7 @@ import { state } from "./table-model.js";
 const KEYS = { fold: "F", check: "K", call: "C", "bring-in": "B" }; // and R for the first bet, complete or raise
 const AGGRESSIVE = new Set(["bet", "complete", "raise"]);
 
-/** The advance choice: {kind: check_fold|check|call|call_any, hand, street, toCall}, or null. */
+/** The advance choice: {kind: check_fold|check|call|call_any, hand, street, cost (to call when chosen)}, or null. */
 export const advance = { choice: null };
 
 /** What the viewer must add to call now (0: nothing to call). */

@@ -8,7 +8,7 @@ import { actionWords, handName, streetName } from "./poker.js";
 export const tableId = Number(location.pathname.split("/").filter(Boolean).pop());
 
 /** How long a showdown stays on the felt when the server does not say (seconds). */
-export const DEFAULT_SHOWDOWN_SECONDS = 5;
+const DEFAULT_SHOWDOWN_SECONDS = 5;
 const MAX_LOG = 400;
 
 export const state = {
@@ -75,7 +75,6 @@ function newHand(number, players) {
     actions: 0, // actions taken so far (the first one of the hand decides the bring-in)
     community: null,
     over: false,
-    nextIn: null,
     gathered: 0, // bumped when a betting round ends: the page sweeps the bets into the pot
   };
 }
@@ -146,7 +145,6 @@ export function apply(msg) {
       log(String(msg.text ?? ""), "dealer");
       return out;
     case "error":
-      state.lastError = msg;
       if (msg.code === "stale" || msg.code === "not_your_turn") state.wantSnapshot = true;
       if (msg.code === "logged_out") state.ended = msg.message;
       return out;
@@ -204,9 +202,7 @@ export function apply(msg) {
     case "pot":
       hand.pot = msg.pot;
       hand.toCall = msg.to_call;
-      if (typeof msg.raises === "number") hand.raises = msg.raises;
-      if ("raise_cap" in msg) hand.raiseCap = msg.raise_cap;
-      if (typeof msg.capped === "boolean") hand.capped = msg.capped;
+      takeBetting(hand, msg);
       for (const q of msg.players) {
         Object.assign(hand.players.get(q.seat) ?? {}, {
           stack: q.stack,
@@ -241,7 +237,6 @@ export function apply(msg) {
       hand.over = true;
       hand.actor = null;
       hand.pot = msg.pot;
-      hand.nextIn = typeof msg.next_in === "number" ? msg.next_in : null;
       for (const s of msg.stacks) {
         if (hand.players.has(s.seat)) hand.players.get(s.seat).stack = s.stack;
         if (state.seats.has(s.seat)) state.seats.get(s.seat).stack = s.stack; // `seat` messages follow
@@ -253,25 +248,33 @@ export function apply(msg) {
       return out;
     }
     case "turn":
-      hand.seq = msg.seq;
-      hand.actor = msg.seat;
-      hand.clock = { ...msg.clock, at: performance.now() };
+      takeTurn(hand, msg);
       if (state.turn && state.turn.seq !== msg.seq) state.turn = null;
       out.actions = true;
       return out;
     case "your_turn":
-      hand.seq = msg.seq;
-      hand.actor = msg.seat;
-      hand.clock = { ...msg.clock, at: performance.now() };
-      if (typeof msg.raises === "number") hand.raises = msg.raises;
-      if ("raise_cap" in msg) hand.raiseCap = msg.raise_cap;
-      if (typeof msg.capped === "boolean") hand.capped = msg.capped;
+      takeTurn(hand, msg);
+      takeBetting(hand, msg);
       state.turn = msg;
       state.sounds.push("turn");
       out.actions = true;
       return out;
   }
   return out;
+}
+
+/** Whose turn it is and what is left of his clock (`turn` and `your_turn`). */
+function takeTurn(hand, msg) {
+  hand.seq = msg.seq;
+  hand.actor = msg.seat;
+  hand.clock = { ...msg.clock, at: performance.now() };
+}
+
+/** The street's raises, the cap and whether it is reached (`pot`, `your_turn`, a snapshot's hand), when said. */
+function takeBetting(hand, msg) {
+  if (typeof msg.raises === "number") hand.raises = msg.raises;
+  if ("raise_cap" in msg) hand.raiseCap = msg.raise_cap;
+  if (typeof msg.capped === "boolean") hand.capped = msg.capped;
 }
 
 /** Puts the cards of one dealing round on the seats. */
@@ -331,10 +334,8 @@ function fromSnapshot(msg) {
     toCall: view.to_call,
     actor: h.actor_seat,
     community: view.community,
-    raises: typeof h.raises === "number" ? h.raises : 0,
-    raiseCap: h.raise_cap ?? null,
-    capped: Boolean(h.capped),
   });
+  takeBetting(hand, h);
   hand.clock = h.clock ? { ...h.clock, at: performance.now() } : null;
   for (const p of view.players) {
     Object.assign(hand.players.get(p.seat), {

@@ -5,9 +5,9 @@
 
 import { api, chips, el, header, say } from "./common.js";
 import { loadPrefs, onPrefs, play, prefs, setPrefs } from "./prefs.js";
-import { advance, renderActions } from "./table-actions.js";
+import { renderActions } from "./table-actions.js";
 import { gatherBets, placeSeats, renderCenter, renderMyCards, renderSeats, renderShowdown, renderSign } from "./table-felt.js";
-import { DEFAULT_SHOWDOWN_SECONDS, apply, log, manager, nameOf, state, tableId } from "./table-model.js";
+import { apply, log, manager, nameOf, state, tableId } from "./table-model.js";
 import { chatError, renderChatBox, renderLog } from "./table-side.js";
 
 state.nameOf = nameOf;
@@ -217,10 +217,7 @@ function tick() {
     renderShowdown();
   }
 }
-setInterval(tick, 250);
-setInterval(() => {
-  if (state.result) renderShowdown();
-}, 500);
+setInterval(tick, 250); // tick also takes the showdown away when its time is up
 
 // -- seat controls: sit down, top up, sit out/in, leave, bots ----------------------------------------
 
@@ -413,4 +410,3 @@ onPrefs((p) => {
   }
 })();
 
-export { DEFAULT_SHOWDOWN_SECONDS, advance };
