@@ -21,6 +21,8 @@ import math
 import unicodedata
 from collections import deque
 
+from .names import has_visible_text, unshowable
+
 __all__ = [
     "BURST",
     "HISTORY",
@@ -41,11 +43,6 @@ WINDOW = 10.0
 INTERVAL = 0.5
 #: The lines a table remembers (and sends in its snapshot).
 HISTORY = 50
-#: Control and format characters (U+202E, U+200B, NUL...), surrogates, private-use and unassigned code points
-#: (they draw as nothing, as a box, or as whatever a font puts there), and line and paragraph separators.
-_REFUSED = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
-#: Letters that draw nothing (Hangul fillers, the Braille blank...): a line of them would be an empty line.
-_BLANK = frozenset("\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0")
 #: The most combining marks in a row on one character (scripts need two or three; "Zalgo" text stacks dozens,
 #: which draw over the lines above and below).
 MAX_MARKS = 4
@@ -71,7 +68,7 @@ def clean_text(text: object) -> str:
     marks = 0
     for char in text:
         category = unicodedata.category(char)
-        if category in _REFUSED or char in _BLANK:
+        if unshowable(char):  # the characters names may not hold either
             if char in "\n\r\u2028\u2029\x85\x0b\x0c":
                 raise ChatRefusedError("bad_message", "a chat line is one line: no line breaks")
             name = unicodedata.name(char, "a control character" if category == "Cc" else "unassigned")
@@ -80,7 +77,7 @@ def clean_text(text: object) -> str:
         if marks > MAX_MARKS:
             raise ChatRefusedError("bad_message", f"a chat line may stack at most {MAX_MARKS} combining marks")
     text = text.strip()
-    if not text or not any(unicodedata.category(c)[0] in "LNPS" for c in text):
+    if not text or not has_visible_text(text):
         raise ChatRefusedError("bad_message", "a chat line needs some text")
     if unicodedata.category(text[0]) in ("Mn", "Me"):
         raise ChatRefusedError("bad_message", "a chat line may not begin with a combining mark")

@@ -26,7 +26,7 @@ import unicodedata
 
 from .limits import MAX_NAME
 
-__all__ = ["RESERVED", "BadNameError", "name_key", "table_name", "username"]
+__all__ = ["RESERVED", "BadNameError", "has_visible_text", "name_key", "table_name", "unshowable", "username"]
 
 _USERNAME = re.compile(r"[A-Za-z0-9_-]{3,20}")
 #: Usernames nobody may take, nor with digits or separators around them ("Admin_", "dealer-1", "adm1n"): the
@@ -51,13 +51,25 @@ class BadNameError(ValueError):
     """A name refused, with the reason in words."""
 
 
+def unshowable(char: str) -> bool:
+    """A character no name or chat line may hold: control and format characters (bidi overrides, zero-width
+    joiners, NUL), surrogates, private-use and unassigned code points, line and paragraph separators, and letters
+    that draw nothing."""
+    return unicodedata.category(char) in _REFUSED_CATEGORIES or char in _BLANK
+
+
+def has_visible_text(text: str) -> bool:
+    """Whether ``text`` holds a letter, digit, punctuation or symbol (not only spaces and marks)."""
+    return any(unicodedata.category(c)[0] in "LNPS" for c in text)
+
+
 def _clean(text: object, what: str, longest: int) -> str:
     if not isinstance(text, str):
         raise BadNameError(f"a {what} is text")
     text = unicodedata.normalize("NFKC", text)
     scripts: set[str] = set()
     for char in text:
-        if unicodedata.category(char) in _REFUSED_CATEGORIES or char in _BLANK:
+        if unshowable(char):
             name = unicodedata.name(char, "unnamed")
             raise BadNameError(f"a {what} may not contain U+{ord(char):04X} ({name})")
         if char.isalpha():
@@ -67,7 +79,7 @@ def _clean(text: object, what: str, longest: int) -> str:
     if len(scripts) > 1:
         raise BadNameError(f"a {what} may not mix scripts ({' and '.join(sorted(s.title() for s in scripts))})")
     text = " ".join(text.split())
-    if not any(unicodedata.category(c)[0] in "LNPS" for c in text):
+    if not has_visible_text(text):
         raise BadNameError(f"a {what} needs at least one visible character")
     if unicodedata.category(text[0]).startswith("M"):
         raise BadNameError(f"a {what} may not begin with a combining mark")
