@@ -18,6 +18,7 @@ import json
 import logging
 import os
 import re
+import time
 import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
@@ -102,7 +103,16 @@ def drop_database(url: str) -> None:
             engine.dispose()
     with psycopg.connect(_admin_url(), autocommit=True) as connection:
         if connection.info.server_version >= 130000:
-            connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            # FORCE ends the sessions on it; an autovacuum worker's only with pg_signal_backend (.ci/run grants
+            # it): without, wait for the worker to finish
+            for attempt in range(40):
+                try:
+                    connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+                    break
+                except psycopg.errors.InsufficientPrivilege:
+                    if attempt == 39:
+                        raise
+                    time.sleep(0.25)
         else:
             connection.execute(
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
