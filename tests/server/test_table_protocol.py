@@ -428,7 +428,10 @@ def test_a_database_of_revision_0002_migrates(tmp_path: Path) -> None:
     with engine.connect() as connection:
         assert connection.execute(text("SELECT showdown_seconds FROM tables")).scalar() is None
         assert connection.execute(text("SELECT preferences FROM accounts")).scalar() is None
-        assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0003"
+        assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0004"
+        # revision 0004 gives the table there a lease row, without an owner
+        lease = connection.execute(text("SELECT table_id, worker, generation FROM table_leases")).all()
+        assert [tuple(row) for row in lease] == [(1, None, 0)]
     engine.dispose()
     settings = make_settings(tmp_path, showdown_seconds=4.0)
     assert settings.db_url == url

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import sys
+from typing import Any
 
 __all__ = ["add_commands"]
 
@@ -67,6 +68,36 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         " limits per client address)",
     )
     serve.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+    cluster = serve.add_argument_group(
+        "the room on several processes (docs/server.md): PostgreSQL for --db, Redis between the processes"
+    )
+    cluster.add_argument(
+        "--redis", metavar="URL", default=None, help="the Redis the processes talk over, e.g. redis://127.0.0.1:6379/0"
+    )
+    cluster.add_argument(
+        "--role",
+        choices=["all", "gateway", "worker"],
+        default=None,
+        help="gateway: HTTP and sockets on --host/--port; worker: drive tables; all (the default with --redis):"
+        " a gateway here and --workers table workers beside it",
+    )
+    cluster.add_argument(
+        "--workers", type=int, default=1, metavar="N", help="table worker processes to run (default 1; 1 to 64)"
+    )
+    cluster.add_argument(
+        "--lease-seconds",
+        type=float,
+        default=5.0,
+        metavar="SECONDS",
+        help="a table worker's lease: another takes its tables this long after it died (default 5; 1 to 600)",
+    )
+    cluster.add_argument(
+        "--drain-seconds",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="on SIGTERM a worker deals no new hand and waits this long for the hands in play (default 60)",
+    )
     serve.set_defaults(run=_serve)
 
 
@@ -114,10 +145,18 @@ def _serve(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536:
         print(f"stud serve: error: no port {args.port}", file=sys.stderr)
         return 2
+    if args.redis is None and (args.role is not None or args.workers != 1):
+        print(
+            "stud serve: error: --role and --workers run the room on several processes: give --redis URL",
+            file=sys.stderr,
+        )
+        return 2
     problem = check_database(settings.db_url)
     if problem is not None:
         print(f"stud serve: error: {problem}", file=sys.stderr)
         return 2
+    if args.redis is not None:
+        return _serve_distributed(args, settings)
     shown = safe_url(settings.db_url)
     print(f"studpoker card room on http://{args.host}:{args.port} (database {shown})", file=sys.stderr)
     proxy = {"proxy_headers": True, "forwarded_allow_ips": args.proxy_headers} if args.proxy_headers else {}
@@ -134,3 +173,165 @@ def _serve(args: argparse.Namespace) -> int:
         print(f"stud serve: error: {error}", file=sys.stderr)
         return 1
     return 0
+
+
+def _serve_distributed(args: argparse.Namespace, settings: Any) -> int:
+    """``stud serve --redis URL``: a gateway, table workers, or both (``--role all``)."""
+    import dataclasses
+
+    from ..server.db import safe_url
+
+    problem = _check_cluster(args, settings.db_url)
+    if problem is not None:
+        print(f"stud serve: error: {problem}", file=sys.stderr)
+        return 2
+    try:
+        settings = dataclasses.replace(settings, redis_url=args.redis, lease_seconds=args.lease_seconds)
+    except ValueError as error:
+        print(f"stud serve: error: {error}", file=sys.stderr)
+        return 2
+    role = args.role or "all"
+    _log_to_stderr(args.log_level)
+    if role == "worker":
+        if args.workers == 1:
+            return _run_worker(settings, args.drain_seconds)
+        return _supervise(_worker_command(args), args.workers, None)
+    shown = safe_url(settings.db_url)
+    print(
+        f"studpoker card room gateway on http://{args.host}:{args.port}"
+        f" (database {shown}, bus {_safe_redis(args.redis)})",
+        file=sys.stderr,
+    )
+    if role == "all":
+        return _supervise(_worker_command(args), args.workers, lambda: _run_gateway(args, settings))
+    return _run_gateway(args, settings)
+
+
+def _check_cluster(args: argparse.Namespace, db_url: str) -> str | None:
+    """What is wrong with the options of the distributed room, in one line, or ``None``."""
+    if not 1 <= args.workers <= 64:
+        return f"--workers must be 1 to 64, got {args.workers}"
+    if not db_url.startswith("postgresql"):
+        return "the room on several processes keeps its leases in PostgreSQL: give --db postgresql+psycopg://..."
+    try:
+        import redis
+    except ImportError:
+        return "--redis needs the cluster extra: pip install 'studpoker[cluster]'"
+    try:
+        client = redis.Redis.from_url(args.redis, socket_connect_timeout=3)
+        client.ping()
+        client.close()
+    except (ValueError, redis.RedisError) as error:
+        return f"cannot use Redis at {_safe_redis(args.redis)}: {str(error).splitlines()[0][:200]}"
+    return None
+
+
+def _safe_redis(url: str) -> str:
+    """A Redis URL fit to print: without its password."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    try:
+        parts = urlsplit(url)
+        if parts.password:
+            host = parts.hostname or ""
+            user = f"{parts.username}:***@" if parts.username else ":***@"
+            netloc = user + host + (f":{parts.port}" if parts.port else "")
+            parts = parts._replace(netloc=netloc)
+        return urlunsplit(parts)
+    except ValueError:
+        return "(a URL that does not parse)"
+
+
+def _log_to_stderr(level: str) -> None:
+    import logging
+
+    logging.basicConfig(level=level.upper(), format="%(asctime)s %(process)d %(levelname)s %(name)s: %(message)s")
+
+
+def _run_worker(settings: Any, drain_seconds: float) -> int:
+    import asyncio
+
+    from ..server.worker import run_worker
+
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:
+        pass
+    asyncio.run(run_worker(settings, drain_seconds))
+    return 0
+
+
+def _run_gateway(args: argparse.Namespace, settings: Any) -> int:
+    import uvicorn
+
+    from ..server.app import create_app
+
+    proxy = {"proxy_headers": True, "forwarded_allow_ips": args.proxy_headers} if args.proxy_headers else {}
+    try:
+        uvicorn.run(
+            create_app(settings), host=args.host, port=args.port, ws_max_size=65536, log_level=args.log_level, **proxy
+        )
+    except OSError as error:
+        print(f"stud serve: error: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _worker_command(args: argparse.Namespace) -> list[str]:
+    """The command line of one table worker with this one's options."""
+    command = [sys.executable, "-m", "studpoker", "serve", "--role", "worker", "--workers", "1"]
+    command += ["--db", args.db, "--redis", args.redis, "--lease-seconds", str(args.lease_seconds)]
+    command += ["--drain-seconds", str(args.drain_seconds), "--log-level", args.log_level]
+    command += ["--clock", str(args.clock), "--time-bank", str(args.time_bank)]
+    command += ["--between-hands", str(args.between_hands), "--showdown-seconds", str(args.showdown_seconds)]
+    command += ["--bot-delay", str(args.bot_delay), "--starting-balance", str(args.starting_balance)]
+    return command
+
+
+def _supervise(command: list[str], count: int, main: Any) -> int:
+    """Run ``count`` processes of ``command`` (started again, after a second, when one dies) beside ``main()``
+    (or until SIGTERM/SIGINT when there is none); then stop them with SIGTERM (they drain) and wait."""
+    import signal
+    import subprocess
+    import threading
+    import time
+
+    stopping = threading.Event()
+    children: list[subprocess.Popen[bytes]] = [subprocess.Popen(command) for _ in range(count)]
+
+    def watch() -> None:
+        while not stopping.wait(1.0):
+            for i, child in enumerate(children):
+                if child.poll() is not None and not stopping.is_set():
+                    print(
+                        f"stud serve: table worker {child.pid} ended ({child.returncode}); starting another",
+                        file=sys.stderr,
+                    )
+                    children[i] = subprocess.Popen(command)
+
+    watcher = threading.Thread(target=watch, name="worker-supervisor", daemon=True)
+    watcher.start()
+    code = 0
+    try:
+        if main is not None:
+            code = main()
+        else:
+            done = threading.Event()
+            for signum in (signal.SIGTERM, signal.SIGINT):
+                signal.signal(signum, lambda *_: done.set())
+            while not done.wait(1.0):
+                pass
+    finally:
+        stopping.set()
+        for child in children:
+            if child.poll() is None:
+                child.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + 90
+        for child in children:
+            try:
+                child.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                child.kill()
+    return code

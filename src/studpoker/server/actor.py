@@ -19,22 +19,22 @@ import logging
 import math
 import random
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
 from ..bots import BotError, action_from_json, view_to_json
-from ..engine import Action, ActionKind, HandState
+from ..engine import Action, ActionKind, HandState, Rules
 from ..engine.events import ActionTaken, Awarded, CardDealt, Shown
 from ..history import phh
 from ..history.record import record_hand
 from ..table import Table
 from . import chat, wire
 from .connection import Connection
-from .db import HandRow, SeatRow, TableRow, utcnow
+from .db import HandRow, Runner, SeatRow, TableRow, utcnow
 from .dealer import dealer_messages
 from .errors import ApiError
 from .ledger import HOUSE, table_account, transfer, user_account
@@ -42,31 +42,100 @@ from .limits import MAX_SHOWDOWN_SECONDS
 from .seating import Seating, SeatMeta
 
 if TYPE_CHECKING:
+    from .config import Settings
     from .room import Room
 
-__all__ = ["TableActor"]
+__all__ = ["TableActor", "showdown_pause", "table_info"]
 
 log = logging.getLogger("studpoker.server")
 
 Job = Callable[[], Awaitable[Any]]
 
 
+class Sign(Protocol):
+    """What a table's info is made of besides its rules: an actor's fields, or a table row's."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def preset(self) -> str: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def created_by(self) -> int | None: ...
+    @property
+    def showdown_seconds(self) -> float | None: ...
+
+
+def showdown_pause(stored: float | None, settings: Settings) -> float:
+    """A table's pause after a showdown: its stored one, bounded again, or the room's."""
+    if stored is not None and math.isfinite(stored):
+        return min(max(float(stored), 0.0), MAX_SHOWDOWN_SECONDS)
+    return settings.showdown_seconds
+
+
+def table_info(
+    sign: Sign,
+    rules: Rules,
+    settings: Settings,
+    *,
+    seats_taken: int,
+    hands_played: int,
+    pots: Iterable[int],
+    playing: bool,
+) -> dict[str, Any]:
+    """The table object of the API (``TableInfo``), for an actor or, on a gateway, from a table's row."""
+    pots = list(pots)
+    return {
+        "id": sign.id,
+        "name": sign.name,
+        "variant": rules.variant.value,
+        "variant_name": wire.VARIANT_NAMES[rules.variant],
+        "preset": sign.preset,
+        "stakes": {
+            "ante": rules.ante,
+            "bring_in": rules.bring_in,
+            "small_bet": rules.small_bet,
+            "big_bet": rules.big_bet,
+        },
+        "stakes_text": wire.stakes_text(rules),
+        "min_buy_in": rules.min_buy_in,
+        "max_buy_in": rules.max_buy_in,
+        "max_seats": rules.max_seats,
+        "seats_taken": seats_taken,
+        "hands_played": hands_played,
+        "average_pot": round(sum(pots) / len(pots)) if pots else 0,
+        "playing": playing,
+        "status": sign.status,
+        "created_by": sign.created_by,
+        "clock": {"action": settings.action_seconds, "bank": settings.time_bank},
+        "showdown_seconds": showdown_pause(sign.showdown_seconds, settings),
+    }
+
+
 class TableActor(Seating):
     """The actor of table ``table_id``: start with :meth:`start`, talk to it with the coroutine methods."""
 
-    def __init__(self, room: Room, row: TableRow, table: Table, seats: dict[int, SeatMeta], pots: list[int]) -> None:
+    def __init__(
+        self,
+        room: Room,
+        row: TableRow,
+        table: Table,
+        seats: dict[int, SeatMeta],
+        pots: list[int],
+        db: Runner | None = None,
+    ) -> None:
         self.room = room
         self.settings = room.settings
-        self.db = room.db
+        self.db: Runner = db or room.db  # a table worker's is fenced by its lease (studpoker.server.lease)
         self.id = row.id
         self.name = row.name
         self.preset = row.preset
         self.created_by = row.created_by
         self.status = row.status  # open, closing (no new hand; closes when the one in play ends) or closed
-        saved_pause = row.showdown_seconds
-        self.showdown_seconds = self.settings.showdown_seconds
-        if saved_pause is not None and math.isfinite(saved_pause):  # a stored value is bounded again
-            self.showdown_seconds = min(max(float(saved_pause), 0.0), MAX_SHOWDOWN_SECONDS)
+        self.showdown_seconds = showdown_pause(row.showdown_seconds, self.settings)
         self.table = table
         self.seats = seats
         self.hands_played = len(pots)
@@ -75,6 +144,7 @@ class TableActor(Seating):
         self.inbox: asyncio.Queue[tuple[Job, asyncio.Future[Any] | None] | None] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
         self.failed = False
+        self.paused = False  # deal no new hand (a table worker that is draining before it stops)
         # the hand in play
         self.seq = 0  # the current turn number (0 between hands)
         self.hand_players: list[dict[str, Any]] = []  # the hand row's players when it was dealt
@@ -114,6 +184,23 @@ class TableActor(Seating):
         for meta in self.seats.values():
             if meta.bot is not None:
                 meta.bot.close()
+
+    def abandon(self) -> None:
+        """Stop at once without another write or frame (a table worker that lost the table's lease, or gives it
+        back: the next owner voids the hand in play and the sockets are attached to it)."""
+        for timer in (self.turn_timer, self.bot_timer, self.start_timer):
+            if timer is not None:
+                timer.cancel()
+        self.failed = True
+        self.connections.clear()
+        self.inbox.put_nowait(None)
+        for meta in self.seats.values():
+            if meta.bot is not None:
+                meta.bot.close()
+
+    def run_soon(self, job: Job) -> None:
+        """Run ``job`` on the actor, between two of its steps, without waiting for it."""
+        self._post(job)
 
     async def _run(self) -> None:
         while True:
@@ -163,32 +250,15 @@ class TableActor(Seating):
 
     def info(self) -> dict[str, Any]:
         """The table object of the API."""
-        rules = self.table.rules
-        return {
-            "id": self.id,
-            "name": self.name,
-            "variant": rules.variant.value,
-            "variant_name": wire.VARIANT_NAMES[rules.variant],
-            "preset": self.preset,
-            "stakes": {
-                "ante": rules.ante,
-                "bring_in": rules.bring_in,
-                "small_bet": rules.small_bet,
-                "big_bet": rules.big_bet,
-            },
-            "stakes_text": wire.stakes_text(rules),
-            "min_buy_in": rules.min_buy_in,
-            "max_buy_in": rules.max_buy_in,
-            "max_seats": self.table.max_seats,
-            "seats_taken": len(self.table.occupied),
-            "hands_played": self.hands_played,
-            "average_pot": round(sum(self.pots) / len(self.pots)) if self.pots else 0,
-            "playing": self.table.hand is not None,
-            "status": self.status,
-            "created_by": self.created_by,
-            "clock": {"action": self.settings.action_seconds, "bank": self.settings.time_bank},
-            "showdown_seconds": self.showdown_seconds,
-        }
+        return table_info(
+            self,
+            self.table.rules,
+            self.settings,
+            seats_taken=len(self.table.occupied),
+            hands_played=self.hands_played,
+            pots=self.pots,
+            playing=self.table.hand is not None,
+        )
 
     def seat_info(self, number: int, *, bank: bool = False) -> dict[str, Any]:
         seat = self.table.seat(number)
@@ -397,7 +467,9 @@ class TableActor(Seating):
 
     async def _maybe_start(self) -> None:
         self.start_timer = None
-        if self.failed or self.status != "open" or self.table.hand is not None or not self.table.can_start:
+        if self.failed or self.paused or self.status != "open" or self.table.hand is not None:
+            return
+        if not self.table.can_start:
             return
         if asyncio.get_running_loop().time() < self.not_before - 0.001:  # the pause after the last hand
             self._schedule_start(0.0)
@@ -719,3 +791,8 @@ class TableActor(Seating):
             self._send_snapshot(connection)
 
         self._post(job)
+
+    def resend_now(self, connection: Connection) -> None:
+        """The snapshot (and ``your_turn``) for ``connection`` now (from a job already on the actor)."""
+        if connection in self.connections:
+            self._send_snapshot(connection)

@@ -34,7 +34,13 @@ __all__ = ["create_app"]
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The card room for ``settings`` (defaults: ``./studpoker.db``, 10,000 play chips, 15 s clock)."""
     settings = settings or Settings()
-    room = Room(settings)
+    room: Room
+    if settings.redis_url is None:
+        room = Room(settings)
+    else:  # a gateway of the room on several processes (docs/server.md)
+        from .gateway import GatewayRoom
+
+        room = GatewayRoom(settings)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

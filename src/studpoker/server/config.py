@@ -46,6 +46,10 @@ class Settings:
     * ``max_tables_per_account`` / ``max_tables``: open tables one account may have opened, and in all (admins
       are not limited per account); ``tables_per_account_per_hour``: tables one account may open in an hour
       (so opening and closing cannot churn out rows without end).
+    * ``redis_url``: the distributed room's bus (``redis://host:6379/0``); ``None``, the embedded room of one
+      process. ``lease_seconds``: how long a table worker's lease on a table lasts without renewal (another worker
+      takes the table this long, and at most a fifth more, after its worker died). ``db_threads``: threads doing
+      database work on PostgreSQL (SQLite has one).
     * ``max_body_bytes``, ``max_message_bytes``, ``max_messages_per_second``: request and WebSocket limits;
       ``max_sockets_per_address`` / ``max_sockets``: open table sockets from one address, and in all.
     """
@@ -85,6 +89,9 @@ class Settings:
     tables_per_account_per_hour: int = 20
     max_sockets_per_address: int = 30
     max_sockets: int = 20_000
+    redis_url: str | None = None
+    lease_seconds: float = 5.0
+    db_threads: int = 4
 
     def __post_init__(self) -> None:
         if not 0 <= self.starting_balance <= MAX_CHIPS:
@@ -111,5 +118,9 @@ class Settings:
                 raise ValueError(f"{name} must be 0 or more, got {getattr(self, name)}")
         if not 0 <= self.showdown_seconds <= MAX_SHOWDOWN_SECONDS:
             raise ValueError(f"showdown_seconds must be 0 to {MAX_SHOWDOWN_SECONDS:g}, got {self.showdown_seconds}")
+        if not 1.0 <= self.lease_seconds <= 600.0:
+            raise ValueError(f"lease_seconds must be 1 to 600, got {self.lease_seconds}")
+        if not 1 <= self.db_threads <= 64:
+            raise ValueError(f"db_threads must be 1 to 64, got {self.db_threads}")
         if self.action_seconds <= 0:
             raise ValueError("action_seconds must be more than 0")

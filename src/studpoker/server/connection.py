@@ -33,6 +33,7 @@ class Connection:
     frames: deque[str | int] = field(default_factory=deque)
     queued: int = 0  # the characters of the frames waiting in ``frames``
     closed: bool = False
+    bus_number: int = 0  # on a gateway of the distributed room: the socket's number on the bus
     _waiter: asyncio.Future[None] | None = None
 
     def push(self, text: str) -> None:

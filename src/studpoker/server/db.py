@@ -17,7 +17,7 @@ import concurrent.futures
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from sqlalchemy import (
     JSON,
@@ -46,7 +46,9 @@ __all__ = [
     "Base",
     "Database",
     "HandRow",
+    "LeaseRow",
     "LedgerEntry",
+    "Runner",
     "SeatRow",
     "SessionRow",
     "TableRow",
@@ -203,6 +205,19 @@ class HandRow(Base):
     phh: Mapped[str | None] = mapped_column(Text, nullable=True)
 
 
+class LeaseRow(Base):
+    """Which table worker drives a table (the distributed room: docs/server.md). ``generation`` grows by one at
+    each change of owner and fences every write of the owner (:mod:`studpoker.server.lease`); ``expires_at`` is
+    in seconds since the epoch by the database's clock, so no two hosts need agree on the time."""
+
+    __tablename__ = "table_leases"
+
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
+    worker: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    generation: Mapped[int] = mapped_column(BigInteger, default=0)
+    expires_at: Mapped[float] = mapped_column(Float, default=0.0)
+
+
 def make_engine(url: str) -> Engine:
     """An SQLAlchemy engine; SQLite gets WAL, a busy timeout and foreign keys (it is shared by threads)."""
     if url.startswith("sqlite"):
@@ -217,7 +232,7 @@ def make_engine(url: str) -> Engine:
             cursor.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    return create_engine(url, pool_pre_ping=True, pool_size=8, max_overflow=4)
 
 
 def migrate(engine: Engine) -> None:
@@ -239,6 +254,8 @@ def migrate(engine: Engine) -> None:
             connection.commit()
         try:
             with connection.begin():
+                if engine.dialect.name == "postgresql":  # processes starting together migrate one at a time
+                    connection.exec_driver_sql("SELECT pg_advisory_xact_lock(7461281)")
                 config.attributes["connection"] = connection
                 command.upgrade(config, "head")
                 if sqlite:
@@ -319,18 +336,27 @@ def _first_line(error: object) -> str:
     return text.splitlines()[0][:300] if text else type(error).__name__
 
 
+class Runner(Protocol):
+    """What a table's actor needs of the database: run one unit of work in one transaction."""
+
+    async def run(self, work: Callable[[Session], T]) -> T: ...
+
+
 class Database:
     """The engine, a session factory, and one worker thread that runs every unit of database work.
 
     :meth:`run` executes ``work(session)`` in that thread inside one transaction (committed if it returns,
-    rolled back if it raises) and gives back its result, awaitable from the event loop.
+    rolled back if it raises) and gives back its result, awaitable from the event loop. ``threads``: more than one
+    on PostgreSQL, where the tables' transactions may run side by side (each table still awaits its own in
+    order); SQLite has one writer, so one thread.
     """
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, threads: int = 1) -> None:
         self.url = url
         self.engine = make_engine(url)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
-        self._worker = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="studpoker-db")
+        count = 1 if self.engine.dialect.name == "sqlite" else max(1, threads)
+        self._worker = concurrent.futures.ThreadPoolExecutor(max_workers=count, thread_name_prefix="studpoker-db")
 
     def migrate(self) -> None:
         migrate(self.engine)

@@ -12,10 +12,10 @@ from typing import Annotated
 from fastapi import Depends, Path, Request
 from fastapi.security import APIKeyCookie
 
-from .actor import TableActor
 from .auth import COOKIE, CSRF_COOKIE, Who, who_for_token
 from .config import Settings
 from .errors import ApiError
+from .handle import TableHandle
 from .limits import MAX_ID
 from .room import Room
 from .security import csrf_problem, origin_key
@@ -99,22 +99,22 @@ async def admin_account(who: CurrentAccount) -> Who:
 AdminAccount = Annotated[Who, Depends(admin_account)]
 
 
-def open_table(room: RoomDep, table_id: TableId) -> TableActor:
+async def open_table(room: RoomDep, table_id: TableId) -> TableHandle:
     """The open table of the path; 404 ``not_found`` if there is none."""
-    return room.actor(table_id)
+    return await room.find_table(table_id)
 
 
-OpenTable = Annotated[TableActor, Depends(open_table)]
+OpenTable = Annotated[TableHandle, Depends(open_table)]
 
 
-async def managed_table(who: CurrentAccount, actor: OpenTable) -> TableActor:
+async def managed_table(who: CurrentAccount, actor: OpenTable) -> TableHandle:
     """The table of the path, if the account opened it or is an admin; 403 ``forbidden`` otherwise."""
     if not who.is_admin and (actor.created_by is None or actor.created_by != who.id):
         raise ApiError(403, "forbidden", f"only the player who opened {actor.name} (or an admin) may manage it")
     return actor
 
 
-ManagedTable = Annotated[TableActor, Depends(managed_table)]
+ManagedTable = Annotated[TableHandle, Depends(managed_table)]
 
 
 def client_address(request: Request) -> str:

@@ -30,8 +30,9 @@ from .actor import TableActor
 from .auth import Passwords, Who, expire_sessions
 from .config import Settings
 from .connection import Connection
-from .db import Database, HandRow, SeatRow, TableRow, utcnow
+from .db import Database, HandRow, Runner, SeatRow, TableRow, utcnow
 from .errors import ApiError
+from .handle import TableHandle
 from .ledger import HOUSE, table_account, transfer, user_account
 from .names import BadNameError, name_key, table_name
 from .schemas import CreateTable
@@ -73,13 +74,19 @@ def signed_rules(preset: str, variant: Variant | str, *stakes: int, **options: A
         return Rules.from_preset(preset, variant, *stakes, **options)
 
 
-def void_unfinished(session: Session) -> list[tuple[int, dict[str, Any]]]:
-    """Void every hand left ``playing`` (the server stopped during it): the seat rows still hold the stacks
-    from before the hand, so each player gets back what he put in; queued top-ups join the stacks, players who
-    asked to leave are cashed out. Returns each hand voided as ``(table id, the snapshot's voided entry)``:
-    ``{"hand", "at", "players": [{"seat", "name", "stack"}]}``, ``stack`` being the stack given back."""
+def void_unfinished(session: Session, table_id: int | None = None) -> list[tuple[int, dict[str, Any]]]:
+    """Void every hand left ``playing`` (the server stopped during it), of every table or of ``table_id`` (a
+    table worker taking a table over): the seat rows still hold the stacks from before the hand, so each player
+    gets back what he put in; queued top-ups join the stacks, players who asked to leave are cashed out. Returns
+    each hand voided as ``(table id, the snapshot's voided entry)``: ``{"hand", "at", "players": [{"seat",
+    "name", "stack"}]}``, ``stack`` being the stack given back."""
     voided: list[tuple[int, dict[str, Any]]] = []
-    for hand in session.scalars(select(HandRow).where(HandRow.status == "playing").order_by(HandRow.id)).all():
+    playing = select(HandRow).where(HandRow.status == "playing")
+    seats = select(SeatRow)
+    if table_id is not None:
+        playing = playing.where(HandRow.table_id == table_id)
+        seats = seats.where(SeatRow.table_id == table_id)
+    for hand in session.scalars(playing.order_by(HandRow.id)).all():
         now = utcnow()
         hand.status, hand.finished_at = "voided", now
         account = table_account(hand.table_id)
@@ -97,7 +104,7 @@ def void_unfinished(session: Session) -> list[tuple[int, dict[str, Any]]]:
         players = [{"seat": int(p["seat"]), "name": str(p["name"]), "stack": int(p["start"])} for p in hand.players]
         at = now.replace(microsecond=0).isoformat() + "Z"
         voided.append((hand.table_id, {"hand": hand.number, "at": at, "players": players}))
-    for row in session.scalars(select(SeatRow)).all():
+    for row in session.scalars(seats).all():
         if row.queued:
             row.stack, row.queued = row.stack + row.queued, 0
         if row.leaving:
@@ -144,7 +151,7 @@ class Room:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.db = Database(settings.db_url)
+        self.db = Database(settings.db_url, settings.db_threads)
         self.passwords = Passwords(settings.password_time_cost, settings.password_memory_kib)
         self.actors: dict[int, TableActor] = {}
         self.sockets: dict[str, set[Connection]] = {}  # open table sockets by session (token hash)
@@ -179,9 +186,9 @@ class Room:
             request = CreateTable.model_validate(
                 {"name": "Stud 10/20", "variant": "STUD7", "small_bet": 10, "big_bet": 20, "ante": 1, "bring_in": 3}
             )
-            actor = await self.create_table(None, request)
+            made = await self.create_table(None, request)
             if self.settings.default_bots:
-                await actor.add_bots(self.settings.default_bots, "tight-aggressive")
+                await made.add_bots(self.settings.default_bots, "tight-aggressive")
         self._sweeper = asyncio.create_task(self._sweep_sessions(), name="session-sweeper")
         _freeze_startup_objects()
 
@@ -252,7 +259,7 @@ class Room:
             except Exception:
                 log.exception("the session sweep failed; it runs again in %s s", self.settings.session_sweep_seconds)
 
-    async def _load(self, row: TableRow) -> TableActor:
+    async def _load(self, row: TableRow, db: Runner | None = None) -> TableActor:
         rules = rules_of(row)
 
         def read(session: Session) -> tuple[list[SeatRow], list[int]]:
@@ -284,7 +291,7 @@ class Room:
                 seed = None if self.settings.seed is None else self.settings.seed + 1000 * row.id + s.seat
                 bot = make_bot(s.bot_tag, seed)
             metas[s.seat] = SeatMeta(s.account_id, s.bot_tag, bot, self.settings.time_bank)
-        actor = TableActor(self, row, table, metas, pots)
+        actor = TableActor(self, row, table, metas, pots, db)
         count = await self.db.run(
             lambda session: len(
                 session.scalars(
@@ -301,7 +308,7 @@ class Room:
         """A closed table's actor leaves the room."""
         self.actors.pop(table_id, None)
 
-    async def create_table(self, owner: Who | None, request: CreateTable) -> TableActor:
+    async def create_table(self, owner: Who | None, request: CreateTable) -> TableHandle:
         """A new table from a preset and stakes (the API's create form), opened by ``owner`` (``None``: the room).
 
         Refused with :class:`ApiError`: stakes the rules refuse (400), a name that is not allowed (400) or that an
@@ -333,10 +340,10 @@ class Room:
         key = name_key(name)
         settings = self.settings
         async with self._creating:  # one creation at a time: the limits and the name are checked, then taken
-            if len(self.actors) >= settings.max_tables:
+            total, mine, names = await self._open_tables(None if owner is None else owner.id)
+            if total >= settings.max_tables:
                 raise ApiError(409, "limit", f"the room has its maximum of {settings.max_tables} open tables")
             if owner is not None and not owner.is_admin:
-                mine = sum(1 for a in self.actors.values() if a.created_by == owner.id)
                 if mine >= settings.max_tables_per_account:
                     raise ApiError(
                         409, "limit", f"you have {mine} open tables, the most one account may open: close one first"
@@ -349,7 +356,7 @@ class Room:
                         f"you opened {settings.tables_per_account_per_hour} tables in the last hour: wait {wait} s",
                         {"Retry-After": str(wait)},
                     )
-            if any(name_key(a.name) == key for a in self.actors.values()):
+            if key in names:
                 raise ApiError(409, "conflict", f"a table named {name!r} is open: choose another name")
             row = TableRow(
                 name=name,
@@ -380,12 +387,22 @@ class Room:
                 raise ApiError(409, "conflict", f"a table named {name!r} is open: choose another name") from None
             if owner is not None and not owner.is_admin:
                 self.table_openings.add(str(owner.id))
-            actor = await self._load(saved)
+            actor = await self._opened(saved)
         for caution in rules.cautions():
             log.info("table %s (%s): %s", saved.id, name, caution)
         if request.bots:
             await actor.add_bots(request.bots, "tight-aggressive")
         return actor
+
+    async def _open_tables(self, owner: int | None) -> tuple[int, int, set[str]]:
+        """How many tables are open, how many of them ``owner`` opened, and their names' keys."""
+        actors = self.actors.values()
+        mine = sum(1 for a in actors if owner is not None and a.created_by == owner)
+        return len(self.actors), mine, {name_key(a.name) for a in actors}
+
+    async def _opened(self, row: TableRow) -> TableHandle:
+        """A table just written to the database, running."""
+        return await self._load(row)
 
     def actor(self, table_id: int) -> TableActor:
         """The actor of an open table, or :class:`ApiError` 404."""
@@ -393,3 +410,30 @@ class Room:
         if actor is None:
             raise ApiError(404, "not_found", f"there is no open table {table_id}")
         return actor
+
+    async def find_table(self, table_id: int) -> TableHandle:
+        """An open table, to read and to ask things of (here its actor), or :class:`ApiError` 404."""
+        return self.actor(table_id)
+
+    async def table_infos(self) -> list[dict[str, Any]]:
+        """The lobby: every open table's info, by id."""
+        return [actor.info() for actor in self.actors.values()]
+
+    async def seats_of(self, account_id: int) -> list[dict[str, Any]]:
+        """The seats an account holds, as ``/api/me`` lists them."""
+        seats = []
+        for actor in self.actors.values():
+            seat = actor.seat_of(account_id)
+            if seat is not None:
+                info = actor.table.seat(seat)
+                seats.append(
+                    {
+                        "table_id": actor.id,
+                        "table": actor.name,
+                        "seat": seat,
+                        "stack": info.stack,
+                        "queued": info.queued,
+                        "sitting_out": info.sitting_out,
+                    }
+                )
+        return seats

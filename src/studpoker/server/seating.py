@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 from ..bots import Bot, make_bot
 from ..table import Table, TableError
 from .connection import Connection
-from .db import Account, Database, SeatRow, TableRow, utcnow
+from .db import Account, Runner, SeatRow, TableRow, utcnow
 from .errors import ApiError
 from .ledger import HOUSE, InsufficientFundsError, table_account, transfer, user_account
 
@@ -51,7 +51,7 @@ class Seating:
     name: str
     status: str
     room: Room
-    db: Database
+    db: Runner
     settings: Settings
     table: Table
     seats: dict[int, SeatMeta]

@@ -74,7 +74,7 @@ async def _serve_socket(websocket: WebSocket, room: Room, table_id: str) -> None
     settings = room.settings
     try:
         number = int(table_id) if _TABLE_ID.fullmatch(table_id) else 0  # ASCII digits only: int() takes "²"
-        actor = room.actor(number)
+        actor = await room.find_table(number)
     except ApiError:
         await websocket.send_text(wire.encode(wire.error("not_found", f"there is no open table {table_id[:20]}")))
         await websocket.close(4404)

@@ -160,21 +160,7 @@ async def csrf(request: Request, response: Response, settings: SettingsDep) -> C
 async def me(who: CurrentAccount, room: RoomDep) -> Me:
     """The signed-in account: its balance and the seats it holds."""
     balance = await room.db.run(lambda s: int(s.scalar(select(AccountRow.balance).where(AccountRow.id == who.id)) or 0))
-    seats = []
-    for actor in room.actors.values():
-        seat = actor.seat_of(who.id)
-        if seat is not None:
-            info = actor.table.seat(seat)
-            seats.append(
-                {
-                    "table_id": actor.id,
-                    "table": actor.name,
-                    "seat": seat,
-                    "stack": info.stack,
-                    "queued": info.queued,
-                    "sitting_out": info.sitting_out,
-                }
-            )
+    seats = await room.seats_of(who.id)
     return Me.model_validate(
         {"id": who.id, "username": who.username, "balance": balance, "is_admin": who.is_admin, "seats": seats}
     )

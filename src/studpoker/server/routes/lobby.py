@@ -16,7 +16,7 @@ router = APIRouter(prefix="/api", tags=["lobby"], dependencies=[Depends(check_cs
 @router.get("/tables")
 async def tables(room: RoomDep) -> TableList:
     """Every open table, by id. No sign-in needed."""
-    return TableList.model_validate({"tables": [actor.info() for actor in room.actors.values()]})
+    return TableList.model_validate({"tables": await room.table_infos()})
 
 
 @router.get("/presets")

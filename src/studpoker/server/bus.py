@@ -1,0 +1,240 @@
+"""The message bus of the distributed room: Redis pub/sub channels between gateways and table workers.
+
+Channels (every name starts with ``studpoker:``):
+
+* ``table:<id>``: to the worker that owns table ``id`` (it subscribes while it holds the lease): a gateway's
+  ``attach``/``detach``/``resync`` of a socket, a player's ``act`` and ``chat``, and ``call`` (an HTTP operation:
+  sit, leave, top up...) whose answer goes back on the gateway's channel;
+* ``gateway:<id>``: to one gateway: frames for its sockets (:func:`pack_frames`) and ``answer``s to its calls;
+* ``room``: to everyone: a table has a new owner (gateways attach its sockets again), a new table wants an owner
+  (workers claim at once), a session ended (gateways close its sockets).
+
+Besides the channels: ``info:<id>``, a table's lobby entry, written by its worker every second with a short
+expiry (the lobby's bound on staleness), and the sorted sets ``workers`` and ``gateways`` of heartbeats.
+
+Pub/sub delivers at most once: a message published while a subscriber is disconnected is lost. That is why every
+frame to a socket carries the number of its attachment and its place in it, and a gateway that sees a gap (or
+loses Redis) attaches the socket again, which answers with a snapshot, as a reconnecting browser does; and why
+ownership and money never travel on the bus: they are PostgreSQL's.
+
+Frames travel as one bus message per gateway and batch (:func:`pack_frames`): a JSON header line, then the
+frame texts, one per line (an encoded frame is compact JSON, which never holds a raw newline), each text once
+however many of the gateway's sockets get it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import Callable, Coroutine, Iterable
+from typing import Any
+
+__all__ = [
+    "PREFIX",
+    "Bus",
+    "gateway_channel",
+    "info_key",
+    "pack_frames",
+    "table_channel",
+    "unpack_frames",
+]
+
+log = logging.getLogger("studpoker.server")
+
+PREFIX = "studpoker:"
+ROOM = PREFIX + "room"
+WORKERS = PREFIX + "workers"
+GATEWAYS = PREFIX + "gateways"
+
+
+def table_channel(table_id: int) -> str:
+    return f"{PREFIX}table:{table_id}"
+
+
+def gateway_channel(gateway: str) -> str:
+    return f"{PREFIX}gateway:{gateway}"
+
+
+def info_key(table_id: int) -> str:
+    return f"{PREFIX}info:{table_id}"
+
+
+def pack_frames(table_id: int, generation: int, entries: Iterable[tuple[int, int, int, str | int]]) -> str:
+    """One bus message of frames for one gateway: ``entries`` are ``(socket, attachment, number, frame)``,
+    a frame being an encoded message or an ``int`` close code."""
+    texts: list[str] = []
+    index: dict[int, int] = {}
+    rows: list[list[int]] = []
+    for socket, attachment, number, frame in entries:
+        if isinstance(frame, int):
+            rows.append([socket, attachment, number, -1, frame])
+            continue
+        at = index.get(id(frame))
+        if at is None:
+            at = index[id(frame)] = len(texts)
+            texts.append(frame)
+        rows.append([socket, attachment, number, at])
+    header = json.dumps({"t": table_id, "g": generation, "m": rows}, separators=(",", ":"))
+    return "\n".join([header, *texts])
+
+
+def unpack_frames(data: str) -> tuple[int, int, list[tuple[int, int, int, str | int]]]:
+    """The inverse of :func:`pack_frames`: ``(table id, generation, entries)``."""
+    lines = data.split("\n")
+    header = json.loads(lines[0])
+    texts = lines[1:]
+    entries: list[tuple[int, int, int, str | int]] = []
+    for row in header["m"]:
+        frame: str | int = row[4] if row[3] < 0 else texts[row[3]]
+        entries.append((int(row[0]), int(row[1]), int(row[2]), frame))
+    return int(header["t"]), int(header["g"]), entries
+
+
+Handler = Callable[[str, str], None]
+
+
+class Bus:
+    """One process's Redis: a client for commands, and one subscriber connection read by one task.
+
+    :meth:`subscribe`/:meth:`unsubscribe` only record what the reader should listen to; the reader applies it
+    between reads (one task owns the subscriber connection). When Redis goes away the reader reconnects with a
+    growing pause (up to 2 s), subscribes again to everything, then calls ``on_reconnect``: what was published
+    meanwhile is lost, and the owner of the bus resynchronises.
+    """
+
+    def __init__(
+        self, url: str, handler: Handler, on_reconnect: Callable[[], Coroutine[Any, Any, None]] | None = None
+    ) -> None:
+        import redis.asyncio as redis
+
+        self.url = url
+        self.redis: Any = redis.Redis.from_url(url, decode_responses=True, health_check_interval=10)
+        self.handler = handler
+        self.on_reconnect = on_reconnect
+        self.channels: set[str] = set()
+        self._changed = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self.connected = asyncio.Event()
+        self.reconnects = 0
+        self._resync: asyncio.Task[None] | None = None
+        self._waiters: list[asyncio.Future[None]] = []
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._read(), name="bus-reader")
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+        with contextlib.suppress(Exception):
+            await self.redis.aclose()
+
+    def subscribe(self, *channels: str) -> None:
+        self.channels.update(channels)
+        self._changed.set()
+
+    def unsubscribe(self, *channels: str) -> None:
+        self.channels.difference_update(channels)
+        self._changed.set()
+
+    async def listening(self, timeout: float = 2.0) -> bool:
+        """Wait until the reader listens to every channel asked for so far (``False``: not within ``timeout``,
+        e.g. while Redis is away)."""
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiters.append(waiter)
+        self._changed.set()
+        try:
+            await asyncio.wait_for(waiter, timeout)
+        except TimeoutError:
+            return False
+        return True
+
+    async def publish(self, channel: str, message: str) -> int:
+        """Publish; the number of subscribers that got it (0 when Redis is away: the message is lost)."""
+        try:
+            return int(await self.redis.publish(channel, message))
+        except Exception as error:
+            log.debug("bus: publish to %s failed: %s", channel, error)
+            return 0
+
+    async def publish_many(self, messages: list[tuple[str, str]]) -> None:
+        """Publish in one round trip, in order (lost, like :meth:`publish`, while Redis is away)."""
+        if not messages:
+            return
+        try:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for channel, message in messages:
+                    pipe.publish(channel, message)
+                await pipe.execute()
+        except Exception as error:
+            log.debug("bus: publishing %d messages failed: %s", len(messages), error)
+
+    async def heartbeat(self, group: str, member: str) -> None:
+        with contextlib.suppress(Exception):
+            await self.redis.zadd(group, {member: time.time()})
+
+    async def alive(self, group: str, within: float) -> set[str]:
+        """The members of ``group`` whose heartbeat is at most ``within`` seconds old (by this host's clock)."""
+        try:
+            members = await self.redis.zrangebyscore(group, time.time() - within, "+inf")
+        except Exception:
+            return set()
+        return set(members)
+
+    async def _read(self) -> None:
+        pause = 0.05
+        first = True
+        while True:
+            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                listening: set[str] = set()
+                await pubsub.subscribe(ROOM)  # every process listens to the room channel
+                listening.add(ROOM)
+                wanted = self.channels | {ROOM}
+                if wanted - listening:
+                    await pubsub.subscribe(*(wanted - listening))
+                    listening |= wanted
+                self.connected.set()
+                if not first:
+                    self.reconnects += 1
+                    log.warning("bus: connected to Redis again; resynchronising")
+                    if self.on_reconnect is not None:
+                        self._resync = asyncio.create_task(self.on_reconnect())
+                first = False
+                pause = 0.05
+                while True:
+                    if self._changed.is_set():
+                        self._changed.clear()
+                        waiters, self._waiters = self._waiters, []  # those who asked before ``wanted`` is taken
+                        wanted = self.channels | {ROOM}
+                        if wanted - listening:
+                            await pubsub.subscribe(*(wanted - listening))
+                        if listening - wanted:
+                            await pubsub.unsubscribe(*(listening - wanted))
+                        listening = set(wanted)
+                        for waiter in waiters:
+                            if not waiter.done():
+                                waiter.set_result(None)
+                    message = await pubsub.get_message(timeout=0.05)
+                    if message is None or message.get("type") != "message":
+                        continue
+                    try:
+                        self.handler(str(message["channel"]), str(message["data"]))
+                    except Exception:
+                        log.exception("bus: a message on %s could not be handled", message.get("channel"))
+            except asyncio.CancelledError:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+                raise
+            except Exception as error:
+                if self.connected.is_set():
+                    log.warning("bus: lost Redis (%s); reconnecting", error)
+                self.connected.clear()
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, 2.0)

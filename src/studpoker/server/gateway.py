@@ -1,0 +1,511 @@
+"""A gateway of the distributed room: HTTP and the browsers' WebSockets, with no game state of its own.
+
+The routes and the table socket are the embedded room's; what they ask of a table goes to :class:`RemoteTable`
+instead of an actor. A socket is *attached* to its table: the gateway tells the table's channel (whichever
+worker holds the lease listens there) who the socket speaks for, and the worker answers with a snapshot and then
+every frame that viewer may see, numbered. The gateway passes on the frames in order and, if one is missing or
+the table changed hands, attaches the socket again (a new attachment number, so late frames of the old one are
+dropped), which brings a fresh snapshot, as a browser that reconnects gets one. Every two seconds it also checks
+each table's lease in PostgreSQL, so even a lost announcement costs at most that long.
+
+HTTP operations on a table (sit, leave, top up, bots, close) are calls to its worker, answered on the
+gateway's channel; a call no worker hears is refused at once (503, the table is changing hands), one not answered
+in :data:`CALL_SECONDS` gets 504. The lobby is the database's list of open tables with each table's entry from
+the workers' cache (at most a few seconds old); a table between owners shows what the database knows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import logging
+import os
+import secrets
+import socket as socketlib
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from . import bus as channels
+from . import wire
+from .actor import table_info
+from .bus import Bus, info_key, table_channel, unpack_frames
+from .config import Settings
+from .connection import Connection
+from .db import HandRow, LeaseRow, SeatRow, TableRow
+from .errors import ApiError
+from .handle import TableHandle
+from .lease import lease_of
+from .room import LOGGED_OUT, Room, _freeze_startup_objects, rules_of
+from .schemas import CreateTable
+
+__all__ = ["CALL_SECONDS", "GatewayRoom", "RemoteTable"]
+
+log = logging.getLogger("studpoker.server")
+
+#: How long an HTTP operation waits for the table's worker to answer.
+CALL_SECONDS = 10.0
+#: How long a new table waits for a worker to take it before the request is answered anyway.
+CLAIM_SECONDS = 10.0
+#: Seconds between two checks of the leases of the tables this gateway has sockets at.
+CHECK_SECONDS = 2.0
+
+
+@dataclass(eq=False)
+class Attached:
+    """One of this gateway's sockets at a table: which attachment it is in, and the next frame number."""
+
+    connection: Connection
+    table_id: int
+    number: int
+    attachment: int = 0
+    expected: int = 1
+    generation: int | None = None  # the owner's lease generation, from the frames taken
+    since: float = field(default_factory=time.monotonic)
+
+
+class RemoteTable:
+    """A table on a gateway: read from the lobby cache, everything else sent to its worker."""
+
+    def __init__(self, room: GatewayRoom, entry: dict[str, Any]) -> None:
+        self.room = room
+        self.entry = entry
+        info = entry["info"]
+        self.id: int = int(info["id"])
+        self.name: str = str(info["name"])
+        self.created_by: int | None = info.get("created_by")
+
+    def info(self) -> dict[str, Any]:
+        return dict(self.entry["info"])
+
+    def seats_info(self, *, bank: bool = False) -> list[dict[str, Any]]:
+        return [{k: v for k, v in seat.items() if bank or k != "time_bank"} for seat in self.entry["seats"]]
+
+    # -- the socket
+
+    async def connect(self, connection: Connection) -> None:
+        self.room.attach(connection, self.id)
+
+    def disconnect(self, connection: Connection) -> None:
+        self.room.detach(connection)
+
+    async def act(self, connection: Connection, hand: int, seq: int, action: str, amount: int | None) -> None:
+        await self.room.to_table(
+            connection, {"op": "act", "hand": hand, "seq": seq, "action": action, "amount": amount}
+        )
+
+    def chat(self, connection: Connection, text: str) -> None:
+        self.room.spawn(self.room.to_table(connection, {"op": "chat", "text": text}))
+
+    def resend_snapshot(self, connection: Connection) -> None:
+        self.room.spawn(self.room.to_table(connection, {"op": "snapshot"}))
+
+    # -- HTTP operations, done by the worker
+
+    async def _call(self, name: str, **args: Any) -> dict[str, Any]:
+        return await self.room.call(self.id, name, args)
+
+    async def sit(self, account_id: int, username: str, buy_in: int, seat: int | None) -> dict[str, Any]:
+        return await self._call("sit", account_id=account_id, username=username, buy_in=buy_in, seat=seat)
+
+    async def leave(self, account_id: int) -> dict[str, Any]:
+        return await self._call("leave", account_id=account_id)
+
+    async def top_up(self, account_id: int, amount: int) -> dict[str, Any]:
+        return await self._call("top_up", account_id=account_id, amount=amount)
+
+    async def set_sitting_out(self, account_id: int, out: bool) -> dict[str, Any]:
+        return await self._call("set_sitting_out", account_id=account_id, out=out)
+
+    async def add_bots(self, count: int | None, tag: str | None) -> dict[str, Any]:
+        return await self._call("add_bots", count=count, tag=tag)
+
+    async def remove_bots(self) -> dict[str, Any]:
+        return await self._call("remove_bots")
+
+    async def close(self) -> dict[str, Any]:
+        return await self._call("close")
+
+
+class GatewayRoom(Room):
+    """The room as a gateway sees it (see the module's docstring)."""
+
+    def __init__(self, settings: Settings) -> None:
+        if settings.redis_url is None:
+            raise ValueError("a gateway needs a Redis URL")
+        super().__init__(settings)
+        self.gateway_id = f"{socketlib.gethostname()[:30]}-{os.getpid()}-{secrets.token_hex(3)}"
+        self.bus = Bus(settings.redis_url, self._on_message, self._on_reconnect)
+        self.attached: dict[int, Attached] = {}
+        self.by_table: dict[int, set[int]] = {}
+        self.calls: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._numbers = itertools.count(1)
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._loops: list[asyncio.Task[None]] = []
+
+    def spawn(self, job: Any) -> None:
+        task = asyncio.get_running_loop().create_task(job)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def open(self) -> None:
+        await self.db.run_plain(self.db.migrate)
+        self.bus.subscribe(channels.gateway_channel(self.gateway_id))
+        self.bus.start()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.bus.connected.wait(), 5.0)
+        self._loops.append(asyncio.create_task(self._check(), name="gateway-check"))
+        self._sweeper = asyncio.create_task(self._sweep_sessions(), name="session-sweeper")
+        any_table = await self.db.run(lambda s: s.scalar(select(func.count(TableRow.id))))
+        if not any_table and self.settings.default_table:
+            self.spawn(self._default_table())
+        _freeze_startup_objects()
+        log.info("gateway %s started", self.gateway_id)
+
+    async def _default_table(self) -> None:
+        request = CreateTable.model_validate(
+            {"name": "Stud 10/20", "variant": "STUD7", "small_bet": 10, "big_bet": 20, "ante": 1, "bring_in": 3}
+        )
+        try:
+            table = await self.create_table(None, request)
+            if self.settings.default_bots:
+                await table.add_bots(self.settings.default_bots, "tight-aggressive")
+        except ApiError as error:  # another gateway made it first, or no worker took it in time
+            log.info("gateway %s: the default table: %s", self.gateway_id, error.message)
+
+    async def close(self) -> None:
+        for task in [*self._loops, *self._tasks]:
+            task.cancel()
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+        for task in [*self._loops, *self._tasks, *([self._sweeper] if self._sweeper else [])]:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        detaches = [
+            (table_channel(a.table_id), self._message(a, {"op": "detach"})) for a in list(self.attached.values())
+        ]
+        await self.bus.publish_many(detaches)
+        for attached in list(self.attached.values()):
+            attached.connection.close(1001)  # going away: the browser reconnects, to another gateway
+        with contextlib.suppress(Exception):
+            await self.bus.redis.zrem(channels.GATEWAYS, self.gateway_id)
+        await self.bus.close()
+        self.db.close()
+
+    # -- tables --------------------------------------------------------------------------------------
+
+    async def find_table(self, table_id: int) -> TableHandle:
+        entry = await self._cached(table_id)
+        if entry is None:
+            entries = await self._from_database([table_id])
+            if not entries:
+                raise ApiError(404, "not_found", f"there is no open table {table_id}")
+            entry = entries[0]
+        return RemoteTable(self, entry)
+
+    async def _cached(self, table_id: int) -> dict[str, Any] | None:
+        try:
+            raw = await self.bus.redis.get(info_key(table_id))
+        except Exception:
+            return None
+        entry: dict[str, Any] | None = json.loads(raw) if raw else None
+        return entry
+
+    async def _from_database(self, tables: list[int] | None) -> list[dict[str, Any]]:
+        """Lobby entries of open tables (all, or those of ``tables``) from the database alone: the seats as last
+        saved, the average pot of the last 100 hands."""
+        settings = self.settings
+
+        def work(session: Session) -> list[dict[str, Any]]:
+            query = select(TableRow).where(TableRow.status != "closed").order_by(TableRow.id)
+            if tables is not None:
+                query = query.where(TableRow.id.in_(tables))
+            entries = []
+            for row in session.scalars(query).all():
+                seats = list(
+                    session.scalars(select(SeatRow).where(SeatRow.table_id == row.id).order_by(SeatRow.seat)).all()
+                )
+                count = int(
+                    session.scalar(
+                        select(func.count(HandRow.id)).where(HandRow.table_id == row.id, HandRow.status == "finished")
+                    )
+                    or 0
+                )
+                pots = list(
+                    session.scalars(
+                        select(HandRow.pot)
+                        .where(HandRow.table_id == row.id, HandRow.status == "finished")
+                        .order_by(HandRow.number.desc())
+                        .limit(100)
+                    ).all()
+                )
+                rules = rules_of(row)
+                info = table_info(
+                    row, rules, settings, seats_taken=len(seats), hands_played=count, pots=pots, playing=False
+                )
+                seat_list = [
+                    {
+                        "seat": s.seat,
+                        "name": s.name,
+                        "stack": s.stack,
+                        "bot": s.bot_tag is not None,
+                        "sitting_out": s.sitting_out,
+                        "leaving": s.leaving,
+                        "queued": s.queued,
+                        "connected": s.bot_tag is not None,
+                    }
+                    for s in seats
+                ]
+                entries.append({"info": info, "seats": seat_list})
+            return entries
+
+        return await self.db.run(work)
+
+    async def table_infos(self) -> list[dict[str, Any]]:
+        ids = await self.db.run(
+            lambda s: list(
+                s.scalars(select(TableRow.id).where(TableRow.status != "closed").order_by(TableRow.id)).all()
+            )
+        )
+        if not ids:
+            return []
+        try:
+            raws = await self.bus.redis.mget([info_key(i) for i in ids])
+        except Exception:
+            raws = [None] * len(ids)
+        found = {i: json.loads(raw)["info"] for i, raw in zip(ids, raws, strict=True) if raw}
+        missing = [i for i in ids if i not in found]
+        if missing:
+            for entry in await self._from_database(missing):
+                found[int(entry["info"]["id"])] = entry["info"]
+        return [found[i] for i in ids if i in found]
+
+    async def seats_of(self, account_id: int) -> list[dict[str, Any]]:
+        def work(session: Session) -> list[dict[str, Any]]:
+            rows = session.execute(
+                select(SeatRow, TableRow.name)
+                .join(TableRow, TableRow.id == SeatRow.table_id)
+                .where(SeatRow.account_id == account_id, TableRow.status != "closed")
+                .order_by(SeatRow.table_id)
+            ).all()
+            return [
+                {
+                    "table_id": seat.table_id,
+                    "table": name,
+                    "seat": seat.seat,
+                    "stack": seat.stack,
+                    "queued": seat.queued,
+                    "sitting_out": seat.sitting_out,
+                }
+                for seat, name in rows
+            ]
+
+        return await self.db.run(work)
+
+    async def _open_tables(self, owner: int | None) -> tuple[int, int, set[str]]:
+        def work(session: Session) -> tuple[int, int]:
+            open_ = TableRow.status != "closed"
+            total = int(session.scalar(select(func.count(TableRow.id)).where(open_)) or 0)
+            mine = 0
+            if owner is not None:
+                mine = int(
+                    session.scalar(select(func.count(TableRow.id)).where(open_, TableRow.created_by == owner)) or 0
+                )
+            return total, mine
+
+        total, mine = await self.db.run(work)
+        return total, mine, set()  # a name taken is refused by the database's unique index
+
+    async def _opened(self, row: TableRow) -> TableHandle:
+        """A new table: its lease row, a word to the workers, and its lobby entry once one of them has it."""
+
+        def work(session: Session) -> None:
+            if session.get(LeaseRow, row.id) is None:
+                session.add(LeaseRow(table_id=row.id, worker=None, generation=0, expires_at=0.0))
+
+        with contextlib.suppress(IntegrityError):
+            await self.db.run(work)
+        await self.bus.publish(channels.ROOM, json.dumps({"op": "claim"}))
+        deadline = time.monotonic() + CLAIM_SECONDS
+        while time.monotonic() < deadline:
+            entry = await self._cached(row.id)
+            if entry is not None:
+                return RemoteTable(self, entry)
+            await asyncio.sleep(0.05)
+        log.warning(
+            "gateway %s: no table worker took the new table %s within %.0f s", self.gateway_id, row.id, CLAIM_SECONDS
+        )
+        return await self.find_table(row.id)
+
+    # -- calls to workers -------------------------------------------------------------------------------
+
+    async def call(self, table_id: int, name: str, args: dict[str, Any]) -> dict[str, Any]:
+        """Ask the table's worker to do ``name`` (an HTTP operation) and wait for its answer."""
+        ident = secrets.token_hex(8)
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.calls[ident] = future
+        message = {"op": "call", "gw": self.gateway_id, "id": ident, "name": name, "args": args}
+        try:
+            heard = await self.bus.publish(table_channel(table_id), json.dumps(message, separators=(",", ":")))
+            if not heard:
+                raise ApiError(
+                    503,
+                    "unavailable",
+                    f"table {table_id} is changing hands between servers: try again in a few seconds",
+                    {"Retry-After": "3"},
+                )
+            try:
+                answer = await asyncio.wait_for(future, CALL_SECONDS)
+            except TimeoutError:
+                raise ApiError(
+                    504, "timeout", f"table {table_id} did not answer in time: look at the table before trying again"
+                ) from None
+        finally:
+            self.calls.pop(ident, None)
+        if "error" in answer:
+            error = answer["error"]
+            raise ApiError(int(error["status"]), str(error["code"]), str(error["message"]), answer.get("headers"))
+        result: dict[str, Any] = answer["ok"]
+        return result
+
+    # -- sockets ------------------------------------------------------------------------------------------
+
+    def attach(self, connection: Connection, table_id: int) -> None:
+        number = next(self._numbers)
+        attached = Attached(connection, table_id, number)
+        connection.bus_number = number
+        self.attached[number] = attached
+        self.by_table.setdefault(table_id, set()).add(number)
+        self._attach_again(attached)
+
+    def _attach_again(self, attached: Attached) -> None:
+        """A new attachment of the socket: the worker answers with a snapshot, numbered 1."""
+        attached.attachment += 1
+        attached.expected = 1
+        attached.since = time.monotonic()
+        connection = attached.connection
+        message = {
+            "op": "attach",
+            "account_id": connection.account_id,
+            "username": connection.username,
+            "session": connection.session,
+        }
+        self.spawn(self.bus.publish(table_channel(attached.table_id), self._message(attached, message)))
+
+    def _message(self, attached: Attached, message: dict[str, Any]) -> str:
+        message.update(gw=self.gateway_id, s=attached.number, a=attached.attachment)
+        return json.dumps(message, separators=(",", ":"))
+
+    def detach(self, connection: Connection) -> None:
+        attached = self.attached.pop(connection.bus_number, None)
+        if attached is None:
+            return
+        group = self.by_table.get(attached.table_id)
+        if group is not None:
+            group.discard(attached.number)
+            if not group:
+                del self.by_table[attached.table_id]
+        self.spawn(self.bus.publish(table_channel(attached.table_id), self._message(attached, {"op": "detach"})))
+
+    async def to_table(self, connection: Connection, message: dict[str, Any]) -> None:
+        attached = self.attached.get(connection.bus_number)
+        if attached is not None:
+            await self.bus.publish(table_channel(attached.table_id), self._message(attached, message))
+
+    def _on_message(self, channel: str, data: str) -> None:
+        if data.startswith('{"t"'):
+            self._frames(data)
+            return
+        message = json.loads(data)
+        if not isinstance(message, dict):
+            return
+        op = message.get("op")
+        if op == "answer":
+            future = self.calls.get(str(message.get("id")))
+            if future is not None and not future.done():
+                future.set_result(message)
+        elif op == "owner":
+            table_id, generation = message.get("table"), message.get("generation")
+            for number in list(self.by_table.get(int(table_id or 0), ())):
+                attached = self.attached[number]
+                if attached.generation != generation:
+                    self._attach_again(attached)
+        elif op == "gone":
+            for number in message.get("s", []):
+                again = self.attached.get(number)
+                if again is not None:
+                    self._attach_again(again)
+        elif op == "session_ended":
+            self._end_local(str(message.get("session", "")), str(message.get("reason", "your session ended")))
+
+    def _frames(self, data: str) -> None:
+        table_id, generation, entries = unpack_frames(data)
+        for number, attachment, position, frame in entries:
+            attached = self.attached.get(number)
+            if attached is None or attached.table_id != table_id or attachment != attached.attachment:
+                continue  # a socket gone, or a frame of an attachment before the current one
+            if position != attached.expected:
+                # a gap: a new attachment starts from a snapshot; what is still coming of this one is dropped
+                attached.attachment += 1
+                attached.expected = 1
+                attached.since = time.monotonic()
+                self.spawn(self.bus.publish(table_channel(table_id), self._message(attached, {"op": "resync"})))
+                continue
+            attached.expected += 1
+            attached.generation = generation
+            if isinstance(frame, int):
+                attached.connection.close(frame)
+            else:
+                attached.connection.push(frame)
+
+    async def _on_reconnect(self) -> None:
+        """Redis came back: frames may have been lost, so every socket starts again from a snapshot."""
+        for attached in list(self.attached.values()):
+            self._attach_again(attached)
+
+    async def _check(self) -> None:
+        """Heartbeat, and every :data:`CHECK_SECONDS` each table's lease against the owner the frames came
+        from: a socket whose table changed hands unnoticed, or that has waited that long for its snapshot, is
+        attached again."""
+        last = time.monotonic()
+        while True:
+            await asyncio.sleep(1.0)
+            await self.bus.heartbeat(channels.GATEWAYS, self.gateway_id)
+            if time.monotonic() - last < CHECK_SECONDS or not self.by_table:
+                continue
+            last = time.monotonic()
+            try:
+                leases = await self.db.run(lambda s: lease_of(s, list(self.by_table)))
+            except Exception as error:
+                log.warning("gateway %s: could not read the leases (%s)", self.gateway_id, error)
+                continue
+            now = time.monotonic()
+            for table_id, numbers in list(self.by_table.items()):
+                owner = leases.get(table_id)
+                for number in list(numbers):
+                    attached = self.attached.get(number)
+                    if attached is None or now - attached.since < CHECK_SECONDS:
+                        continue
+                    if owner is not None and (attached.generation != owner[1] or attached.expected <= 1):
+                        self._attach_again(attached)
+
+    # -- sessions -----------------------------------------------------------------------------------------
+
+    def end_sockets(self, session: str, reason: str) -> int:
+        """Close the session's sockets here, and tell every other gateway to close its own."""
+        message = json.dumps({"op": "session_ended", "session": session, "reason": reason})
+        self.spawn(self.bus.publish(channels.ROOM, message))
+        return self._end_local(session, reason)
+
+    def _end_local(self, session: str, reason: str) -> int:
+        group = self.sockets.pop(session, set())
+        for connection in group:
+            connection.push(wire.encode(wire.error("logged_out", reason)))
+            connection.close(LOGGED_OUT)
+        return len(group)

@@ -1,0 +1,487 @@
+"""A table worker of the distributed room: it claims tables' leases in PostgreSQL and runs their actors.
+
+The actors are the embedded room's (:class:`~studpoker.server.actor.TableActor`), unchanged but for two things:
+their database is :class:`~studpoker.server.lease.FencedDatabase` (no write once the lease is gone), and their
+connections are :class:`RemoteConnection`\\ s, stand-ins for sockets held by gateways: a frame pushed to one is
+numbered and sent to its gateway over Redis (:mod:`studpoker.server.bus`). What each viewer may see is still
+decided here, where the state is; a gateway only forwards.
+
+Every ``lease_seconds / 5`` the worker renews its leases (a table it no longer holds is dropped at once, without a
+write), claims tables without a live owner up to its fair share (open tables / live workers, plus one), and
+drops the sockets of gateways it has not heard from for a while. A table it takes has its hand in play voided
+first, exactly as a restart voids it (:func:`~studpoker.server.room.void_unfinished`). On SIGTERM the worker
+drains: no new hand is dealt, the hands in play are finished (up to ``drain_seconds``), and the leases are given
+back so that other workers take the tables with nothing voided.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import math
+import os
+import secrets
+import socket as socketlib
+import time
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from . import bus as channels
+from .actor import TableActor
+from .bus import Bus, info_key, pack_frames, table_channel
+from .config import Settings
+from .connection import Connection
+from .db import TableRow
+from .errors import ApiError
+from .lease import FencedDatabase, LeaseLostError, claim, release, renew
+from .room import VOIDED_KEPT, Room, void_unfinished
+
+__all__ = ["CALLS", "RemoteConnection", "WorkerRoom", "run_worker"]
+
+log = logging.getLogger("studpoker.server")
+
+#: The operations a gateway may ask of a table's actor (``call``), with the arguments each takes.
+CALLS: dict[str, tuple[str, ...]] = {
+    "sit": ("account_id", "username", "buy_in", "seat"),
+    "leave": ("account_id",),
+    "top_up": ("account_id", "amount"),
+    "set_sitting_out": ("account_id", "out"),
+    "add_bots": ("count", "tag"),
+    "remove_bots": (),
+    "close": (),
+}
+#: Seconds after which a gateway without a heartbeat is taken for gone (its sockets leave the tables).
+GATEWAY_TIMEOUT = 6.0
+
+
+@dataclass(eq=False)
+class RemoteConnection(Connection):
+    """A socket held by gateway ``gateway`` (its number there ``socket``): what the actor pushes is numbered
+    within the current ``attachment`` and queued for the gateway."""
+
+    gateway: str = ""
+    socket: int = 0
+    table_id: int = 0
+    attachment: int = 0
+    number: int = 0
+    worker: WorkerRoom | None = None
+
+    def push(self, text: str) -> None:
+        if self.closed or self.worker is None:
+            return
+        self.number += 1
+        self.worker.queue_frame(self, text)
+
+    def close(self, code: int) -> None:
+        if not self.closed and self.worker is not None:
+            self.closed = True
+            self.number += 1
+            self.worker.queue_frame(self, code)
+
+
+class WorkerRoom(Room):
+    """The tables one worker process drives (see the module's docstring)."""
+
+    def __init__(self, settings: Settings) -> None:
+        if settings.redis_url is None:
+            raise ValueError("a table worker needs a Redis URL")
+        super().__init__(settings)
+        self.worker_id = f"{socketlib.gethostname()[:30]}-{os.getpid()}-{secrets.token_hex(3)}"
+        self.bus = Bus(settings.redis_url, self._on_message, self._on_reconnect)
+        self.generations: dict[int, int] = {}
+        self.remote: dict[tuple[str, int], RemoteConnection] = {}
+        self.gateway_seen: dict[str, float] = {}
+        self.draining = False
+        self._outbox: dict[tuple[str, int, int], list[tuple[int, int, int, str | int]]] = {}
+        self._flush_due = False
+        self._outgoing: deque[tuple[str, str]] = deque()
+        self._send = asyncio.Event()
+        self._claim_now = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._taking: set[int] = set()
+        self.stopped = asyncio.Event()
+
+    # -- life ----------------------------------------------------------------------------------------------
+
+    async def open(self) -> None:
+        from .room import _freeze_startup_objects, _warm_up
+
+        await asyncio.to_thread(_warm_up)
+        await self.db.run_plain(self.db.migrate)
+        self.bus.start()
+        for job, name in ((self._sender, "bus-sender"), (self._leases, "leases"), (self._infos, "lobby-infos")):
+            self._tasks.append(asyncio.create_task(job(), name=name))
+        _freeze_startup_objects()
+        log.info("table worker %s started", self.worker_id)
+
+    async def close(self) -> None:
+        """Stop at once: the tables' actors stop where they are and the leases are given back (the next owner
+        voids the hands in play). :meth:`drain` first for a stop that voids nothing."""
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        for actor in list(self.actors.values()):
+            actor.abandon()
+        tables = list(self.actors)
+        self.actors.clear()
+        with contextlib.suppress(Exception):
+            await self.db.run(lambda s: release(s, self.worker_id))
+        with contextlib.suppress(Exception):
+            if tables:
+                await self.bus.redis.delete(*(info_key(t) for t in tables))
+            await self.bus.redis.zrem(channels.WORKERS, self.worker_id)
+            await self.bus.publish(channels.ROOM, json.dumps({"op": "claim"}))
+        await self.bus.close()
+        self.db.close()
+        self.stopped.set()
+
+    async def drain(self, seconds: float) -> None:
+        """Deal no new hand; wait (at most ``seconds``) until no table has a hand in play."""
+        self.draining = True
+        for actor in self.actors.values():
+            actor.paused = True
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline and any(a.table.hand is not None for a in self.actors.values()):
+            await asyncio.sleep(0.1)
+        busy = sum(1 for a in self.actors.values() if a.table.hand is not None)
+        log.info("table worker %s drained (%d hands still in play are voided by the next owner)", self.worker_id, busy)
+
+    # -- leases ------------------------------------------------------------------------------------------
+
+    async def _leases(self) -> None:
+        period = self.settings.lease_seconds / 5
+        last_purge = time.monotonic()
+        while True:
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._claim_now.wait(), period)
+            self._claim_now.clear()
+            try:
+                await self._lease_pass()
+                if time.monotonic() - last_purge >= 2.0:
+                    last_purge = time.monotonic()
+                    await self._purge_gateways()
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                log.warning("table worker %s: lease pass failed (%s); again in %.1f s", self.worker_id, error, period)
+
+    async def _lease_pass(self) -> None:
+        seconds = self.settings.lease_seconds
+        held = await self.db.run(lambda s: renew(s, self.worker_id, seconds))
+        for table_id, generation in list(self.generations.items()):
+            if held.get(table_id) != generation and table_id not in self._taking:
+                self._lose(table_id, f"its lease passed to another worker (generation {held.get(table_id)})")
+        await self.bus.heartbeat(channels.WORKERS, self.worker_id)
+        if self.draining:
+            return
+        workers = max(1, len(await self.bus.alive(channels.WORKERS, seconds)))
+
+        def take(session: Session) -> list[tuple[int, int]]:
+            from sqlalchemy import func, select
+
+            total = int(session.scalar(select(func.count(TableRow.id)).where(TableRow.status != "closed")) or 0)
+            share = math.ceil(total / workers) + 1
+            return claim(session, self.worker_id, seconds, share - len(self.generations))
+
+        for table_id, generation in await self.db.run(take):
+            self._taking.add(table_id)
+            try:
+                await self._take(table_id, generation)
+            except LeaseLostError:
+                log.warning("table worker %s: table %s was taken by another worker meanwhile", self.worker_id, table_id)
+            except Exception:
+                log.exception("table worker %s: could not take table %s; giving it back", self.worker_id, table_id)
+                self.generations.pop(table_id, None)
+                with contextlib.suppress(Exception):
+                    await self._release([table_id])
+            finally:
+                self._taking.discard(table_id)
+
+    async def _take(self, table_id: int, generation: int) -> None:
+        """Own table ``table_id`` from now on: void its hand in play, load it, listen to its channel, say so."""
+        self.generations[table_id] = generation
+        fenced = FencedDatabase(self.db, table_id, generation, lambda: self._lose_soon(table_id, generation))
+
+        def work(session: Session) -> tuple[list[tuple[int, dict[str, Any]]], TableRow | None]:
+            voided = void_unfinished(session, table_id)
+            return voided, session.get(TableRow, table_id)
+
+        voided, row = await fenced.run(work)
+        if row is None or row.status == "closed":
+            self.generations.pop(table_id, None)
+            await self.db.run(lambda s: release(s, self.worker_id, [table_id]))
+            return
+        for _, entry in voided:
+            self.voided.setdefault(table_id, deque(maxlen=VOIDED_KEPT)).append(entry)
+            log.warning(
+                "table %s: hand %s was cut short when its worker went away; it is void", table_id, entry["hand"]
+            )
+        self.bus.subscribe(table_channel(table_id))
+        await self.bus.listening()  # before the gateways are told: their attachments must be heard
+        actor = await self._load(row, db=fenced)
+        if self.draining:
+            actor.paused = True
+        log.info("table worker %s took table %s (generation %s)", self.worker_id, table_id, generation)
+        await self.bus.publish(channels.ROOM, json.dumps({"op": "owner", "table": table_id, "generation": generation}))
+        if row.status == "closing":
+            await actor.close()
+
+    async def _release(self, tables: list[int]) -> None:
+        def work(session: Session) -> int:
+            return release(session, self.worker_id, tables)
+
+        await self.db.run(work)
+
+    def _lose_soon(self, table_id: int, generation: int) -> None:
+        if self.generations.get(table_id) == generation:
+            asyncio.get_running_loop().call_soon(self._lose, table_id, "a write found its lease gone")
+
+    def _lose(self, table_id: int, why: str) -> None:
+        """Drop a table this worker no longer owns: its actor stops without another write or frame."""
+        self.generations.pop(table_id, None)
+        actor = self.actors.pop(table_id, None)
+        if actor is not None:
+            actor.abandon()
+            log.warning("table worker %s: dropped table %s: %s", self.worker_id, table_id, why)
+        self.bus.unsubscribe(table_channel(table_id))
+        for key, connection in list(self.remote.items()):
+            if connection.table_id == table_id:
+                connection.worker = None
+                del self.remote[key]
+
+    def forget(self, table_id: int) -> None:
+        """A table that closed: its lease goes back (nobody claims a closed table) and its lobby entry goes."""
+        super().forget(table_id)
+        self.generations.pop(table_id, None)
+        self.bus.unsubscribe(table_channel(table_id))
+
+        async def tidy() -> None:
+            with contextlib.suppress(Exception):
+                await self.db.run(lambda s: release(s, self.worker_id, [table_id]))
+                await self.bus.redis.delete(info_key(table_id))
+
+        asyncio.get_running_loop().create_task(tidy())
+
+    async def _purge_gateways(self) -> None:
+        now = time.monotonic()
+        for gateway in await self.bus.alive(channels.GATEWAYS, GATEWAY_TIMEOUT):
+            self.gateway_seen[gateway] = now
+        for key, connection in list(self.remote.items()):
+            seen = self.gateway_seen.setdefault(connection.gateway, now)
+            if now - seen > GATEWAY_TIMEOUT:
+                self._detach(key)
+        for gateway, seen in list(self.gateway_seen.items()):
+            if now - seen > 10 * GATEWAY_TIMEOUT:
+                del self.gateway_seen[gateway]
+
+    async def _on_reconnect(self) -> None:
+        """Redis came back: what gateways sent meanwhile is lost; they attach their sockets again."""
+        self._claim_now.set()
+
+    # -- the lobby ---------------------------------------------------------------------------------------
+
+    async def _infos(self) -> None:
+        """Every second, each table's lobby entry into Redis, expiring after ``5`` s (so a table whose worker
+        died leaves the cached lobby within seconds, and the gateways fall back on the database)."""
+        while True:
+            await asyncio.sleep(1.0)
+            entries = {info_key(t): table_entry(a) for t, a in list(self.actors.items()) if a.status != "closed"}
+            if not entries:
+                continue
+            with contextlib.suppress(Exception):
+                async with self.bus.redis.pipeline(transaction=False) as pipe:
+                    for key, value in entries.items():
+                        pipe.set(key, value, ex=5)
+                    await pipe.execute()
+
+    # -- frames to gateways ------------------------------------------------------------------------------
+
+    def queue_frame(self, connection: RemoteConnection, frame: str | int) -> None:
+        generation = self.generations.get(connection.table_id, 0)
+        key = (connection.gateway, connection.table_id, generation)
+        self._outbox.setdefault(key, []).append((connection.socket, connection.attachment, connection.number, frame))
+        if not self._flush_due:
+            self._flush_due = True
+            asyncio.get_running_loop().call_soon(self._flush)
+
+    def _flush(self) -> None:
+        self._flush_due = False
+        outbox, self._outbox = self._outbox, {}
+        for (gateway, table_id, generation), entries in outbox.items():
+            self._outgoing.append((channels.gateway_channel(gateway), pack_frames(table_id, generation, entries)))
+        self._send.set()
+
+    async def _sender(self) -> None:
+        """One task publishes everything, in order."""
+        while True:
+            await self._send.wait()
+            self._send.clear()
+            batch = list(self._outgoing)
+            self._outgoing.clear()
+            await self.bus.publish_many(batch)
+
+    def _answer(self, gateway: str, message: dict[str, Any]) -> None:
+        self._outgoing.append((channels.gateway_channel(gateway), json.dumps(message, separators=(",", ":"))))
+        self._send.set()
+
+    # -- messages from gateways --------------------------------------------------------------------------
+
+    def _on_message(self, channel: str, data: str) -> None:
+        message = json.loads(data)
+        if not isinstance(message, dict):
+            return
+        op = message.get("op")
+        if channel == channels.ROOM:
+            if op == "claim":
+                self._claim_now.set()
+            return
+        table_id = int(channel.rsplit(":", 1)[1])
+        actor = self.actors.get(table_id)
+        gateway, number = str(message.get("gw", ""))[:80], message.get("s")
+        if actor is None:
+            return
+        if op == "call":
+            self._call(actor, gateway, message)
+            return
+        if type(number) is not int:
+            return
+        key = (gateway, number)
+        if op == "attach":
+            self._attach(actor, key, message)
+            return
+        connection = self.remote.get(key)
+        if connection is None or connection.table_id != table_id:
+            if op != "detach":
+                self._answer(gateway, {"op": "gone", "table": table_id, "s": [number]})
+            return
+        self.gateway_seen[gateway] = time.monotonic()
+        if op == "detach":
+            self._detach(key)
+        elif op == "snapshot":
+            actor.resend_snapshot(connection)
+        elif op == "resync":
+            attachment = message.get("a")
+            if type(attachment) is int:
+                actor.run_soon(lambda: self._resync(actor, connection, attachment))
+        elif op == "act":
+            hand, seq, action, amount = (
+                message.get("hand"),
+                message.get("seq"),
+                message.get("action"),
+                message.get("amount"),
+            )
+            if (
+                type(hand) is int
+                and type(seq) is int
+                and isinstance(action, str)
+                and (amount is None or type(amount) is int)
+            ):
+                asyncio.get_running_loop().create_task(actor.act(connection, hand, seq, action[:20], amount))
+        elif op == "chat":
+            text = message.get("text")
+            if isinstance(text, str):
+                actor.chat(connection, text[:400])
+
+    async def _resync(self, actor: TableActor, connection: RemoteConnection, attachment: int) -> None:
+        """Start the socket's numbering again from a snapshot (on the actor, between two of its steps)."""
+        connection.attachment, connection.number = attachment, 0
+        actor.resend_now(connection)
+
+    def _attach(self, actor: TableActor, key: tuple[str, int], message: dict[str, Any]) -> None:
+        account, username, session, attachment = (
+            message.get("account_id"),
+            message.get("username"),
+            message.get("session"),
+            message.get("a"),
+        )
+        if type(attachment) is not int or (account is not None and type(account) is not int):
+            return
+        old = self.remote.pop(key, None)
+        if old is not None:
+            old.worker = None
+            actor.disconnect(old)
+        connection = RemoteConnection(
+            account,
+            str(username)[:40] if username is not None else None,
+            str(session)[:64] if session is not None else None,
+            gateway=key[0],
+            socket=key[1],
+            table_id=actor.id,
+            attachment=attachment,
+            worker=self,
+        )
+        self.remote[key] = connection
+        self.gateway_seen[key[0]] = time.monotonic()
+
+        async def connect() -> None:
+            with contextlib.suppress(ApiError):
+                await actor.connect(connection)
+
+        asyncio.get_running_loop().create_task(connect())
+
+    def _detach(self, key: tuple[str, int]) -> None:
+        connection = self.remote.pop(key, None)
+        if connection is None:
+            return
+        connection.worker = None
+        actor = self.actors.get(connection.table_id)
+        if actor is not None:
+            actor.disconnect(connection)
+
+    def _call(self, actor: TableActor, gateway: str, message: dict[str, Any]) -> None:
+        ident, name, args = message.get("id"), message.get("name"), message.get("args")
+        if not isinstance(ident, str) or name not in CALLS or not isinstance(args, dict):
+            return
+        values = [args.get(arg) for arg in CALLS[str(name)]]
+
+        async def run() -> None:
+            try:
+                result = await getattr(actor, str(name))(*values)
+            except ApiError as error:
+                answer: dict[str, Any] = {
+                    "op": "answer",
+                    "id": ident,
+                    "error": {"status": error.status, "code": error.code, "message": error.message},
+                    "headers": error.headers,
+                }
+            except Exception as error:
+                log.exception("table %s: %s from a gateway failed", actor.id, name)
+                answer = {
+                    "op": "answer",
+                    "id": ident,
+                    "error": {"status": 500, "code": "internal", "message": f"the table could not do it: {error}"},
+                }
+            else:
+                answer = {"op": "answer", "id": ident, "ok": result}
+            self._answer(gateway, answer)
+
+        asyncio.get_running_loop().create_task(run())
+
+
+def table_entry(actor: TableActor) -> str:
+    """A table's lobby entry as the worker caches it in Redis: its info, and its seats."""
+    return json.dumps({"info": actor.info(), "seats": actor.seats_info()}, separators=(",", ":"))
+
+
+async def run_worker(settings: Settings, drain_seconds: float = 60.0) -> None:
+    """Run one table worker until SIGTERM or SIGINT (then drain for up to ``drain_seconds`` and stop)."""
+    import signal
+
+    room = WorkerRoom(settings)
+    await room.open()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(signum, stop.set)
+    await stop.wait()
+    log.info("table worker %s: stopping (draining for up to %.0f s)", room.worker_id, drain_seconds)
+    await room.drain(drain_seconds)
+    await room.close()
