@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: run play test test-pure test-postgres test-thorough lint bench fuzz clean
+.PHONY: run play test test-pure test-postgres test-cluster test-thorough lint bench fuzz clean
 
 # `pip install -e` compiles the engine with mypyc (about 40 s), so each set of extras is installed once, into a
 # stamp file .venv/.installed-EXTRAS.BUILD, and again only when the metadata or a Python source under src/ is
@@ -50,6 +50,13 @@ test-pure: $(call installed,test)
 test-postgres: $(call installed,test)
 	@test -n "$(STUDPOKER_TEST_POSTGRES)" || { echo "set STUDPOKER_TEST_POSTGRES to a PostgreSQL URL"; exit 2; }
 	STUDPOKER_TEST_POSTGRES='$(STUDPOKER_TEST_POSTGRES)' $(PY) -m pytest -q -p no:cacheprovider tests/server
+
+# The room on several processes (tests/cluster): table workers and gateways as real processes, on PostgreSQL
+# (STUDPOKER_TEST_POSTGRES, as above) and a private redis-server each test starts (Debian's redis-server package).
+test-cluster: $(call installed,test)
+	@test -n "$(STUDPOKER_TEST_POSTGRES)" || { echo "set STUDPOKER_TEST_POSTGRES to a PostgreSQL URL"; exit 2; }
+	@command -v redis-server >/dev/null || { echo "the cluster tests need redis-server (apt install redis-server)"; exit 2; }
+	STUDPOKER_TEST_POSTGRES='$(STUDPOKER_TEST_POSTGRES)' $(PY) -m pytest -q -p no:cacheprovider tests/cluster tests/server/test_lease.py
 
 # The hypothesis tests (hypothesis marks them) under the `thorough` profile of tests/conftest.py, with a new random
 # seed each run (printed; `make test-thorough SEED=N` runs that seed again).

@@ -112,3 +112,47 @@ def test_finding_05_stud_admin_creates_an_admin(tmp_path: Any, capsys: Any, monk
         assert db.transaction(lambda s: s.scalar(select(Account.is_admin))) is False
     finally:
         db.close()
+
+
+def test_the_distributed_options_are_checked_before_anything_starts(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = str(tmp_path / "room.db")
+    assert main(["serve", "--db", db, "--role", "worker"]) == 2
+    assert "give --redis URL" in capsys.readouterr().err
+    assert main(["serve", "--db", db, "--workers", "3"]) == 2
+    assert "give --redis URL" in capsys.readouterr().err
+    assert main(["serve", "--db", db, "--redis", "redis://127.0.0.1:1/0", "--workers", "0"]) == 2
+    assert "--workers must be 1 to 64, got 0" in capsys.readouterr().err
+    assert main(["serve", "--db", db, "--redis", "redis://127.0.0.1:1/0"]) == 2
+    assert "keeps its leases in PostgreSQL" in capsys.readouterr().err
+    pg = "postgresql+psycopg://u:p@127.0.0.1:1/x"
+    # nothing listens on port 1: one line, and the Redis password is not printed
+    assert main(["serve", "--db", pg, "--redis", "redis://:hunter2@127.0.0.1:1/0"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("stud serve: error: cannot use Redis at redis://:***@127.0.0.1:1/0: ") and "hunter2" not in err
+    assert err.count("\n") == 1
+    assert main(["serve", "--db", pg, "--redis", "not a url"]) == 2
+    assert "cannot use Redis at" in capsys.readouterr().err
+
+
+def test_the_compose_file_runs_stud_serve_with_options_it_has() -> None:
+    """docker-compose.yml cannot be run here (no container engine in CI): its commands are at least parsed by
+    ``stud serve``'s own parser, and give two workers and two gateways on one PostgreSQL and one Redis."""
+    import argparse
+    from pathlib import Path
+
+    yaml = pytest.importorskip("yaml")
+    from studpoker.cli.serve import add_commands
+
+    compose = yaml.safe_load((Path(__file__).parents[2] / "docker-compose.yml").read_text())
+    parser = argparse.ArgumentParser(prog="stud")
+    add_commands(parser.add_subparsers())
+    roles: dict[str, int] = {}
+    for service in compose["services"].values():
+        if service.get("build") != ".":  # PostgreSQL's and Redis's own images
+            continue
+        args = parser.parse_args(["serve", *service["command"]])
+        assert args.db.startswith("postgresql+psycopg://") and args.redis.startswith("redis://")
+        roles[args.role] = roles.get(args.role, 0) + service.get("deploy", {}).get("replicas", 1)
+    assert roles == {"worker": 2, "gateway": 2}

@@ -151,7 +151,8 @@ def _serve(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    problem = check_database(settings.db_url)
+    problem = None if args.redis is None else _check_cluster(args, settings.db_url)
+    problem = problem or check_database(settings.db_url)
     if problem is not None:
         print(f"stud serve: error: {problem}", file=sys.stderr)
         return 2
@@ -181,10 +182,6 @@ def _serve_distributed(args: argparse.Namespace, settings: Any) -> int:
 
     from ..server.db import safe_url
 
-    problem = _check_cluster(args, settings.db_url)
-    if problem is not None:
-        print(f"stud serve: error: {problem}", file=sys.stderr)
-        return 2
     try:
         settings = dataclasses.replace(settings, redis_url=args.redis, lease_seconds=args.lease_seconds)
     except ValueError as error:

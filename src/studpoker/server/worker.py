@@ -178,6 +178,13 @@ class WorkerRoom(Room):
         for table_id, generation in list(self.generations.items()):
             if held.get(table_id) != generation and table_id not in self._taking:
                 self._lose(table_id, f"its lease passed to another worker (generation {held.get(table_id)})")
+        # a table whose hand could not be saved (the database was away) has stopped dealing: give it back, so
+        # that its next owner (maybe this worker) voids that hand and deals again
+        failed = [t for t, a in self.actors.items() if a.failed and t in self.generations]
+        for table_id in failed:
+            self._lose(table_id, "a hand could not be saved")
+        if failed:
+            await self._release(failed)
         await self.bus.heartbeat(channels.WORKERS, self.worker_id)
         if self.draining:
             return
