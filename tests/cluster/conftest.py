@@ -32,7 +32,7 @@ from typing import Any
 import pytest
 
 POSTGRES = os.environ.get("STUDPOKER_TEST_POSTGRES", "")
-REDIS_SERVER = shutil.which("redis-server") or ("/usr/bin/redis-server" if Path("/usr/bin/redis-server").exists() else "")
+REDIS_SERVER = shutil.which("redis-server") or ""
 CARD = re.compile(r"^[2-9TJQKA][cdhs]$")
 
 #: The timings of every process: a table changes hands ``LEASE`` seconds after its worker died.
@@ -44,7 +44,7 @@ TIMINGS += ["--showdown-seconds", "0.3", "--clock", "30", "--time-bank", "0", "-
 def skip_reason() -> str | None:
     """Why the cluster tests cannot run here, or ``None``."""
     if not POSTGRES:
-        return "the cluster tests need PostgreSQL: set STUDPOKER_TEST_POSTGRES to the URL of a role that may create databases"
+        return "the cluster tests need PostgreSQL: set STUDPOKER_TEST_POSTGRES (a role that may create databases)"
     if not REDIS_SERVER:
         return "the cluster tests need redis-server (apt install redis-server)"
     return None
@@ -215,16 +215,19 @@ class Books:
         return (str(rows[0][0]), int(rows[0][1])) if rows else None
 
     def hands(self, table_id: int) -> list[tuple[int, str]]:
-        return [(int(n), str(s)) for n, s in self.rows(
-            "SELECT number, status FROM hands WHERE table_id = :t ORDER BY number", t=table_id
-        )]
+        return [
+            (int(n), str(s))
+            for n, s in self.rows("SELECT number, status FROM hands WHERE table_id = :t ORDER BY number", t=table_id)
+        ]
 
     def state(self) -> dict[str, list[tuple[Any, ...]]]:
         """Every row a table's actor writes (hands, seats, ledger, tables, balances): to compare two moments."""
         return {
             "hands": self.rows("SELECT id, table_id, number, status, pot, players::text, phh FROM hands ORDER BY id"),
             "seats": self.rows("SELECT * FROM seats ORDER BY table_id, seat"),
-            "ledger": self.rows("SELECT id, source, target, amount, kind, table_id, hand_number FROM ledger ORDER BY id"),
+            "ledger": self.rows(
+                "SELECT id, source, target, amount, kind, table_id, hand_number FROM ledger ORDER BY id"
+            ),
             "tables": self.rows("SELECT id, hand_number, status FROM tables ORDER BY id"),
             "balances": self.rows("SELECT id, balance FROM accounts ORDER BY id"),
         }
@@ -379,6 +382,8 @@ class Player:
     log: list[dict[str, Any]] = field(default_factory=list)
     ws: Any = None
     closed: bool = False
+    stack: contextlib.ExitStack | None = None
+    handled: int = 0  # how much of ``log`` the test's play loop has gone through
 
     def connect(self, gateway: Process | None = None) -> Player:
         from websockets.sync.client import connect
@@ -389,14 +394,17 @@ class Player:
         if self.account is not None:
             headers["Cookie"] = f"studpoker_session={self.account.token}"
         url = f"ws://127.0.0.1:{self.gateway.port}/ws/table/{self.table_id}"
-        self.ws = connect(url, additional_headers=headers, open_timeout=10, close_timeout=1)
+        self.close()
+        self.stack = contextlib.ExitStack()  # entered: websockets 17.1 deprecates connect() outside a ``with``
+        self.ws = self.stack.enter_context(connect(url, additional_headers=headers, open_timeout=10, close_timeout=1))
         self.closed = False
         return self
 
     def close(self) -> None:
-        if self.ws is not None:
+        if self.stack is not None:
             with contextlib.suppress(Exception):
-                self.ws.close()
+                self.stack.close()
+            self.stack = None
 
     def send(self, message: dict[str, Any]) -> None:
         self.ws.send(json.dumps(message))

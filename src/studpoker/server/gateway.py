@@ -145,6 +145,9 @@ class GatewayRoom(Room):
         self.attached: dict[int, Attached] = {}
         self.by_table: dict[int, set[int]] = {}
         self.calls: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        #: The newest lease generation known of each table (from frames, owner announcements, lease checks): the
+        #: frames of an older one come from a worker that lost the table and are dropped (see :meth:`_frames`).
+        self.owners: dict[int, int] = {}
         self._numbers = itertools.count(1)
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loops: list[asyncio.Task[None]] = []
@@ -432,6 +435,8 @@ class GatewayRoom(Room):
                 future.set_result(message)
         elif op == "owner":
             table_id, generation = message.get("table"), message.get("generation")
+            if type(table_id) is int and type(generation) is int:
+                self._newest(table_id, generation)
             for number in list(self.by_table.get(int(table_id or 0), ())):
                 attached = self.attached[number]
                 if attached.generation != generation:
@@ -444,8 +449,20 @@ class GatewayRoom(Room):
         elif op == "session_ended":
             self._end_local(str(message.get("session", "")), str(message.get("reason", "your session ended")))
 
+    def _newest(self, table_id: int, generation: int) -> bool:
+        """Whether ``generation`` is the newest known of the table's leases (then remembered as such)."""
+        if generation < self.owners.get(table_id, 0):
+            return False
+        self.owners[table_id] = generation
+        return True
+
     def _frames(self, data: str) -> None:
         table_id, generation, entries = unpack_frames(data)
+        if not self._newest(table_id, generation):
+            # a worker that lost the table (paused past its lease, or cut off from PostgreSQL) may still hear the
+            # table's channel and answer an attachment meant for the new owner with its own stale snapshot, under
+            # the same attachment and numbers: never pass on what it says
+            return
         for number, attachment, position, frame in entries:
             attached = self.attached.get(number)
             if attached is None or attached.table_id != table_id or attachment != attached.attachment:
@@ -488,6 +505,8 @@ class GatewayRoom(Room):
             now = time.monotonic()
             for table_id, numbers in list(self.by_table.items()):
                 owner = leases.get(table_id)
+                if owner is not None:
+                    self._newest(table_id, owner[1])
                 for number in list(numbers):
                     attached = self.attached.get(number)
                     if attached is None or now - attached.since < CHECK_SECONDS:
