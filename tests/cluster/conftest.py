@@ -508,3 +508,85 @@ def cluster(tmp_path: Path, redis_server: RedisServer, books: Books) -> Iterator
         left = [p.pid for p in result.processes if p.alive()]
         result.print_logs()
         assert not left, f"processes still running after the test: {left}"
+
+
+class Proxy:
+    """A TCP proxy on a free loopback port in front of ``host:port``, for a process whose connection to PostgreSQL
+    a test cuts: :meth:`cut` closes every connection through it and refuses new ones (as a network partition
+    looks to the process), :meth:`mend` accepts them again."""
+
+    def __init__(self, host: str, port: int) -> None:
+        import threading
+
+        self.target = (host, port)
+        self.listener = socket.socket()
+        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(64)
+        self.port = int(self.listener.getsockname()[1])
+        self.open = True
+        self.sockets: set[socket.socket] = set()
+        self.lock = threading.Lock()
+        self.thread = threading.Thread(target=self._accept, name="pg-proxy", daemon=True)
+        self.thread.start()
+
+    def _accept(self) -> None:
+        import threading
+
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            if not self.open:
+                client.close()
+                continue
+            try:
+                upstream = socket.create_connection(self.target, timeout=5)
+            except OSError:
+                client.close()
+                continue
+            with self.lock:
+                self.sockets |= {client, upstream}
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+
+    def _pipe(self, source: socket.socket, target: socket.socket) -> None:
+        try:
+            while data := source.recv(65536):
+                target.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for end in (source, target):
+                with contextlib.suppress(OSError):
+                    end.shutdown(socket.SHUT_RDWR)
+
+    def cut(self) -> None:
+        self.open = False
+        with self.lock:
+            ends, self.sockets = self.sockets, set()
+        for end in ends:
+            with contextlib.suppress(OSError):
+                end.shutdown(socket.SHUT_RDWR)
+            end.close()
+
+    def mend(self) -> None:
+        self.open = True
+
+    def close(self) -> None:
+        self.cut()
+        self.listener.close()
+
+
+@pytest.fixture
+def pg_proxy(books: Books) -> Iterator[tuple[Proxy, str]]:
+    """A proxy in front of the test's PostgreSQL, and the database URL through it."""
+    from sqlalchemy.engine import make_url
+
+    url = make_url(books.url)
+    proxy = Proxy(url.host or "localhost", url.port or 5432)
+    try:
+        yield proxy, url.set(host="127.0.0.1", port=proxy.port).render_as_string(hide_password=False)
+    finally:
+        proxy.close()

@@ -24,6 +24,7 @@ from .conftest import (
     Cluster,
     Player,
     Process,
+    Proxy,
     cards_in,
     choose,
     skip_reason,
@@ -463,3 +464,40 @@ def test_lobby_tables_and_money_through_gateways(cluster: Cluster, books: Books)
     # the bots' table plays on at a worker meanwhile: hands are finished and the books still balance
     wait_for(lambda: any(s == "finished" for _, s in books.hands(default["id"])), 20, "a hand of the bots")
     books.invariants()
+
+
+def test_a_worker_cut_off_from_postgresql_gives_up_its_tables(
+    cluster: Cluster, books: Books, pg_proxy: tuple[Proxy, str]
+) -> None:
+    """The owner loses PostgreSQL (a partition: its connections through a proxy are cut, new ones refused) while
+    Redis still reaches it. After a lease without a renewal it drops its tables on its own; the other worker
+    takes the table, voids the hand, and the players play on with the new owner only."""
+    proxy, through_proxy = pg_proxy
+    first = cluster.worker("--db", through_proxy)
+    gateway = cluster.gateway()
+    table_id, ann, bob, a, b = seated_game(cluster, books, [gateway], "Partition")
+    second = cluster.worker()
+    assert cluster.owner(table_id, books) is first
+    play([a, b], waiting_on([a, b], 1, 2), answer=lambda _p, t: t["seq"] < 2, what="hand 1 to turn 2")
+    lease = books.live_lease(table_id)
+    assert lease is not None
+    started = time.monotonic()
+    proxy.cut()
+    seconds = takeover(books, table_id, lease, TAKEOVER_BOUND, started)
+    print(f"takeover after a partition from PostgreSQL: {seconds:.2f} s (bound {TAKEOVER_BOUND:.1f} s)")
+    assert cluster.owner(table_id, books) is second
+    wait_for(lambda: "no lease renewal" in first.log(), LEASE * 3 + 5, "the cut-off worker gives up its tables")
+    assert "dropped table" in first.log() and first.alive()
+    wait_for(lambda: books.hands(table_id)[0] == (1, "voided"), 10, "hand 1 voided")
+    for player in (a, b):
+        player.until(
+            lambda m: m["type"] == "snapshot" and any(v["hand"] == 1 for v in m["voided"]), what="the voided snapshot"
+        )
+    held.clear()
+    play([a, b], hand_over([a, b], 2), what="hand 2 to the end")
+    # the partition heals: the old worker's tables are not its own any more, and nothing of it is written
+    proxy.mend()
+    play([a, b], hand_over([a, b], 3), what="hand 3 to the end")
+    assert cluster.owner(table_id, books) is second
+    assert_books(books, table_id)
+    del ann, bob

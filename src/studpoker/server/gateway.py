@@ -414,6 +414,7 @@ class GatewayRoom(Room):
             group.discard(attached.number)
             if not group:
                 del self.by_table[attached.table_id]
+                self.owners.pop(attached.table_id, None)
         self.spawn(self.bus.publish(table_channel(attached.table_id), self._message(attached, {"op": "detach"})))
 
     async def to_table(self, connection: Connection, message: dict[str, Any]) -> None:

@@ -104,6 +104,8 @@ class WorkerRoom(Room):
         self._claim_now = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._taking: set[int] = set()
+        self._renewed_at = time.monotonic()
+        self._spawned: set[asyncio.Task[Any]] = set()
         self.stopped = asyncio.Event()
 
     # -- life ----------------------------------------------------------------------------------------------
@@ -156,25 +158,44 @@ class WorkerRoom(Room):
     # -- leases ------------------------------------------------------------------------------------------
 
     async def _leases(self) -> None:
+        """Renew every ``lease_seconds / 5`` (bounded by a lease, so that a partition that drops packets cannot
+        hold a renewal up for minutes); between renewals, claim in a task of its own, so that taking many tables
+        at once never delays a renewal."""
         period = self.settings.lease_seconds / 5
         last_purge = time.monotonic()
+        claiming: asyncio.Task[None] | None = None
         while True:
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self._claim_now.wait(), period)
             self._claim_now.clear()
             try:
-                await self._lease_pass()
-                if time.monotonic() - last_purge >= 2.0:
-                    last_purge = time.monotonic()
-                    await self._purge_gateways()
+                await asyncio.wait_for(self._renew_pass(), self.settings.lease_seconds)
             except asyncio.CancelledError:
                 raise
             except Exception as error:
-                log.warning("table worker %s: lease pass failed (%s); again in %.1f s", self.worker_id, error, period)
+                log.warning(
+                    "table worker %s: lease renewal failed (%s); again in %.1f s", self.worker_id, error, period
+                )
+                if time.monotonic() - self._renewed_at > self.settings.lease_seconds and self.generations:
+                    # no renewal for a whole lease: another worker may own these tables by now (it cannot write
+                    # while we might, the fence sees to that, but the players would hear two tables)
+                    for table_id in list(self.generations):
+                        self._lose(table_id, f"no lease renewal for {self.settings.lease_seconds:g} s")
+                continue
+            if not self.draining and (claiming is None or claiming.done()):
+                claiming = asyncio.create_task(self._claim_pass(), name="claims")
+                self._spawned.add(claiming)
+                claiming.add_done_callback(self._spawned.discard)
+            if time.monotonic() - last_purge >= 2.0:
+                last_purge = time.monotonic()
+                with contextlib.suppress(Exception):
+                    await self._purge_gateways()
 
-    async def _lease_pass(self) -> None:
+    async def _renew_pass(self) -> None:
         seconds = self.settings.lease_seconds
+        asked = time.monotonic()
         held = await self.db.run(lambda s: renew(s, self.worker_id, seconds))
+        self._renewed_at = asked  # the leases now last until at least ``seconds`` after the renewal was asked
         for table_id, generation in list(self.generations.items()):
             if held.get(table_id) != generation and table_id not in self._taking:
                 self._lose(table_id, f"its lease passed to another worker (generation {held.get(table_id)})")
@@ -186,8 +207,10 @@ class WorkerRoom(Room):
         if failed:
             await self._release(failed)
         await self.bus.heartbeat(channels.WORKERS, self.worker_id)
-        if self.draining:
-            return
+
+    async def _claim_pass(self) -> None:
+        """Claim tables without a live owner, up to this worker's share, and take them (8 at a time)."""
+        seconds = self.settings.lease_seconds
         workers = max(1, len(await self.bus.alive(channels.WORKERS, seconds)))
 
         def take(session: Session) -> list[tuple[int, int]]:
@@ -197,19 +220,38 @@ class WorkerRoom(Room):
             share = math.ceil(total / workers) + 1
             return claim(session, self.worker_id, seconds, share - len(self.generations))
 
-        for table_id, generation in await self.db.run(take):
+        try:
+            claimed = await self.db.run(take)
+        except Exception as error:
+            log.warning("table worker %s: claiming failed (%s)", self.worker_id, error)
+            return
+        if not claimed:
+            return
+        for table_id, _ in claimed:
             self._taking.add(table_id)
-            try:
-                await self._take(table_id, generation)
-            except LeaseLostError:
-                log.warning("table worker %s: table %s was taken by another worker meanwhile", self.worker_id, table_id)
-            except Exception:
-                log.exception("table worker %s: could not take table %s; giving it back", self.worker_id, table_id)
-                self.generations.pop(table_id, None)
-                with contextlib.suppress(Exception):
-                    await self._release([table_id])
-            finally:
-                self._taking.discard(table_id)
+        # listen to the tables' channels before the gateways are told: their attachments must be heard
+        self.bus.subscribe(*(table_channel(t) for t, _ in claimed))
+        await self.bus.listening()
+        gate = asyncio.Semaphore(8)
+
+        async def one(table_id: int, generation: int) -> None:
+            async with gate:
+                try:
+                    await self._take(table_id, generation)
+                except LeaseLostError:
+                    log.warning(
+                        "table worker %s: table %s was taken by another worker meanwhile", self.worker_id, table_id
+                    )
+                    self._lose(table_id, "taken by another worker meanwhile")
+                except Exception:
+                    log.exception("table worker %s: could not take table %s; giving it back", self.worker_id, table_id)
+                    self._lose(table_id, "it could not be taken")
+                    with contextlib.suppress(Exception):
+                        await self._release([table_id])
+                finally:
+                    self._taking.discard(table_id)
+
+        await asyncio.gather(*(one(t, g) for t, g in claimed))
 
     async def _take(self, table_id: int, generation: int) -> None:
         """Own table ``table_id`` from now on: void its hand in play, load it, listen to its channel, say so."""
@@ -222,16 +264,14 @@ class WorkerRoom(Room):
 
         voided, row = await fenced.run(work)
         if row is None or row.status == "closed":
-            self.generations.pop(table_id, None)
-            await self.db.run(lambda s: release(s, self.worker_id, [table_id]))
+            self._lose(table_id, "it is closed")
+            await self._release([table_id])
             return
         for _, entry in voided:
             self.voided.setdefault(table_id, deque(maxlen=VOIDED_KEPT)).append(entry)
             log.warning(
                 "table %s: hand %s was cut short when its worker went away; it is void", table_id, entry["hand"]
             )
-        self.bus.subscribe(table_channel(table_id))
-        await self.bus.listening()  # before the gateways are told: their attachments must be heard
         actor = await self._load(row, db=fenced)
         if self.draining:
             actor.paused = True
@@ -245,6 +285,12 @@ class WorkerRoom(Room):
             return release(session, self.worker_id, tables)
 
         await self.db.run(work)
+
+    def _spawn(self, job: Any) -> None:
+        """Run ``job`` as a task the worker keeps a reference to until it ends."""
+        task = asyncio.get_running_loop().create_task(job)
+        self._spawned.add(task)
+        task.add_done_callback(self._spawned.discard)
 
     def _lose_soon(self, table_id: int, generation: int) -> None:
         if self.generations.get(table_id) == generation:
@@ -274,7 +320,7 @@ class WorkerRoom(Room):
                 await self.db.run(lambda s: release(s, self.worker_id, [table_id]))
                 await self.bus.redis.delete(info_key(table_id))
 
-        asyncio.get_running_loop().create_task(tidy())
+        self._spawn(tidy())
 
     async def _purge_gateways(self) -> None:
         now = time.monotonic()
@@ -390,7 +436,7 @@ class WorkerRoom(Room):
                 and isinstance(action, str)
                 and (amount is None or type(amount) is int)
             ):
-                asyncio.get_running_loop().create_task(actor.act(connection, hand, seq, action[:20], amount))
+                self._spawn(actor.act(connection, hand, seq, action[:20], amount))
         elif op == "chat":
             text = message.get("text")
             if isinstance(text, str):
@@ -431,7 +477,7 @@ class WorkerRoom(Room):
             with contextlib.suppress(ApiError):
                 await actor.connect(connection)
 
-        asyncio.get_running_loop().create_task(connect())
+        self._spawn(connect())
 
     def _detach(self, key: tuple[str, int]) -> None:
         connection = self.remote.pop(key, None)
@@ -469,7 +515,7 @@ class WorkerRoom(Room):
                 answer = {"op": "answer", "id": ident, "ok": result}
             self._answer(gateway, answer)
 
-        asyncio.get_running_loop().create_task(run())
+        self._spawn(run())
 
 
 def table_entry(actor: TableActor) -> str:
