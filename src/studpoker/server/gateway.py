@@ -53,6 +53,8 @@ log = logging.getLogger("studpoker.server")
 CALL_SECONDS = 10.0
 #: How long a new table waits for a worker to take it before the request is answered anyway.
 CLAIM_SECONDS = 10.0
+#: How long the gateway's lobby is used again before it is built anew.
+LOBBY_SECONDS = 1.0
 #: Seconds between two checks of the leases of the tables this gateway has sockets at.
 CHECK_SECONDS = 2.0
 
@@ -149,6 +151,8 @@ class GatewayRoom(Room):
         #: frames of an older one come from a worker that lost the table and are dropped (see :meth:`_frames`).
         self.owners: dict[int, int] = {}
         self._numbers = itertools.count(1)
+        self._lobby: tuple[float, list[dict[str, Any]]] = (-LOBBY_SECONDS, [])
+        self._lobby_lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loops: list[asyncio.Task[None]] = []
 
@@ -271,6 +275,16 @@ class GatewayRoom(Room):
         return await self.db.run(work)
 
     async def table_infos(self) -> list[dict[str, Any]]:
+        """The lobby, built at most once every :data:`LOBBY_SECONDS` however many ask (one request builds it, the
+        others wait for it): a client hammering ``GET /api/tables`` costs the database nothing more."""
+        async with self._lobby_lock:
+            made, tables = self._lobby
+            if time.monotonic() - made >= LOBBY_SECONDS:
+                tables = await self._build_lobby()
+                self._lobby = (time.monotonic(), tables)
+        return tables
+
+    async def _build_lobby(self) -> list[dict[str, Any]]:
         ids = await self.db.run(
             lambda s: list(
                 s.scalars(select(TableRow.id).where(TableRow.status != "closed").order_by(TableRow.id)).all()
@@ -335,6 +349,7 @@ class GatewayRoom(Room):
         with contextlib.suppress(IntegrityError):
             await self.db.run(work)
         await self.bus.publish(channels.ROOM, json.dumps({"op": "claim"}))
+        self._lobby = (-LOBBY_SECONDS, [])  # the creator's next look at the lobby shows the table
         deadline = time.monotonic() + CLAIM_SECONDS
         while time.monotonic() < deadline:
             entry = await self._cached(row.id)
