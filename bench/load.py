@@ -48,6 +48,7 @@ import argparse
 import asyncio
 import base64
 import concurrent.futures
+import functools
 import gc
 import json
 import os
@@ -315,6 +316,7 @@ class Probe:
         self.lags: list[tuple[float, float]] = []
         self.pauses: list[tuple[float, str, float]] = []  # garbage collections: when, generation, seconds
         self._collecting = 0.0
+        self.collected = 0  # unreachable objects the collections found (garbage in reference cycles)
         gc.callbacks.append(self._on_gc)
 
     def _on_gc(self, phase: str, info: dict[str, int]) -> None:
@@ -323,6 +325,7 @@ class Probe:
         else:
             where = "" if threading.current_thread() is threading.main_thread() else " (other thread)"
             self.pauses.append((time.time(), f"gen{info['generation']}{where}", time.perf_counter() - self._collecting))
+            self.collected += info["collected"]
 
     async def run(self) -> None:
         loop = asyncio.get_running_loop()
@@ -332,7 +335,11 @@ class Probe:
             self.lags.append((time.time(), loop.time() - before - LAG_PERIOD))
 
     def dump(self) -> None:
-        Path(self.path).write_text(json.dumps({"lags": self.lags, "gc": self.pauses, "threshold": gc.get_threshold()}))
+        Path(self.path).write_text(
+            json.dumps(
+                {"lags": self.lags, "gc": self.pauses, "threshold": gc.get_threshold(), "collected": self.collected}
+            )
+        )
 
 
 def server_settings(args: argparse.Namespace) -> Any:
@@ -379,26 +386,29 @@ def serve(args: argparse.Namespace) -> None:
     server = uvicorn.Server(config)
     probe = Probe(args.lag_file)
 
-    async def untuned() -> None:
-        # --gc-untuned: the collector's thresholds as they were before the room's startup changed them
+    async def thresholds() -> None:
+        # --gc-threshold: the collector's thresholds after startup ("default": Python's, as before the room's
+        # startup changed them), in place of the room's own
         while not server.started:
             await asyncio.sleep(0.05)
-        gc.set_threshold(*initial)
+        gc.set_threshold(*(initial if args.gc_threshold == "default" else map(int, args.gc_threshold.split(","))))
 
     async def main() -> None:
         # uvicorn raises the stop signal again once it has shut down: let it return here instead
         signal.signal(signal.SIGTERM, lambda *_: None)
         tasks = [asyncio.create_task(probe.run())]
-        if args.gc_untuned:
-            tasks.append(asyncio.create_task(untuned()))
+        if args.gc_threshold:
+            tasks.append(asyncio.create_task(thresholds()))
         await server.serve()
         for task in tasks:
             task.cancel()
 
     from uvicorn._compat import asyncio_run
 
-    profiled(args, lambda: asyncio_run(main(), loop_factory=config.get_loop_factory()))
-    probe.dump()
+    try:
+        profiled(args, lambda: asyncio_run(main(), loop_factory=config.get_loop_factory()))
+    finally:
+        probe.dump()
 
 
 def work(args: argparse.Namespace) -> None:
@@ -418,8 +428,10 @@ def work(args: argparse.Namespace) -> None:
         await run_worker(server_settings(args), drain_seconds=3.0)
         task.cancel()
 
-    profiled(args, lambda: asyncio.run(main()))
-    probe.dump()
+    try:
+        profiled(args, lambda: asyncio.run(main()))
+    finally:
+        probe.dump()
 
 
 # -- the clients ---------------------------------------------------------------------------------------------
@@ -612,21 +624,27 @@ async def client_main(job: dict[str, Any]) -> dict[str, Any]:
     raw: list[RawClient] = []
     stop = asyncio.Event()
     tasks: list[asyncio.Task[None]] = []
-    for table_id, token, counts, port in job["seats"]:  # port: the server (gateway) this seat connects to
+    gate = asyncio.Semaphore(32)  # connections in progress at once (one at a time takes minutes at 6,000)
+
+    async def connect(table_id: int, token: str, counts: bool, port: int) -> None:
         path = f"/ws/table/{table_id}"
-        if job["websockets"]:
-            uri = f"ws://127.0.0.1:{port}{path}"
-            tasks.append(asyncio.create_task(websockets_player(uri, token, counts, counters, stop, think)))
-        else:
+        async with gate:
             _, client = await loop.create_connection(
-                lambda path=path, token=token, counts=counts, port=port: RawClient(
-                    "127.0.0.1", port, path, token, counts, counters, think
-                ),
-                "127.0.0.1",
-                port,
+                lambda: RawClient("127.0.0.1", port, path, token, counts, counters, think), "127.0.0.1", port
             )
             await client.ready
-            raw.append(client)
+        raw.append(client)
+
+    if job["websockets"]:
+        for table_id, token, counts, port in job["seats"]:  # port: the server (gateway) this seat connects to
+            uri = f"ws://127.0.0.1:{port}/ws/table/{table_id}"
+            tasks.append(asyncio.create_task(websockets_player(uri, token, counts, counters, stop, think)))
+    else:
+        await asyncio.gather(*(connect(*seat) for seat in job["seats"]))
+    # connected: say so, and hear when to measure (the conductor waits for every client process)
+    print("ready", flush=True)
+    when = json.loads(await loop.run_in_executor(None, sys.stdin.readline))
+    job.update(when)
     await asyncio.sleep(max(0.0, job["start"] - time.time()))
     counters.reset()
     cpu = time.process_time()
@@ -648,7 +666,7 @@ async def client_main(job: dict[str, Any]) -> dict[str, Any]:
 
 
 def clients(args: argparse.Namespace) -> None:
-    job = json.loads(sys.stdin.read())
+    job = json.loads(sys.stdin.readline())
     try:
         import uvloop
 
@@ -662,6 +680,10 @@ def clients(args: argparse.Namespace) -> None:
 # -- the conductor ---------------------------------------------------------------------------------------------
 
 
+def progress(text: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
+
+
 def wait_until(what: str, ready: Callable[[], bool], seconds: float, procs: dict[str, subprocess.Popen[bytes]]) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -671,7 +693,7 @@ def wait_until(what: str, ready: Callable[[], bool], seconds: float, procs: dict
         try:
             if ready():
                 return
-        except (OSError, ValueError, ConnectionError):
+        except Exception:  # not up yet (an OSError, redis' ConnectionError...)
             pass
         time.sleep(0.1)
     raise SystemExit(f"gave up waiting for {what} after {seconds:.0f} s")
@@ -724,6 +746,7 @@ def run_once(args: argparse.Namespace, mode: str, tables: int) -> dict[str, Any]
     owners: list[int] = []
     result: dict[str, Any] = {"mode": mode, "tables": tables}
     try:
+        progress(f"{mode}, {tables} tables: seeding {tables * SEATS} accounts")
         tokens, account_ids = seed_accounts(db_url, tables * SEATS)
         creators = [account_ids[t * SEATS] for t in range(tables)]
         common = [sys.executable, __file__, "--db", db_url, "--between-hands", str(args.between_hands)]
@@ -737,8 +760,8 @@ def run_once(args: argparse.Namespace, mode: str, tables: int) -> dict[str, Any]
                     "--profile",
                     str(Path(args.profile).resolve()) + ("" if mode == "single" else f".{name.replace(' ', '')}"),
                 ]
-            if args.gc_untuned:
-                out += ["--gc-untuned"]
+            if args.gc_threshold:
+                out += ["--gc-threshold", args.gc_threshold]
             return out
 
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
@@ -775,6 +798,7 @@ def run_once(args: argparse.Namespace, mode: str, tables: int) -> dict[str, Any]
                     bus.publish("studpoker:room", json.dumps({"op": "claim"}))
                 return all(bus.exists(*keys[i : i + 500]) == len(keys[i : i + 500]) for i in range(0, len(keys), 500))
 
+            progress("waiting for the workers to own and load every table")
             wait_until("the workers to own and load every table", loaded, 600, servers)
             owners = lease_owners(db_url)
             for g in range(args.gateways):
@@ -784,32 +808,44 @@ def run_once(args: argparse.Namespace, mode: str, tables: int) -> dict[str, Any]
                     command(name, ["--serve", "--redis", redis_url, "--port", str(ports[-1])]), env=env
                 )
             for port in ports:
-                wait_until("the gateways", lambda port=port: answers(f"http://127.0.0.1:{port}"), 300, servers)
+                wait_until("the gateways", functools.partial(answers, f"http://127.0.0.1:{port}"), 300, servers)
             bus.close()
         seats = [
             (table_ids[i // SEATS], token, i % SEATS == 0, ports[i % len(ports)]) for i, token in enumerate(tokens)
         ]
-        with concurrent.futures.ThreadPoolExecutor(16) as pool:
+        progress(f"sitting {len(seats)} players down over HTTP")
+        with concurrent.futures.ThreadPoolExecutor(32) as pool:
             list(pool.map(sit, seats))
         result["setup"] = time.monotonic() - began
         result["owners"] = owners
-        # the clients connect, then play; measure from `start` (hands are under way by then) to `end`
-        start = time.time() + args.warmup + 0.01 * len(seats) / args.procs
-        end = start + args.seconds
+        progress(f"set up: {result['setup']:.0f} s; connecting {len(seats)} clients")
         for p in range(args.procs):
             job = {
                 "think": args.think,
                 "websockets": args.websockets_client,
-                "start": start,
-                "end": end,
                 "seats": seats[p :: args.procs],
                 "out": str(folder / f"clients{p}.json"),
             }
-            proc = subprocess.Popen([sys.executable, __file__, "--clients"], stdin=subprocess.PIPE, text=True)
+            proc = subprocess.Popen(
+                [sys.executable, __file__, "--clients"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+            )
             assert proc.stdin is not None
-            proc.stdin.write(json.dumps(job))
-            proc.stdin.close()
+            proc.stdin.write(json.dumps(job) + "\n")
+            proc.stdin.flush()
             clients_procs.append(proc)
+        for proc in clients_procs:  # every client connected (they play meanwhile)
+            assert proc.stdout is not None
+            if proc.stdout.readline().strip() != "ready":
+                raise SystemExit("a client process failed to connect its seats")
+        # measure from `start` (hands are under way by then) to `end`
+        connected = time.monotonic()
+        start = time.time() + args.warmup
+        end = start + args.seconds
+        for proc in clients_procs:
+            assert proc.stdin is not None
+            proc.stdin.write(json.dumps({"start": start, "end": end}) + "\n")
+            proc.stdin.close()
+        progress(f"connected in {connected - began - result['setup']:.0f} s; measuring")
         time.sleep(max(0.0, start - time.time()))
         pg_pids = backends(args.postgres, pg_name) if pg_name else []
         every_pg = all_postgres() if pg_name else []
@@ -823,9 +859,10 @@ def run_once(args: argparse.Namespace, mode: str, tables: int) -> dict[str, Any]
         if pg_name:
             assert args.postgres is not None
             pg_now = set(backends(args.postgres, pg_name)) | set(pg_pids)
-            cpu["postgres (bench db backends)"] = sum(cpu_seconds(p) - pg_before.get(p, 0.0) for p in pg_now)
+            # a process gone meanwhile counts for nothing (its CPU since `start` is lost: a slight undercount)
+            cpu["postgres (bench db backends)"] = sum(max(0.0, cpu_seconds(p) - pg_before.get(p, 0.0)) for p in pg_now)
             every_now = set(all_postgres()) | set(every_pg)
-            cpu["postgres (all processes)"] = sum(cpu_seconds(p) - pg_before.get(p, 0.0) for p in every_now)
+            cpu["postgres (all processes)"] = sum(max(0.0, cpu_seconds(p) - pg_before.get(p, 0.0)) for p in every_now)
         results = []
         for p, proc in enumerate(clients_procs):
             if proc.wait(timeout=180):
@@ -891,7 +928,7 @@ def probe_summary(path: Path, start: float, end: float) -> dict[str, Any]:
         return {}
     lags = sorted(lag for at, lag in probe["lags"] if start <= at <= end)
     collections = [(g, t) for at, g, t in probe["gc"] if start <= at <= end]
-    out: dict[str, Any] = {"threshold": probe.get("threshold")}
+    out: dict[str, Any] = {"threshold": probe.get("threshold"), "collected": probe.get("collected", 0)}
     if lags:
         out["lag"] = (lags[len(lags) // 2] * 1000, lags[int(len(lags) * 0.99)] * 1000, lags[-1] * 1000)
     pauses = sorted(t for _, t in collections)
@@ -955,7 +992,9 @@ def report(args: argparse.Namespace, r: dict[str, Any]) -> None:
                 LAG_PERIOD * 1000, *probe["lag"]
             )
         if probe.get("gc"):
-            line += f"; garbage collections {probe['gc']}"
+            line += f"; garbage collections (thresholds {tuple(probe['threshold'])}) {probe['gc']}"
+            line += f"; pause p99 {probe['gc_p99']:.1f} ms, max {probe['gc_max']:.1f} ms, {probe['gc_total']:.1f} ms/s"
+            line += f"; {probe['collected']} objects collected in the whole run"
         print(line)
     if r["errors"]:
         print(f"errors: {r['errors']}")
@@ -1063,7 +1102,10 @@ def main() -> None:
     parser.add_argument("--websockets-client", action="store_true", help="use the websockets library's client")
     parser.add_argument("--profile", metavar="FILE", help="cProfile the server processes, write their stats to FILE*")
     parser.add_argument(
-        "--gc-untuned", action="store_true", help="the servers' collector thresholds back to Python's after startup"
+        "--gc-threshold",
+        metavar="A,B,C",
+        help="the single server's or gateways' collector thresholds after startup, in place of the room's"
+        " (default: Python's own)",
     )
     parser.add_argument("--repeat", type=int, default=1, help="runs of each (mode, tables)")
     # the subprocesses
