@@ -29,6 +29,7 @@ import contextlib
 import json
 import logging
 import time
+from collections import deque
 from collections.abc import Callable, Coroutine, Iterable
 from typing import Any
 
@@ -46,6 +47,8 @@ log = logging.getLogger("studpoker.server")
 
 PREFIX = "studpoker:"
 ROOM = PREFIX + "room"
+#: Messages :meth:`Bus.send` keeps while Redis is away.
+QUEUE_LIMIT = 100_000
 WORKERS = PREFIX + "workers"
 GATEWAYS = PREFIX + "gateways"
 
@@ -111,7 +114,16 @@ class Bus:
         import redis.asyncio as redis
 
         self.url = url
-        self.redis: Any = redis.Redis.from_url(url, decode_responses=True, health_check_interval=10)
+        # a few connections, waited for when all are busy (a burst never opens hundreds of them)
+        pool = redis.BlockingConnectionPool.from_url(
+            url, decode_responses=True, health_check_interval=10, max_connections=16, timeout=10
+        )
+        self.redis: Any = redis.Redis(connection_pool=pool)
+        self._outgoing: deque[tuple[str, str]] = deque()
+        self._send_now = asyncio.Event()
+        self._sender: asyncio.Task[None] | None = None
+        self.sent_lost = 0  # messages of :meth:`send` lost (Redis away, or the queue full)
+        self._warned = 0.0
         self.handler = handler
         self.on_reconnect = on_reconnect
         self.channels: set[str] = set()
@@ -124,12 +136,17 @@ class Bus:
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._read(), name="bus-reader")
+        self._sender = asyncio.create_task(self._send(), name="bus-sender")
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
+        if self._outgoing and self._sender is not None:  # what was queued goes out first (a second at most)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._drained(), 1.0)
+        for task in (self._task, self._sender):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
         with contextlib.suppress(Exception):
             await self.redis.aclose()
 
@@ -172,6 +189,44 @@ class Bus:
                 await pipe.execute()
         except Exception as error:
             log.debug("bus: publishing %d messages failed: %s", len(messages), error)
+
+    def send(self, channel: str, message: str) -> None:
+        """Queue a message: one task publishes everything queued, in order, a pipeline at a time. At most
+        :data:`QUEUE_LIMIT` wait (while Redis is away); beyond, the oldest are dropped. Lost messages are
+        counted and warned of; the gap they leave is found by the sequence numbers."""
+        if len(self._outgoing) >= QUEUE_LIMIT:
+            self._outgoing.popleft()
+            self._lost(1, "the queue is full")
+        self._outgoing.append((channel, message))
+        self._send_now.set()
+
+    async def _drained(self) -> None:
+        while self._outgoing:
+            await asyncio.sleep(0.01)
+
+    async def _send(self) -> None:
+        while True:
+            await self._send_now.wait()
+            self._send_now.clear()
+            while self._outgoing:
+                batch = [self._outgoing.popleft() for _ in range(min(len(self._outgoing), 1000))]
+                try:
+                    async with self.redis.pipeline(transaction=False) as pipe:
+                        for channel, message in batch:
+                            pipe.publish(channel, message)
+                        await pipe.execute()
+                except asyncio.CancelledError:
+                    raise
+                except Exception as error:
+                    self._lost(len(batch), str(error))
+                    await asyncio.sleep(0.1)
+
+    def _lost(self, count: int, why: str) -> None:
+        self.sent_lost += count
+        now = time.monotonic()
+        if now - self._warned >= 5.0:
+            self._warned = now
+            log.warning("bus: %d messages could not be published (%s); %d so far", count, why, self.sent_lost)
 
     async def heartbeat(self, group: str, member: str) -> None:
         with contextlib.suppress(Exception):

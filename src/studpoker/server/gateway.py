@@ -98,15 +98,13 @@ class RemoteTable:
         self.room.detach(connection)
 
     async def act(self, connection: Connection, hand: int, seq: int, action: str, amount: int | None) -> None:
-        await self.room.to_table(
-            connection, {"op": "act", "hand": hand, "seq": seq, "action": action, "amount": amount}
-        )
+        self.room.to_table(connection, {"op": "act", "hand": hand, "seq": seq, "action": action, "amount": amount})
 
     def chat(self, connection: Connection, text: str) -> None:
-        self.room.spawn(self.room.to_table(connection, {"op": "chat", "text": text}))
+        self.room.to_table(connection, {"op": "chat", "text": text})
 
     def resend_snapshot(self, connection: Connection) -> None:
-        self.room.spawn(self.room.to_table(connection, {"op": "snapshot"}))
+        self.room.to_table(connection, {"op": "snapshot"})
 
     # -- HTTP operations, done by the worker
 
@@ -414,7 +412,7 @@ class GatewayRoom(Room):
             "username": connection.username,
             "session": connection.session,
         }
-        self.spawn(self.bus.publish(table_channel(attached.table_id), self._message(attached, message)))
+        self.bus.send(table_channel(attached.table_id), self._message(attached, message))
 
     def _message(self, attached: Attached, message: dict[str, Any]) -> str:
         message.update(gw=self.gateway_id, s=attached.number, a=attached.attachment)
@@ -430,12 +428,13 @@ class GatewayRoom(Room):
             if not group:
                 del self.by_table[attached.table_id]
                 self.owners.pop(attached.table_id, None)
-        self.spawn(self.bus.publish(table_channel(attached.table_id), self._message(attached, {"op": "detach"})))
+        self.bus.send(table_channel(attached.table_id), self._message(attached, {"op": "detach"}))
 
-    async def to_table(self, connection: Connection, message: dict[str, Any]) -> None:
+    def to_table(self, connection: Connection, message: dict[str, Any]) -> None:
+        """A socket's message to its table's worker (queued: the bus sends in order)."""
         attached = self.attached.get(connection.bus_number)
         if attached is not None:
-            await self.bus.publish(table_channel(attached.table_id), self._message(attached, message))
+            self.bus.send(table_channel(attached.table_id), self._message(attached, message))
 
     def _on_message(self, channel: str, data: str) -> None:
         if data.startswith('{"t"'):
@@ -488,7 +487,7 @@ class GatewayRoom(Room):
                 attached.attachment += 1
                 attached.expected = 1
                 attached.since = time.monotonic()
-                self.spawn(self.bus.publish(table_channel(table_id), self._message(attached, {"op": "resync"})))
+                self.bus.send(table_channel(table_id), self._message(attached, {"op": "resync"}))
                 continue
             attached.expected += 1
             attached.generation = generation
@@ -535,7 +534,7 @@ class GatewayRoom(Room):
     def end_sockets(self, session: str, reason: str) -> int:
         """Close the session's sockets here, and tell every other gateway to close its own."""
         message = json.dumps({"op": "session_ended", "session": session, "reason": reason})
-        self.spawn(self.bus.publish(channels.ROOM, message))
+        self.bus.send(channels.ROOM, message)
         return self._end_local(session, reason)
 
     def _end_local(self, session: str, reason: str) -> int:

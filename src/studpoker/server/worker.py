@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import logging
 import math
@@ -99,8 +100,6 @@ class WorkerRoom(Room):
         self.draining = False
         self._outbox: dict[tuple[str, int, int], list[tuple[int, int, int, str | int]]] = {}
         self._flush_due = False
-        self._outgoing: deque[tuple[str, str]] = deque()
-        self._send = asyncio.Event()
         self._claim_now = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._taking: set[int] = set()
@@ -116,7 +115,7 @@ class WorkerRoom(Room):
         await asyncio.to_thread(_warm_up)
         await self.db.run_plain(self.db.migrate)
         self.bus.start()
-        for job, name in ((self._sender, "bus-sender"), (self._leases, "leases"), (self._infos, "lobby-infos")):
+        for job, name in ((self._leases, "leases"), (self._infos, "lobby-infos")):
             self._tasks.append(asyncio.create_task(job(), name=name))
         _freeze_startup_objects()
         log.info("table worker %s started", self.worker_id)
@@ -252,6 +251,10 @@ class WorkerRoom(Room):
                     self._taking.discard(table_id)
 
         await asyncio.gather(*(one(t, g) for t, g in claimed))
+        if len(claimed) >= 20:
+            # the tables just loaded will live as long as the worker: out of the collector's way (as at startup)
+            gc.collect()
+            gc.freeze()
 
     async def _take(self, table_id: int, generation: int) -> None:
         """Own table ``table_id`` from now on: void its hand in play, load it, listen to its channel, say so."""
@@ -343,9 +346,23 @@ class WorkerRoom(Room):
     async def _infos(self) -> None:
         """Every second, each table's lobby entry into Redis, expiring after ``5`` s (so a table whose worker
         died leaves the cached lobby within seconds, and the gateways fall back on the database)."""
+        written: dict[int, str] = {}
+        last_full = 0.0
         while True:
             await asyncio.sleep(1.0)
-            entries = {info_key(t): table_entry(a) for t, a in list(self.actors.items()) if a.status != "closed"}
+            # what changed, every second; everything (the expiry renewed) every 2 s
+            full = time.monotonic() - last_full >= 2.0
+            if full:
+                last_full = time.monotonic()
+            entries = {}
+            for table_id, actor in list(self.actors.items()):
+                if actor.status == "closed":
+                    continue
+                entry = table_entry(actor)
+                if full or written.get(table_id) != entry:
+                    entries[info_key(table_id)] = written[table_id] = entry
+            for table_id in [t for t in written if t not in self.actors]:
+                del written[table_id]
             if not entries:
                 continue
             with contextlib.suppress(Exception):
@@ -368,21 +385,10 @@ class WorkerRoom(Room):
         self._flush_due = False
         outbox, self._outbox = self._outbox, {}
         for (gateway, table_id, generation), entries in outbox.items():
-            self._outgoing.append((channels.gateway_channel(gateway), pack_frames(table_id, generation, entries)))
-        self._send.set()
-
-    async def _sender(self) -> None:
-        """One task publishes everything, in order."""
-        while True:
-            await self._send.wait()
-            self._send.clear()
-            batch = list(self._outgoing)
-            self._outgoing.clear()
-            await self.bus.publish_many(batch)
+            self.bus.send(channels.gateway_channel(gateway), pack_frames(table_id, generation, entries))
 
     def _answer(self, gateway: str, message: dict[str, Any]) -> None:
-        self._outgoing.append((channels.gateway_channel(gateway), json.dumps(message, separators=(",", ":"))))
-        self._send.set()
+        self.bus.send(channels.gateway_channel(gateway), json.dumps(message, separators=(",", ":")))
 
     # -- messages from gateways --------------------------------------------------------------------------
 
