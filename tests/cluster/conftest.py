@@ -33,7 +33,7 @@ import pytest
 
 POSTGRES = os.environ.get("STUDPOKER_TEST_POSTGRES", "")
 REDIS_SERVER = shutil.which("redis-server") or ""
-CARD = re.compile(r"^[2-9TJQKA][cdhs]$")
+
 
 #: The timings of every process: a table changes hands ``LEASE`` seconds after its worker died.
 LEASE = 2.0
@@ -457,19 +457,6 @@ def choose(turn: dict[str, Any]) -> dict[str, Any]:
     pick = next((kinds[k] for k in ("check", "call", "bring-in", "complete", "bet", "raise") if k in kinds), None)
     assert pick is not None, turn
     return {"type": "act", "hand": turn["hand"], "seq": turn["seq"], "action": pick["action"], "amount": pick["amount"]}
-
-
-def cards_in(message: Any) -> set[str]:
-    found: set[str] = set()
-    if isinstance(message, dict):
-        for value in message.values():
-            found |= cards_in(value)
-    elif isinstance(message, list):
-        for value in message:
-            found |= cards_in(value)
-    elif isinstance(message, str) and CARD.match(message):
-        found.add(message)
-    return found
 
 
 # -- fixtures -----------------------------------------------------------------------------------------------------

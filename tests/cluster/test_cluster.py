@@ -17,6 +17,8 @@ from typing import Any
 
 import pytest
 
+from tests.server.conftest import cards_in
+
 from .conftest import (
     LEASE,
     Account,
@@ -25,7 +27,6 @@ from .conftest import (
     Player,
     Process,
     Proxy,
-    cards_in,
     choose,
     skip_reason,
     wait_for,

@@ -38,11 +38,11 @@ from .actor import table_info
 from .bus import Bus, info_key, table_channel, unpack_frames
 from .config import Settings
 from .connection import Connection
-from .db import HandRow, LeaseRow, SeatRow, TableRow
+from .db import LeaseRow, SeatRow, TableRow
 from .errors import ApiError
 from .handle import TableHandle
 from .lease import lease_of
-from .room import LOGGED_OUT, Room, _freeze_startup_objects, rules_of
+from .room import LOGGED_OUT, Room, _freeze_startup_objects, hands_played, rules_of
 from .schemas import CreateTable
 
 __all__ = ["CALL_SECONDS", "GatewayRoom", "RemoteTable"]
@@ -236,20 +236,7 @@ class GatewayRoom(Room):
                 seats = list(
                     session.scalars(select(SeatRow).where(SeatRow.table_id == row.id).order_by(SeatRow.seat)).all()
                 )
-                count = int(
-                    session.scalar(
-                        select(func.count(HandRow.id)).where(HandRow.table_id == row.id, HandRow.status == "finished")
-                    )
-                    or 0
-                )
-                pots = list(
-                    session.scalars(
-                        select(HandRow.pot)
-                        .where(HandRow.table_id == row.id, HandRow.status == "finished")
-                        .order_by(HandRow.number.desc())
-                        .limit(100)
-                    ).all()
-                )
+                count, pots = hands_played(session, row.id)
                 rules = rules_of(row)
                 info = table_info(
                     row, rules, settings, seats_taken=len(seats), hands_played=count, pots=pots, playing=False

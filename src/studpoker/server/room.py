@@ -122,6 +122,15 @@ def void_unfinished(session: Session, table_id: int | None = None) -> list[tuple
     return voided
 
 
+def hands_played(session: Session, table_id: int) -> tuple[int, list[int]]:
+    """How many hands a table has finished, and the pots of the last 100 of them, oldest first (its lobby entry's
+    ``hands_played`` and ``average_pot``)."""
+    finished = (HandRow.table_id == table_id, HandRow.status == "finished")
+    count = int(session.scalar(select(func.count(HandRow.id)).where(*finished)) or 0)
+    pots = session.scalars(select(HandRow.pot).where(*finished).order_by(HandRow.number.desc()).limit(100)).all()
+    return count, list(pots)[::-1]
+
+
 _frozen = False
 
 
@@ -273,19 +282,11 @@ class Room:
     async def _load(self, row: TableRow, db: Runner | None = None) -> TableActor:
         rules = rules_of(row)
 
-        def read(session: Session) -> tuple[list[SeatRow], list[int]]:
+        def read(session: Session) -> tuple[list[SeatRow], int, list[int]]:
             seats = list(session.scalars(select(SeatRow).where(SeatRow.table_id == row.id)).all())
-            pots = list(
-                session.scalars(
-                    select(HandRow.pot)
-                    .where(HandRow.table_id == row.id, HandRow.status == "finished")
-                    .order_by(HandRow.number.desc())
-                    .limit(100)
-                ).all()
-            )
-            return seats, pots[::-1]
+            return seats, *hands_played(session, row.id)
 
-        seats, pots = await self.db.run(read)
+        seats, count, pots = await self.db.run(read)
         snapshot = {
             "name": row.name,
             "seed": None if self.settings.seed is None else self.settings.seed + row.id,
@@ -303,13 +304,6 @@ class Room:
                 bot = make_bot(s.bot_tag, seed)
             metas[s.seat] = SeatMeta(s.account_id, s.bot_tag, bot, self.settings.time_bank)
         actor = TableActor(self, row, table, metas, pots, db)
-        count = await self.db.run(
-            lambda session: len(
-                session.scalars(
-                    select(HandRow.id).where(HandRow.table_id == row.id, HandRow.status == "finished")
-                ).all()
-            )
-        )
         actor.hands_played = count
         self.actors[row.id] = actor
         actor.start()
