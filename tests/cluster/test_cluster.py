@@ -502,3 +502,77 @@ def test_a_worker_cut_off_from_postgresql_gives_up_its_tables(
     assert cluster.owner(table_id, books) is second
     assert_books(books, table_id)
     del ann, bob
+
+
+def test_role_all_runs_a_gateway_with_workers_it_restarts_and_stops(cluster: Cluster, books: Books) -> None:
+    """``stud serve --role all --workers 2``: one command, a gateway here and two table workers as children; a
+    child that dies is started again; SIGTERM stops them all (each worker drains first)."""
+    import os
+    import re
+
+    from .conftest import free_port
+
+    process = cluster._start("all", ["--workers", "2"], port=free_port())
+
+    def workers() -> list[int]:
+        return [int(pid) for pid in re.findall(r"table worker \S+?-(\d+)-[0-9a-f]+ started", process.log())]
+
+    def alive(pid: int) -> bool:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+
+    try:
+        cluster.wait_gateway(process)
+        wait_for(lambda: len(workers()) == 2, 60, "two table workers start")
+        first = workers()
+        assert process.pid not in first and all(alive(pid) for pid in first)
+        # the default table (the gateway makes it) is taken by one of them, and its bots deal
+        wait_for(lambda: books.live_lease(1), 30, "a worker holds the default table")
+        wait_for(lambda: any(s == "finished" for _, s in books.hands(1)), 60, "the bots finish a hand")
+        os.kill(first[0], signal.SIGKILL)
+        wait_for(lambda: len(workers()) == 3, 30, "the supervisor starts another worker")
+        assert "starting another" in process.log()
+        process.signal(signal.SIGTERM)
+        assert process.popen.wait(60) == 0
+        children = workers()
+        wait_for(lambda: not any(alive(pid) for pid in children), 30, "every worker has stopped")
+        assert "drained" in process.log()  # they drained: SIGTERM, not SIGKILL
+        books.invariants()
+    finally:
+        for pid in workers():
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
+
+
+def test_the_workers_of_a_killed_supervisor_stop_too(cluster: Cluster, books: Books) -> None:
+    """``stud serve --role worker --workers 2`` killed with SIGKILL: its workers get SIGTERM from Linux (they
+    asked for it when they started) and stop, so no orphan keeps driving tables."""
+    import os
+    import re
+
+    process = cluster._start("worker", ["--workers", "2"])
+
+    def workers() -> list[int]:
+        return [int(pid) for pid in re.findall(r"table worker \S+?-(\d+)-[0-9a-f]+ started", process.log())]
+
+    def alive(pid: int) -> bool:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        with open(f"/proc/{pid}/stat") as stat:  # a zombie has ended: only its exit status is left
+            return stat.read().split(")")[-1].split()[0] != "Z"
+
+    try:
+        wait_for(lambda: len(workers()) == 2, 60, "two table workers start")
+        children = workers()
+        process.kill()
+        wait_for(lambda: not any(alive(pid) for pid in children), 30, "the orphaned workers stop")
+        books.invariants()
+    finally:
+        for pid in workers():
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)

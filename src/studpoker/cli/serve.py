@@ -9,6 +9,8 @@ from typing import Any
 
 __all__ = ["add_commands"]
 
+#: Set in the environment of the workers ``--workers N`` starts: the supervisor's pid.
+SUPERVISOR = "STUDPOKER_SUPERVISOR_PID"
 _SERVER_MODULES = ("fastapi", "uvicorn", "sqlalchemy", "alembic", "argon2", "zxcvbn")
 
 
@@ -248,6 +250,9 @@ def _log_to_stderr(level: str) -> None:
 def _run_worker(settings: Any, drain_seconds: float) -> int:
     import asyncio
 
+    if not _die_with_parent():
+        print("stud serve: error: the process that started this table worker has gone", file=sys.stderr)
+        return 1
     from ..server.worker import run_worker
 
     try:
@@ -290,13 +295,24 @@ def _worker_command(args: argparse.Namespace) -> list[str]:
 def _supervise(command: list[str], count: int, main: Any) -> int:
     """Run ``count`` processes of ``command`` (started again, after a second, when one dies) beside ``main()``
     (or until SIGTERM/SIGINT when there is none); then stop them with SIGTERM (they drain) and wait."""
+    import os
     import signal
     import subprocess
     import threading
     import time
 
     stopping = threading.Event()
-    children: list[subprocess.Popen[bytes]] = [subprocess.Popen(command) for _ in range(count)]
+
+    environment = {**os.environ, SUPERVISOR: str(os.getpid())}
+
+    def start() -> subprocess.Popen[bytes]:
+        return subprocess.Popen(command, env=environment)
+
+    # uvicorn raises the signal that stopped it again once it has shut down: with Python's default handler that
+    # would end this process before its children are stopped
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: None)
+    children: list[subprocess.Popen[bytes]] = [start() for _ in range(count)]
 
     def watch() -> None:
         while not stopping.wait(1.0):
@@ -306,7 +322,7 @@ def _supervise(command: list[str], count: int, main: Any) -> int:
                         f"stud serve: table worker {child.pid} ended ({child.returncode}); starting another",
                         file=sys.stderr,
                     )
-                    children[i] = subprocess.Popen(command)
+                    children[i] = start()
 
     watcher = threading.Thread(target=watch, name="worker-supervisor", daemon=True)
     watcher.start()
@@ -332,3 +348,21 @@ def _supervise(command: list[str], count: int, main: Any) -> int:
             except subprocess.TimeoutExpired:
                 child.kill()
     return code
+
+
+def _die_with_parent() -> bool:
+    """In a worker that ``stud serve --workers N`` started: ask Linux for SIGTERM (a drain) when the supervisor
+    dies, even of SIGKILL; ``False`` if it is already gone (then the worker does not start)."""
+    import ctypes
+    import os
+    import signal
+
+    supervisor = os.environ.get(SUPERVISOR)
+    if not supervisor:
+        return True
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGTERM))  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+    return str(os.getppid()) == supervisor
