@@ -124,6 +124,8 @@ def test_the_distributed_options_are_checked_before_anything_starts(
     assert "give --redis URL" in capsys.readouterr().err
     assert main(["serve", "--db", db, "--redis", "redis://127.0.0.1:1/0", "--workers", "0"]) == 2
     assert "--workers must be 1 to 64, got 0" in capsys.readouterr().err
+    assert main(["serve", "--db", db, "--redis", "redis://127.0.0.1:1/0", "--drain-seconds", "-1"]) == 2
+    assert "--drain-seconds must be 0 to 3600, got -1" in capsys.readouterr().err
     assert main(["serve", "--db", db, "--redis", "redis://127.0.0.1:1/0"]) == 2
     assert "keeps its leases in PostgreSQL" in capsys.readouterr().err
     pg = "postgresql+psycopg://u:p@127.0.0.1:1/x"

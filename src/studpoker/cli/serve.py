@@ -210,6 +210,8 @@ def _check_cluster(args: argparse.Namespace, db_url: str) -> str | None:
     """What is wrong with the options of the distributed room, in one line, or ``None``."""
     if not 1 <= args.workers <= 64:
         return f"--workers must be 1 to 64, got {args.workers}"
+    if not 0 <= args.drain_seconds <= 3600:
+        return f"--drain-seconds must be 0 to 3600, got {args.drain_seconds:g}"
     if not db_url.startswith("postgresql"):
         return "the room on several processes keeps its leases in PostgreSQL: give --db postgresql+psycopg://..."
     try:
