@@ -151,6 +151,7 @@ class GatewayRoom(Room):
         self._numbers = itertools.count(1)
         self._lobby: tuple[float, list[dict[str, Any]]] = (-LOBBY_SECONDS, [])
         self._lobby_lock = asyncio.Lock()
+        self._lobby_entries: dict[int, dict[str, Any]] = {}  # the lobby's entries read from the database
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loops: list[asyncio.Task[None]] = []
 
@@ -207,6 +208,14 @@ class GatewayRoom(Room):
 
     async def find_table(self, table_id: int) -> TableHandle:
         entry = await self._cached(table_id)
+        if entry is None:
+            # not in the workers' cache: before asking PostgreSQL, the lobby (built at most once a second however
+            # many ask) says whether the table is open at all, and holds the entries it read from the database. A
+            # client asking for made-up or closed tables (HTTP or socket, no login needed) costs the database
+            # nothing more, as in the embedded room, where this is a lookup in memory.
+            if table_id not in {int(info["id"]) for info in await self.table_infos()}:
+                raise ApiError(404, "not_found", f"there is no open table {table_id}")
+            entry = self._lobby_entries.get(table_id)
         if entry is None:
             entries = await self._from_database([table_id])
             if not entries:
@@ -276,6 +285,7 @@ class GatewayRoom(Room):
             )
         )
         if not ids:
+            self._lobby_entries = {}
             return []
         try:
             raws = await self.bus.redis.mget([info_key(i) for i in ids])
@@ -283,9 +293,10 @@ class GatewayRoom(Room):
             raws = [None] * len(ids)
         found = {i: json.loads(raw)["info"] for i, raw in zip(ids, raws, strict=True) if raw}
         missing = [i for i in ids if i not in found]
-        if missing:
-            for entry in await self._from_database(missing):
-                found[int(entry["info"]["id"])] = entry["info"]
+        entries = await self._from_database(missing) if missing else []
+        for entry in entries:
+            found[int(entry["info"]["id"])] = entry["info"]
+        self._lobby_entries = {int(entry["info"]["id"]): entry for entry in entries}
         return [found[i] for i in ids if i in found]
 
     async def seats_of(self, account_id: int) -> list[dict[str, Any]]:

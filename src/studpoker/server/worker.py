@@ -480,6 +480,12 @@ class WorkerRoom(Room):
         self.gateway_seen[key[0]] = time.monotonic()
 
         async def connect() -> None:
+            # a detach (or a newer attach) handled before this task ran has already posted its disconnect to
+            # the actor: connecting now would leave a connection on the table that nothing ever removes (seen
+            # as connected, built snapshots and frames for). Checked and posted in one step, so a detach after
+            # this point is queued behind the connect.
+            if self.remote.get(key) is not connection:
+                return
             with contextlib.suppress(ApiError):
                 await actor.connect(connection)
 
@@ -510,12 +516,25 @@ class WorkerRoom(Room):
                     "error": {"status": error.status, "code": error.code, "message": error.message},
                     "headers": error.headers,
                 }
-            except Exception as error:
+            except LeaseLostError:  # nothing was written (the fence rolled it back): the table changes hands
+                answer = {
+                    "op": "answer",
+                    "id": ident,
+                    "error": {
+                        "status": 503,
+                        "code": "unavailable",
+                        "message": f"table {actor.id} is changing hands between servers: try again in a few seconds",
+                    },
+                    "headers": {"Retry-After": "3"},
+                }
+            except Exception:
+                # the details (SQL, hosts, lease generations) are for the log, never for the client: the same
+                # answer as the embedded room's for a request that failed
                 log.exception("table %s: %s from a gateway failed", actor.id, name)
                 answer = {
                     "op": "answer",
                     "id": ident,
-                    "error": {"status": 500, "code": "internal", "message": f"the table could not do it: {error}"},
+                    "error": {"status": 500, "code": "internal", "message": "the table could not do it (it is logged)"},
                 }
             else:
                 answer = {"op": "answer", "id": ident, "ok": result}
