@@ -10,6 +10,7 @@ books balance (``check_invariants``).
 
 from __future__ import annotations
 
+import os
 import signal
 import time
 from collections.abc import Callable
@@ -504,25 +505,32 @@ def test_a_worker_cut_off_from_postgresql_gives_up_its_tables(
     del ann, bob
 
 
+def started_workers(process: Process) -> list[int]:
+    """The pids of the table workers a supervising ``stud serve`` has started (their lines are in its log)."""
+    import re
+
+    return [int(pid) for pid in re.findall(r"table worker \S+?-(\d+)-[0-9a-f]+ started", process.log())]
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie has ended: only its exit status is left)."""
+    try:
+        os.kill(pid, 0)
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split(")")[-1].split()[0] != "Z"
+    except (ProcessLookupError, FileNotFoundError):
+        return False
+
+
 def test_role_all_runs_a_gateway_with_workers_it_restarts_and_stops(cluster: Cluster, books: Books) -> None:
     """``stud serve --role all --workers 2``: one command, a gateway here and two table workers as children; a
     child that dies is started again; SIGTERM stops them all (each worker drains first)."""
-    import os
-    import re
-
     from .conftest import free_port
 
     process = cluster._start("all", ["--workers", "2"], port=free_port())
 
     def workers() -> list[int]:
-        return [int(pid) for pid in re.findall(r"table worker \S+?-(\d+)-[0-9a-f]+ started", process.log())]
-
-    def alive(pid: int) -> bool:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return False
-        return True
+        return started_workers(process)
 
     try:
         cluster.wait_gateway(process)
@@ -550,21 +558,10 @@ def test_role_all_runs_a_gateway_with_workers_it_restarts_and_stops(cluster: Clu
 def test_the_workers_of_a_killed_supervisor_stop_too(cluster: Cluster, books: Books) -> None:
     """``stud serve --role worker --workers 2`` killed with SIGKILL: its workers get SIGTERM from Linux (they
     asked for it when they started) and stop, so no orphan keeps driving tables."""
-    import os
-    import re
-
     process = cluster._start("worker", ["--workers", "2"])
 
     def workers() -> list[int]:
-        return [int(pid) for pid in re.findall(r"table worker \S+?-(\d+)-[0-9a-f]+ started", process.log())]
-
-    def alive(pid: int) -> bool:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return False
-        with open(f"/proc/{pid}/stat") as stat:  # a zombie has ended: only its exit status is left
-            return stat.read().split(")")[-1].split()[0] != "Z"
+        return started_workers(process)
 
     try:
         wait_for(lambda: len(workers()) == 2, 60, "two table workers start")
