@@ -96,3 +96,44 @@ def test_the_table_notices_chips_that_do_not_add_up() -> None:
     table.money_in += 1
     with pytest.raises(AssertionError, match="money in 501 != on table 500"):
         table.check_conservation()
+
+
+def test_check_invariants_reads_one_snapshot_while_money_moves(db: Database) -> None:
+    """On PostgreSQL the room runs several transactions at once (its database threads, or several processes): the
+    check must not see half of the money moved by transactions that commit while it reads (it would report a
+    balance that differs from the ledger). One thread moves chips between ann's balance and her seat over and
+    over; every check meanwhile must pass. (On SQLite a read transaction is a snapshot anyway.)"""
+    import threading
+
+    from sqlalchemy import select
+
+    stop = threading.Event()
+    moves = [0]
+
+    def move(session: Session, amount: int, to_table: bool) -> None:
+        ann = session.scalar(select(Account.id).where(Account.username == "ann"))
+        assert ann is not None
+        source, target = (user_account(ann), table_account(1)) if to_table else (table_account(1), user_account(ann))
+        transfer(session, source, target, amount, "top_up" if to_table else "cash_out", table_id=1)
+        session.execute(
+            update(SeatRow)
+            .where(SeatRow.table_id == 1, SeatRow.seat == 1)
+            .values(stack=SeatRow.stack + (amount if to_table else -amount))
+        )
+
+    def churn() -> None:
+        while not stop.is_set():
+            db.transaction(lambda s: move(s, 7, True))
+            db.transaction(lambda s: move(s, 7, False))
+            moves[0] += 2
+
+    mover = threading.Thread(target=churn)
+    mover.start()
+    try:
+        for _ in range(150):
+            found = db.transaction(check_invariants)
+            assert found.balances + found.at_tables == found.granted
+    finally:
+        stop.set()
+        mover.join()
+    assert moves[0] > 10

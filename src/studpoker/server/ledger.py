@@ -13,10 +13,11 @@ atomic in every database, so two buy-ins racing on one balance cannot both pass.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 
 from sqlalchemy import func, literal_column, select, union_all, update
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import InvalidRequestError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from .db import Account, LedgerEntry, SeatRow
@@ -129,7 +130,14 @@ def check_invariants(session: Session) -> Invariants:
 
     The sums are computed twice: by the database (``SUM ... GROUP BY``, so a sum the database cannot hold is an
     error here, not a wrapped number) and in Python from the rows; both must agree.
+
+    Call it first in its transaction: on PostgreSQL it then reads one snapshot (``REPEATABLE READ``), so money
+    moved by transactions that commit meanwhile (the room runs several at once there) is seen entirely or not at
+    all; SQLite's read transactions are snapshots already.
     """
+    if session.get_bind().dialect.name == "postgresql" and not session.in_nested_transaction():
+        with contextlib.suppress(InvalidRequestError):  # the transaction has already read: its own level stays
+            session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
     totals: dict[str, int] = {}
     for source, target, amount in session.execute(select(LedgerEntry.source, LedgerEntry.target, LedgerEntry.amount)):
         totals[source] = totals.get(source, 0) - amount
