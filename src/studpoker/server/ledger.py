@@ -133,7 +133,7 @@ def check_invariants(session: Session) -> Invariants:
 
     Call it first in its transaction: on PostgreSQL it then reads one snapshot (``REPEATABLE READ``), so money
     moved by transactions that commit meanwhile (the room runs several at once there) is seen entirely or not at
-    all; SQLite's read transactions are snapshots already.
+    all. On SQLite the room runs every transaction on its one database thread, so nothing commits while it reads.
     """
     if session.get_bind().dialect.name == "postgresql" and not session.in_nested_transaction():
         with contextlib.suppress(InvalidRequestError):  # the transaction has already read: its own level stays
