@@ -173,27 +173,29 @@ class TableActor(Seating):
 
     async def stop(self) -> None:
         """Stop the actor (the hand in play stays unfinished: the next start voids it)."""
-        for timer in (self.turn_timer, self.bot_timer, self.start_timer):
-            if timer is not None:
-                timer.cancel()
+        self._cancel_timers()
         self.inbox.put_nowait(None)
         if self.task is not None:
             await self.task
         for connection in list(self.connections):
             connection.close(1001)
-        for meta in self.seats.values():
-            if meta.bot is not None:
-                meta.bot.close()
+        self._close_bots()
 
     def abandon(self) -> None:
         """Stop at once without another write or frame (a table worker that lost the table's lease, or gives it
         back: the next owner voids the hand in play and the sockets are attached to it)."""
-        for timer in (self.turn_timer, self.bot_timer, self.start_timer):
-            if timer is not None:
-                timer.cancel()
+        self._cancel_timers()
         self.failed = True
         self.connections.clear()
         self.inbox.put_nowait(None)
+        self._close_bots()
+
+    def _cancel_timers(self) -> None:
+        for timer in (self.turn_timer, self.bot_timer, self.start_timer):
+            if timer is not None:
+                timer.cancel()
+
+    def _close_bots(self) -> None:
         for meta in self.seats.values():
             if meta.bot is not None:
                 meta.bot.close()
@@ -467,9 +469,13 @@ class TableActor(Seating):
 
     async def _maybe_start(self) -> None:
         self.start_timer = None
-        if self.failed or self.paused or self.status != "open" or self.table.hand is not None:
-            return
-        if not self.table.can_start:
+        if (
+            self.failed
+            or self.paused
+            or self.status != "open"
+            or self.table.hand is not None
+            or not self.table.can_start
+        ):
             return
         if asyncio.get_running_loop().time() < self.not_before - 0.001:  # the pause after the last hand
             self._schedule_start(0.0)

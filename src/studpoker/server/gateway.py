@@ -33,7 +33,6 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from . import bus as channels
-from . import wire
 from .actor import table_info
 from .bus import Bus, info_key, table_channel, unpack_frames
 from .config import Settings
@@ -42,8 +41,7 @@ from .db import LeaseRow, SeatRow, TableRow
 from .errors import ApiError
 from .handle import TableHandle
 from .lease import lease_of
-from .room import LOGGED_OUT, Room, _freeze_startup_objects, hands_played, rules_of
-from .schemas import CreateTable
+from .room import Room, _freeze_startup_objects, hands_played, rules_of
 
 __all__ = ["CALL_SECONDS", "GatewayRoom", "RemoteTable"]
 
@@ -175,13 +173,8 @@ class GatewayRoom(Room):
         log.info("gateway %s started", self.gateway_id)
 
     async def _default_table(self) -> None:
-        request = CreateTable.model_validate(
-            {"name": "Stud 10/20", "variant": "STUD7", "small_bet": 10, "big_bet": 20, "ante": 1, "bring_in": 3}
-        )
         try:
-            table = await self.create_table(None, request)
-            if self.settings.default_bots:
-                await table.add_bots(self.settings.default_bots, "tight-aggressive")
+            await self.open_default_table()
         except ApiError as error:  # another gateway made it first, or no worker took it in time
             log.info("gateway %s: the default table: %s", self.gateway_id, error.message)
 
@@ -193,11 +186,8 @@ class GatewayRoom(Room):
         for task in [*self._loops, *self._tasks, *([self._sweeper] if self._sweeper else [])]:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        detaches = [
-            (table_channel(a.table_id), self._message(a, {"op": "detach"})) for a in list(self.attached.values())
-        ]
-        await self.bus.publish_many(detaches)
         for attached in list(self.attached.values()):
+            self.bus.send(table_channel(attached.table_id), self._message(attached, {"op": "detach"}))
             attached.connection.close(1001)  # going away: the browser reconnects, to another gateway
         with contextlib.suppress(Exception):
             await self.bus.redis.zrem(channels.GATEWAYS, self.gateway_id)
@@ -231,15 +221,13 @@ class GatewayRoom(Room):
         entry: dict[str, Any] | None = json.loads(raw) if raw else None
         return entry
 
-    async def _from_database(self, tables: list[int] | None) -> list[dict[str, Any]]:
-        """Lobby entries of open tables (all, or those of ``tables``) from the database alone: the seats as last
-        saved, the average pot of the last 100 hands."""
+    async def _from_database(self, tables: list[int]) -> list[dict[str, Any]]:
+        """Lobby entries of those of ``tables`` that are open, from the database alone: the seats as last saved,
+        the average pot of the last 100 hands."""
         settings = self.settings
 
         def work(session: Session) -> list[dict[str, Any]]:
-            query = select(TableRow).where(TableRow.status != "closed").order_by(TableRow.id)
-            if tables is not None:
-                query = query.where(TableRow.id.in_(tables))
+            query = select(TableRow).where(TableRow.status != "closed", TableRow.id.in_(tables)).order_by(TableRow.id)
             entries = []
             for row in session.scalars(query).all():
                 seats = list(
@@ -399,17 +387,17 @@ class GatewayRoom(Room):
         self._attach_again(attached)
 
     def _attach_again(self, attached: Attached) -> None:
-        """A new attachment of the socket: the worker answers with a snapshot, numbered 1."""
+        """A new attachment of the socket, telling the worker who it speaks for (a new owner may not know it)."""
+        connection = attached.connection
+        who = {"account_id": connection.account_id, "username": connection.username, "session": connection.session}
+        self._restart(attached, {"op": "attach", **who})
+
+    def _restart(self, attached: Attached, message: dict[str, Any]) -> None:
+        """Start a new attachment of the socket with ``message`` (``attach``, or ``resync`` to a worker that knows
+        the socket): the worker answers with a snapshot, numbered 1; frames of older attachments are dropped."""
         attached.attachment += 1
         attached.expected = 1
         attached.since = time.monotonic()
-        connection = attached.connection
-        message = {
-            "op": "attach",
-            "account_id": connection.account_id,
-            "username": connection.username,
-            "session": connection.session,
-        }
         self.bus.send(table_channel(attached.table_id), self._message(attached, message))
 
     def _message(self, attached: Attached, message: dict[str, Any]) -> str:
@@ -460,7 +448,7 @@ class GatewayRoom(Room):
                 if again is not None:
                     self._attach_again(again)
         elif op == "session_ended":
-            self._end_local(str(message.get("session", "")), str(message.get("reason", "your session ended")))
+            Room.end_sockets(self, str(message.get("session", "")), str(message.get("reason", "your session ended")))
 
     def _newest(self, table_id: int, generation: int) -> bool:
         """Whether ``generation`` is the newest known of the table's leases (then remembered as such)."""
@@ -481,11 +469,7 @@ class GatewayRoom(Room):
             if attached is None or attached.table_id != table_id or attachment != attached.attachment:
                 continue  # a socket gone, or a frame of an attachment before the current one
             if position != attached.expected:
-                # a gap: a new attachment starts from a snapshot; what is still coming of this one is dropped
-                attached.attachment += 1
-                attached.expected = 1
-                attached.since = time.monotonic()
-                self.bus.send(table_channel(table_id), self._message(attached, {"op": "resync"}))
+                self._restart(attached, {"op": "resync"})  # a gap: start again from a snapshot
                 continue
             attached.expected += 1
             attached.generation = generation
@@ -533,11 +517,4 @@ class GatewayRoom(Room):
         """Close the session's sockets here, and tell every other gateway to close its own."""
         message = json.dumps({"op": "session_ended", "session": session, "reason": reason})
         self.bus.send(channels.ROOM, message)
-        return self._end_local(session, reason)
-
-    def _end_local(self, session: str, reason: str) -> int:
-        group = self.sockets.pop(session, set())
-        for connection in group:
-            connection.push(wire.encode(wire.error("logged_out", reason)))
-            connection.close(LOGGED_OUT)
-        return len(group)
+        return super().end_sockets(session, reason)

@@ -147,8 +147,9 @@ def _freeze_startup_objects() -> None:
     Then collect less often (:data:`GC_THRESHOLDS`): a playing room keeps a few thousand new container objects a
     second alive (hand state, frames, database rows), so with Python's thresholds it collected the young
     generation ten times a second and a full collection (hundreds of ms at 400 tables) every few seconds. Measured
-    with bench/load.py, 400 tables single process: 104 ms of collection per second, longest pause 416 ms, before;
-    21 ms/s, longest 103 ms, after (memory held by garbage in cycles grows by at most a few thousand objects)."""
+    with bench/load.py, 400 tables single process, alternated runs: 104 ms of collection per second, longest pause
+    348 ms, before; 24 ms/s, longest 117 ms, after (docs/server.md; memory held by garbage in cycles grows by at
+    most a few thousand objects)."""
     global _frozen
     if not _frozen:
         _frozen = True
@@ -203,14 +204,18 @@ class Room:
                 await actor.close()
         any_table = await self.db.run(lambda s: s.scalar(select(func.count(TableRow.id))))
         if not any_table and self.settings.default_table:
-            request = CreateTable.model_validate(
-                {"name": "Stud 10/20", "variant": "STUD7", "small_bet": 10, "big_bet": 20, "ante": 1, "bring_in": 3}
-            )
-            made = await self.create_table(None, request)
-            if self.settings.default_bots:
-                await made.add_bots(self.settings.default_bots, "tight-aggressive")
+            await self.open_default_table()
         self._sweeper = asyncio.create_task(self._sweep_sessions(), name="session-sweeper")
         _freeze_startup_objects()
+
+    async def open_default_table(self) -> None:
+        """The table of a room with none yet: "Stud 10/20" with ``default_bots`` tight-aggressive bots."""
+        request = CreateTable.model_validate(
+            {"name": "Stud 10/20", "variant": "STUD7", "small_bet": 10, "big_bet": 20, "ante": 1, "bring_in": 3}
+        )
+        table = await self.create_table(None, request)
+        if self.settings.default_bots:
+            await table.add_bots(self.settings.default_bots, "tight-aggressive")
 
     async def close(self) -> None:
         if self._sweeper is not None:

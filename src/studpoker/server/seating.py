@@ -75,6 +75,8 @@ class Seating:
 
         def _schedule_start(self, delay: float) -> None: ...
 
+        def _cancel_timers(self) -> None: ...
+
     def _check_open(self) -> None:
         if self.status != "open":
             raise ApiError(409, "conflict", f"{self.name} is closing: no one may sit down or add chips")
@@ -383,9 +385,7 @@ class Seating:
             if meta.bot is not None:
                 meta.bot.close()
         self.seats.clear()
-        for timer in (self.turn_timer, self.bot_timer, self.start_timer):
-            if timer is not None:
-                timer.cancel()
+        self._cancel_timers()
         self._broadcast({"type": "closed", "table_id": self.id, "cashed_out": cashed})
         for connection in list(self.connections):
             connection.close(4410)
