@@ -130,7 +130,6 @@ class Bus:
         self._changed = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self.connected = asyncio.Event()
-        self.reconnects = 0
         self._resync: asyncio.Task[None] | None = None
         self._waiters: list[asyncio.Future[None]] = []
 
@@ -177,18 +176,6 @@ class Bus:
         except Exception as error:
             log.debug("bus: publish to %s failed: %s", channel, error)
             return 0
-
-    async def publish_many(self, messages: list[tuple[str, str]]) -> None:
-        """Publish in one round trip, in order (lost, like :meth:`publish`, while Redis is away)."""
-        if not messages:
-            return
-        try:
-            async with self.redis.pipeline(transaction=False) as pipe:
-                for channel, message in messages:
-                    pipe.publish(channel, message)
-                await pipe.execute()
-        except Exception as error:
-            log.debug("bus: publishing %d messages failed: %s", len(messages), error)
 
     def send(self, channel: str, message: str) -> None:
         """Queue a message: one task publishes everything queued, in order, a pipeline at a time. At most
@@ -255,7 +242,6 @@ class Bus:
                     listening |= wanted
                 self.connected.set()
                 if not first:
-                    self.reconnects += 1
                     log.warning("bus: connected to Redis again; resynchronising")
                     if self.on_reconnect is not None:
                         self._resync = asyncio.create_task(self.on_reconnect())

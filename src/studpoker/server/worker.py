@@ -105,7 +105,6 @@ class WorkerRoom(Room):
         self._taking: set[int] = set()
         self._renewed_at = time.monotonic()
         self._spawned: set[asyncio.Task[Any]] = set()
-        self.stopped = asyncio.Event()
 
     # -- life ----------------------------------------------------------------------------------------------
 
@@ -141,7 +140,6 @@ class WorkerRoom(Room):
             await self.bus.publish(channels.ROOM, json.dumps({"op": "claim"}))
         await self.bus.close()
         self.db.close()
-        self.stopped.set()
 
     async def drain(self, seconds: float) -> None:
         """Deal no new hand; wait (at most ``seconds``) until no table has a hand in play."""
@@ -320,7 +318,7 @@ class WorkerRoom(Room):
 
         async def tidy() -> None:
             with contextlib.suppress(Exception):
-                await self.db.run(lambda s: release(s, self.worker_id, [table_id]))
+                await self._release([table_id])
                 await self.bus.redis.delete(info_key(table_id))
 
         self._spawn(tidy())
