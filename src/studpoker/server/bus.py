@@ -39,6 +39,7 @@ __all__ = [
     "gateway_channel",
     "info_key",
     "pack_frames",
+    "process_name",
     "table_channel",
     "unpack_frames",
 ]
@@ -51,6 +52,16 @@ ROOM = PREFIX + "room"
 QUEUE_LIMIT = 100_000
 WORKERS = PREFIX + "workers"
 GATEWAYS = PREFIX + "gateways"
+
+
+def process_name() -> str:
+    """This process's name on the bus, in the heartbeats and in the leases: ``host-PID-random`` (the pid lets an
+    operator, or a test, find the process that holds a table)."""
+    import os
+    import secrets
+    import socket
+
+    return f"{socket.gethostname()[:30]}-{os.getpid()}-{secrets.token_hex(3)}"
 
 
 def table_channel(table_id: int) -> str:

@@ -21,9 +21,7 @@ import contextlib
 import itertools
 import json
 import logging
-import os
 import secrets
-import socket as socketlib
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,7 +32,7 @@ from sqlalchemy.orm import Session
 
 from . import bus as channels
 from .actor import table_info
-from .bus import Bus, info_key, table_channel, unpack_frames
+from .bus import Bus, info_key, process_name, table_channel, unpack_frames
 from .config import Settings
 from .connection import Connection
 from .db import LeaseRow, SeatRow, TableRow
@@ -138,7 +136,7 @@ class GatewayRoom(Room):
         if settings.redis_url is None:
             raise ValueError("a gateway needs a Redis URL")
         super().__init__(settings)
-        self.gateway_id = f"{socketlib.gethostname()[:30]}-{os.getpid()}-{secrets.token_hex(3)}"
+        self.gateway_id = process_name()
         self.bus = Bus(settings.redis_url, self._on_message, self._on_reconnect)
         self.attached: dict[int, Attached] = {}
         self.by_table: dict[int, set[int]] = {}

@@ -22,9 +22,6 @@ import gc
 import json
 import logging
 import math
-import os
-import secrets
-import socket as socketlib
 import time
 from collections import deque
 from dataclasses import dataclass
@@ -34,7 +31,7 @@ from sqlalchemy.orm import Session
 
 from . import bus as channels
 from .actor import TableActor
-from .bus import Bus, info_key, pack_frames, table_channel
+from .bus import Bus, info_key, pack_frames, process_name, table_channel
 from .config import Settings
 from .connection import Connection
 from .db import TableRow
@@ -92,7 +89,7 @@ class WorkerRoom(Room):
         if settings.redis_url is None:
             raise ValueError("a table worker needs a Redis URL")
         super().__init__(settings)
-        self.worker_id = f"{socketlib.gethostname()[:30]}-{os.getpid()}-{secrets.token_hex(3)}"
+        self.worker_id = process_name()
         self.bus = Bus(settings.redis_url, self._on_message, self._on_reconnect)
         self.generations: dict[int, int] = {}
         self.remote: dict[tuple[str, int], RemoteConnection] = {}
