@@ -257,7 +257,12 @@ def _play_hands(ann: Viewer, bob: Viewer, spectator: Viewer) -> None:
     for number, text in showdowns.items():
         assert "wins" in text, f"hand {number}: {text!r}"
         assert HAND_NAME.search(text), f"hand {number} shows no hand name: {text!r}"
+    # the log shows the current hand: read just as a hand is dealt, it holds only its header for a moment
+    deadline = time.monotonic() + 10
     log = ann.read()["log"]
+    while "street" not in log and time.monotonic() < deadline:
+        time.sleep(0.1)
+        log = ann.read()["log"]
     assert "Hand #" in log and "street" in log
     for viewer in viewers:
         state = viewer.read()
