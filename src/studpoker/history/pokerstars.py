@@ -142,9 +142,11 @@ from ..engine import (
     Variant,
 )
 from ..engine.events import ActionTaken, AntePosted, CardDealt, Returned, StreetStarted
-from ..engine.pots import build_pots, split
+from ..engine.pots import build_pots
 from ..evaluation import HandCategory, evaluate_high, evaluate_low8, evaluate_razz
 from .model import Bet, Board, Comment, Deal, HandRecord, HistoryAction, ShowMuck
+from .payout import net_of_rake as _net
+from .payout import rake_shares as _rake_shares
 from .replay import ReplayError, ReplayResult, replay
 
 __all__ = [
@@ -1236,38 +1238,6 @@ def _cap_binds(rules: Rules, active_start: int, stacks: Sequence[int], folded: S
     if rules.headsup_uncap is HeadsUpUncap.ROUND_BEGINS_HEADSUP:
         return active_start != 2
     return sum(1 for p, s in enumerate(stacks) if not folded[p] and s > 0) >= 3
-
-
-def _rake_shares(gross: Sequence[int], rake: int) -> list[int]:
-    """The rake taken from each pot: in proportion to the pots, the cents left over to the largest
-    remainders, the main pot first on a tie (see :func:`check`)."""
-    total = sum(gross)
-    if not total or not rake:
-        return [0] * len(gross)
-    shares = [rake * g // total for g in gross]
-    order = sorted(range(len(gross)), key=lambda i: (-(rake * gross[i] % total), i))
-    for i in order[: rake - sum(shares)]:
-        shares[i] += 1
-    return shares
-
-
-def _net(entries: Sequence[tuple[int, int, str]], net: int, unit: int) -> list[tuple[int, int]]:
-    """Share out what is left of a pot after its rake as the engine shared out the whole pot: the same
-    winners, halves (the odd chip high, R11.5) and odd-chip order (R11.6); one entry per player."""
-    high = [p for p, _, share in entries if share == "high"]
-    low = [p for p, _, share in entries if share == "low"]
-    if high and low:
-        units = net // unit
-        high_half = (units - units // 2) * unit + net % unit
-        parts = split(high_half, high, unit) + split(net - high_half, low, unit)
-    elif entries:
-        parts = split(net, [p for p, _, _ in entries], unit)
-    else:
-        parts = []
-    out: dict[int, int] = {}
-    for player, chips in parts:
-        out[player] = out.get(player, 0) + chips
-    return list(out.items())
 
 
 # -- checking -------------------------------------------------------------------------------------------------

@@ -1,0 +1,45 @@
+"""Paying pots after a room's rake: the engine pays whole pots; a room takes its rake first.
+
+:func:`rake_shares` says what each pot pays of the rake, :func:`net_of_rake` shares out what is left of a pot
+as the engine shared out the whole of it (same winners, halves and odd chips).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..engine.pots import split
+
+__all__ = ["net_of_rake", "rake_shares"]
+
+
+def rake_shares(gross: Sequence[int], rake: int) -> list[int]:
+    """The rake taken from each pot: in proportion to the pots, the cents left over to the largest
+    remainders, the main pot first on a tie (PokerStars' way; the default of every room that shows no other)."""
+    total = sum(gross)
+    if not total or not rake:
+        return [0] * len(gross)
+    shares = [rake * g // total for g in gross]
+    order = sorted(range(len(gross)), key=lambda i: (-(rake * gross[i] % total), i))
+    for i in order[: rake - sum(shares)]:
+        shares[i] += 1
+    return shares
+
+
+def net_of_rake(entries: Sequence[tuple[int, int, str]], net: int, unit: int) -> list[tuple[int, int]]:
+    """Share out what is left of a pot after its rake as the engine shared out the whole pot: the same
+    winners, halves (the odd chip high, R11.5) and odd-chip order (R11.6); one entry per player."""
+    high = [p for p, _, share in entries if share == "high"]
+    low = [p for p, _, share in entries if share == "low"]
+    if high and low:
+        units = net // unit
+        high_half = (units - units // 2) * unit + net % unit
+        parts = split(high_half, high, unit) + split(net - high_half, low, unit)
+    elif entries:
+        parts = split(net, [p for p, _, _ in entries], unit)
+    else:
+        parts = []
+    out: dict[int, int] = {}
+    for player, chips in parts:
+        out[player] = out.get(player, 0) + chips
+    return list(out.items())
