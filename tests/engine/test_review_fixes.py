@@ -225,3 +225,31 @@ def test_set_first_actor_refuses_a_board_that_a_known_board_beats() -> None:
         else:
             t.state.set_first_actor(choice)
             assert t.state.actor == choice
+
+
+def test_declare_open_pair_when_unknown_up_cards_may_hide_it() -> None:
+    """R6.14 with a history that does not show the 4th-street up cards: the caller may declare the open pair,
+    and then the big bet is legal; not where every up card is known, nor on another street, nor without the rule."""
+    rules = Rules(Variant.STUD7, ante=1, bring_in=3, small_bet=10, big_bet=20)
+    t = Table(rules, [100, 100], {0: "?? ?? 2c Kd", 1: "?? ?? 9h ??"})
+    with pytest.raises(IllegalActionError, match=r"R6\.14"):
+        t.state.declare_open_pair()  # 3rd street
+    t.act("bring in 3", "call 3")
+    t.state.set_first_actor(0)
+    assert [a.amount for a in t.state.legal_actions() if a.kind.aggressive] == [10]
+    t.state.declare_open_pair()
+    assert [a.amount for a in t.state.legal_actions() if a.kind.aggressive] == [10, 20]
+    known = Table(rules, [100, 100], {0: "?? ?? 2c Kd", 1: "?? ?? 9h 8h"})
+    known.act("bring in 3", "call 3")
+    with pytest.raises(IllegalActionError, match="every live up card is known"):
+        known.state.declare_open_pair()
+    assert [a.amount for a in known.state.legal_actions() if a.kind.aggressive] == [10]  # nothing changed
+    hilo = Table(
+        rules.replace(variant=Variant.STUD7_HL8, open_pair_double_bet=False),
+        [100, 100],
+        {0: "?? ?? 2c Kd", 1: "?? ?? 9h ??"},
+    )
+    hilo.act("bring in 3", "call 3")
+    hilo.state.set_first_actor(0)
+    with pytest.raises(IllegalActionError, match=r"R6\.14"):
+        hilo.state.declare_open_pair()

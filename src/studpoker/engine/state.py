@@ -793,6 +793,28 @@ class HandState:
         if self.actor is None:
             self._advance()
 
+    def declare_open_pair(self) -> None:
+        """Say that an open pair shows on the double-bet street when unknown up cards hide it (manual dealing,
+        e.g. a hand history that does not show the up cards), so that the big bet may be made (R6.14).
+
+        Refused unless the rule is on, this is that street's betting, and some live player's first two up
+        cards are not both known (known cards that show no pair cannot be contradicted)."""
+        rules = self.rules
+        street = 3 if rules.variant is Variant.STUD5 else 4
+        if not self._manual or not rules.open_pair_double_bet or self.street != street or self.actor is None:
+            raise IllegalActionError(
+                "R6.14: an open pair can be declared only in the double-bet round of a manual deal"
+            )
+        if self._open_pair:
+            return
+        hidden = any(
+            len(u) >= 2 and (u[0] is None or u[1] is None) for p, u in enumerate(self._up) if not self._folded[p]
+        )
+        if not hidden:
+            raise IllegalActionError("R6.14: every live up card is known, and no pair shows")
+        self._open_pair = True
+        self._legal = self._targets = None
+
     @property
     def first_actor_needed(self) -> bool:
         """True while an unknown up card leaves the first actor open (see :meth:`set_first_actor`)."""

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from ..cards import Card, CardError, format_cards
 from ..engine import Action, ActionKind, HandState, Phase
-from ..engine.errors import EngineError
+from ..engine.errors import EngineError, IllegalActionError
 from .model import Bet, Board, Comment, Deal, HandRecord, HistoryAction, ShowMuck
 
 __all__ = ["ReplayError", "ReplayResult", "action_text", "replay"]
@@ -190,6 +190,8 @@ class _Replayer:
             return None
         candidates = [a for a in legal if a.kind in wanted]
         exact = next((a for a in candidates if a.amount == action.amount), None)
+        if exact is None and candidates and self.hidden_open_pair(action):
+            return self.match(action, self.state.legal_actions())
         if exact is not None or not candidates:
             return exact
         # A wager for less than the rules allow that still covers every opponent's whole stack
@@ -206,6 +208,23 @@ class _Replayer:
             )
             return smallest
         return None
+
+    def hidden_open_pair(self, action: Bet) -> bool:
+        """A big bet on the double-bet street where unknown up cards could show the open pair (a history that
+        does not show them): declare the pair (R6.14), if that allows this wager, and say so in the notes."""
+        trial = self.state.copy()
+        try:
+            trial.declare_open_pair()
+        except IllegalActionError:
+            return False
+        if not any(a.kind.aggressive and a.amount == action.amount for a in trial.legal_actions()):
+            return False  # the pair would not allow it either: the caller reports the wager
+        self.state.declare_open_pair()
+        self.notes.append(
+            f"action {(self.index or 0) + 1} ({action_text(action)}): the big bet of the double-bet street, where"
+            " unknown up cards may show a pair: replayed with the open pair declared (R6.14)"
+        )
+        return True
 
     def refusal(self, action: Bet, legal: tuple[Action, ...]) -> str:
         allowed = ", ".join(str(a) for a in legal)
