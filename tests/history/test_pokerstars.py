@@ -268,8 +268,8 @@ def test_files_that_are_not_there_or_not_text(tmp_path: Path) -> None:
     with pytest.raises(PokerStarsError, match="No such file"):
         load(tmp_path / "missing.txt")
     binary = tmp_path / "binary.txt"
-    binary.write_bytes(b"\xff\xfe\x00garbage")
-    with pytest.raises(PokerStarsError, match="not UTF-8"):
+    binary.write_bytes(b"\xef\xbb\xbfgarbage \xff\xfe")  # a UTF-8 byte-order mark, then bytes that are not UTF-8
+    with pytest.raises(PokerStarsError, match=r"line 1 \('garbage \ufffd\ufffd'\) comes before any"):
         load(binary)
     assert loads("") == [] and loads("\n\n") == []
 

@@ -26,14 +26,17 @@ def rake_shares(gross: Sequence[int], rake: int) -> list[int]:
     return shares
 
 
-def net_of_rake(entries: Sequence[tuple[int, int, str]], net: int, unit: int) -> list[tuple[int, int]]:
+def net_of_rake(
+    entries: Sequence[tuple[int, int, str]], net: int, unit: int, *, odd_chip_low: bool = False
+) -> list[tuple[int, int]]:
     """Share out what is left of a pot after its rake as the engine shared out the whole pot: the same
-    winners, halves (the odd chip high, R11.5) and odd-chip order (R11.6); one entry per player."""
+    winners, halves (the odd chip high, R11.5; low for a room that does so, ``odd_chip_low``) and odd-chip
+    order (R11.6); one entry per player."""
     high = [p for p, _, share in entries if share == "high"]
     low = [p for p, _, share in entries if share == "low"]
     if high and low:
         units = net // unit
-        high_half = (units - units // 2) * unit + net % unit
+        high_half = (units // 2 if odd_chip_low else units - units // 2) * unit + net % unit
         parts = split(high_half, high, unit) + split(net - high_half, low, unit)
     elif entries:
         parts = split(net, [p for p, _, _ in entries], unit)

@@ -63,13 +63,14 @@ def decode(data: bytes) -> str:
     UTF-16 LE/BE) first; then UTF-16 without one (every other byte zero); then UTF-8; then Windows-1252,
     the rooms' single-byte encoding (a superset of Latin-1's printable characters). Line ends become ``\\n``."""
     if data.startswith(b"\xef\xbb\xbf"):
-        text = data[3:].decode("utf-8", errors="strict")
+        text = data[3:].decode("utf-8", errors="replace")  # a broken byte costs its hand, not the file
     elif data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        text = data.decode("utf-16")  # the mark says the byte order and is dropped
+        # the mark says the byte order and is dropped; an odd last byte (half a character, cut off) is dropped too
+        text = data[: len(data) // 2 * 2].decode("utf-16", errors="replace")
     elif len(data) >= 4 and data[1:40:2].count(0) >= len(data[1:40:2]) * 3 // 4 and data[0] != 0:
-        text = data.decode("utf-16-le")
+        text = data[: len(data) // 2 * 2].decode("utf-16-le", errors="replace")
     elif len(data) >= 4 and data[0:40:2].count(0) >= len(data[0:40:2]) * 3 // 4:
-        text = data.decode("utf-16-be")
+        text = data[: len(data) // 2 * 2].decode("utf-16-be", errors="replace")
     else:
         try:
             text = data.decode("utf-8")
@@ -153,6 +154,7 @@ class Stated:
     total_includes_rake: bool = True
     folds: list[StatedAmount] = field(default_factory=list)  # amount: the street a summary says he folded on
     returns_stated: bool = False  # the room writes every uncalled bet returned (a missing one is an error)
+    odd_chip_low: bool = False  # the room gives a hi/lo split's odd chip to the low half (Winning), not the high
 
 
 _AMOUNT = re.compile(r"[-+]?\d[\d,]*(?:\.\d+)?|[-+]?\.\d+")
@@ -395,6 +397,10 @@ class HandBuilder:
         if first_seat is not None:
             later = [n for n in names if self.seats[n][0] >= first_seat]
             names = later + [n for n in names if self.seats[n][0] < first_seat]
+        for name in names:
+            seat, stack, line = self.seats[name]
+            if stack <= 0:
+                raise self.fail(f"{name} is dealt in with no chips (seat {seat})", line)
         index = {name: p for p, name in enumerate(names)}
         if ante is None:
             ante = max(self.anted.values(), default=0)

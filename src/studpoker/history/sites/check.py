@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ...engine import ActionKind, HandState
+from ...engine import ActionKind, HandState, RulesError
 from ...engine.events import ActionTaken, AntePosted, Returned, StreetStarted
 from ...engine.pots import build_pots
 from ..model import Bet, HandRecord
@@ -101,8 +101,10 @@ def replayed(record: HandRecord, state: HandState, rake: int) -> Replayed:
         gross[award.pot] += award.amount
         by_pot[award.pot].append((award.player, award.amount, award.share))
     shares = rake_shares(gross, rake)
+    stated = record.info.get("stated")
+    low = isinstance(stated, Stated) and stated.odd_chip_low
     payouts = [
-        dict(net_of_rake(entries, g - r, state.rules.chip_unit))
+        dict(net_of_rake(entries, g - r, state.rules.chip_unit, odd_chip_low=low))
         for entries, g, r in zip(by_pot, gross, shares, strict=True)
     ]
     won = [0] * n
@@ -278,6 +280,10 @@ def verify(record: HandRecord) -> ReplayResult:
     hand = stated.hand if isinstance(stated, Stated) else str(record.info.get("hand", ""))
     try:
         result = replay(record, f"{room} hand {hand}")
+    except RulesError as error:  # stacks the engine cannot seat (a zero stack dealt in)
+        raise SiteError(
+            f"the hand cannot be played: {error}", room=room, hand=hand, line=_action_line(record, None)
+        ) from None
     except ReplayError as error:
         line = _action_line(record, error.index)
         raise SiteError(str(error).split(": ", 1)[-1], room=room, hand=hand, line=line) from None

@@ -1,0 +1,316 @@
+"""Merge Gaming network XML hand histories (files named ``.txt`` or ``.xml``, the same XML).
+
+A file is a run of top-level elements, no root: each hand is a ``<description type="7-Stud H/L8"
+stakes="Limit $0.25/$0.50"/>`` and a ``<game id= starttime= realmoney= data="date|table|...">``. The game
+has ``<players>`` (``<player seat= nickname= balance= dealtin=/>``, seats from 0, the balance before the
+hand) and ``<round id=...>`` elements: ``BLINDS`` (the antes), ``BRING_IN`` (the bring-in and the 3rd-street
+cards), ``THIRD_STREET`` to ``SEVENTH_STREET``, ``SHOWDOWN``, ``END_OF_FOLDED_GAME`` / ``END_OF_GAME``.
+Betting is ``<event sequence= type= player=SEAT amount=/>`` (``amount``: the chips the action adds);
+cards are ``<cards type= cards="null,null,7s" player=SEAT/>``, each listing the player's whole hand so far
+(``null`` or nothing: a card not seen), written after the round's events though dealt before them; the
+result is ``<winner amount= potnumber= player=/>``, the amount counting an uncalled bet given back.
+
+**What the file states, and how it is checked.** Every event's amount; each player's winnings less what
+his events put in is his net result, checked against the replay. The rake is not written: it is what the
+players put in less what the winners take, which must be the room's (below).
+
+**Rules** (:data:`OPTIONS`, the ``casino`` preset otherwise). The three fixed-limit hands (one seven-card
+stud, two stud hi/lo) show: seats act from the lowest up (the bring-in by the lowest door card, 4s of
+seat 5 in 31423297-107; later streets the best board); nothing shows a raise cap, a tie of boards or a
+split pot, so the casino defaults stand.
+
+**The rake** (:data:`RAKE_PERCENT`): $0.18 of $3.65 (31423297-107), nothing of $0.14 (40263637-116), $0.16
+of $4.39 (70969727-130). 5% of the pot rounded down fits the first two but would take $0.21 from the third;
+5% of the pot as it stood when the seventh street began ($3.39: the $1.00 bet and called there unraked)
+fits all three (the seventh street adds nothing raked to the other two: checked through in the first,
+its one bet uncalled in the second). Only the third hand tells the two apart, so the rule is thin
+evidence; the reader refuses a hand whose winnings leave another rake, saying the rake and the rule's.
+No-limit and pot-limit games (``NL7-StudHL``) are skipped.
+
+Seats are numbered as the file numbers them plus one (the file's seat 0 is seat 1).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any, Final
+
+from ...cards import Card
+from ...engine import Variant
+from ..model import HandRecord
+from .base import HandBuilder, NotStudGameError, SiteError
+from .ipoker import XmlElement, cut_game, number, parse_xml, refuse_hostile, split_games
+
+__all__ = ["OPTIONS", "TITLE", "detect", "loads_each"]
+
+TITLE: Final = "Merge Gaming"
+
+#: Merge's table rules on top of the ``casino`` preset: nothing in its files differs from it.
+OPTIONS: Final[Mapping[str, Any]] = MappingProxyType({})
+
+#: The rake: this share of the pot, rounded down to the cent, the pot taken as it stands when the seventh
+#: street begins (its bets are not raked) in a hand that gets there.
+RAKE_PERCENT: Final = 5
+
+_GAMES: Final = {
+    "7-stud": Variant.STUD7,
+    "7-stud h/l8": Variant.STUD7_HL8,
+    "7-stud h/l": Variant.STUD7_HL8,
+    "razz": Variant.RAZZ,
+    "5-stud": Variant.STUD5,
+}
+_DESCRIPTION = re.compile(r"<description\b[^>]*>")
+_TAIL = re.compile(r"\s*(?:<description\b[^>]*>\s*)?")
+_STAKES = re.compile(r"^(?P<limit>Limit|No Limit|Pot Limit)\s*\(?(?P<small>[^/()\s]+)/(?P<big>[^/()\s]+)")
+_START = re.compile(r"^(?P<year>\d{4})(?P<month>\d\d)(?P<day>\d\d)(?P<h>\d\d)(?P<m>\d\d)(?P<s>\d\d)$")
+_STREETS: Final = {
+    "BRING_IN": 3,
+    "THIRD_STREET": 3,
+    "FOURTH_STREET": 4,
+    "FIFTH_STREET": 5,
+    "SIXTH_STREET": 6,
+    "SEVENTH_STREET": 7,
+}
+_WAGERS: Final = {"BRING_IN": "bring-in", "COMPLETE": "complete", "BET": "bet", "RAISE": "raise", "CALL": "call"}
+
+
+def detect(text: str) -> bool:
+    """A Merge file starts with a ``<description type=... stakes=...>`` or a ``<game id=... gametype=...>``."""
+    head = text.lstrip()
+    if head.startswith("<?xml"):
+        head = head[head.find("?>") + 2 :].lstrip()
+    if head.startswith("<description"):
+        return "stakes=" in head[:300]
+    return head.startswith("<game ") and " gametype=" in head[:400] and " id=" in head[:400]
+
+
+def loads_each(text: str) -> list[tuple[int, HandRecord | SiteError]]:
+    """Every hand (``<game>``, with the ``<description>`` before it) of the text, each read on its own."""
+    text = text.removeprefix("\ufeff")
+    refuse_hostile(text, TITLE)
+    _, games = split_games(text, TITLE)
+    out: list[tuple[int, HandRecord | SiteError]] = []
+    previous_end = 0
+    for line, start, end in games:
+        description = None
+        found = [m for m in _DESCRIPTION.finditer(text, previous_end, start)]
+        previous_end = start
+        try:
+            if found:
+                mark = found[-1]
+                at = line - text.count("\n", mark.start(), start)
+                elements = parse_xml(mark.group(0), at, TITLE)
+                description = elements[0] if len(elements) == 1 else None
+            chunk = cut_game(text[start:end], line, TITLE, _TAIL)
+            out.append((line, _Game(chunk, line, description).read()))
+        except SiteError as error:
+            out.append((line, error))
+    if not games:
+        out.append((1, SiteError("no <game> in the file", room=TITLE, line=1)))
+    return out
+
+
+class _Game:
+    def __init__(self, text: str, line: int, description: XmlElement | None) -> None:
+        self.text, self.line, self.description = text, line, description
+        self.seats: dict[str, str] = {}  # the file's seat: the player's name
+        self.result_line = 10**9  # the first round naming a winner (a loser's net result is stated there)
+        self.raked: int | None = None  # the pot when the seventh street begins
+        self.sequences: set[int] = set()
+
+    def read(self) -> HandRecord:
+        elements = parse_xml(self.text, self.line, TITLE)
+        game = elements[0] if len(elements) == 1 and elements[0].tag == "game" else None
+        if game is None:
+            raise SiteError("a hand is not one <game> element", room=TITLE, line=self.line)
+        hand = game.get("id") or f"at line {self.line}"
+        if self.description is None:
+            raise SiteError("the hand has no <description> naming its game", room=TITLE, hand=hand, line=self.line)
+        kind, stakes_text = self.description.get("type"), self.description.get("stakes")
+        stakes = _STAKES.match(stakes_text)
+        variant = _GAMES.get(kind.lower())
+        if variant is None or stakes is None or stakes["limit"] != "Limit":
+            limit = stakes["limit"] if stakes is not None else stakes_text
+            raise NotStudGameError(f"{kind} {limit}".strip(), room=TITLE, hand=hand, line=self.line)
+        play = game.get("realmoney") == "false"
+        cents = not play or "." in stakes_text
+        b = HandBuilder(TITLE, hand, self.line, cents=cents)
+        where = self.description.line
+        small, big = b.chips(stakes["small"], where), b.chips(stakes["big"], where)
+        self.info(b, game, play)
+        players = game.all("players")
+        if len(players) != 1:
+            raise b.fail(f"the hand has {len(players)} <players> elements", self.line)
+        for player in players[0].all("player"):
+            seat = number(b, player.get("seat"), "seat", player.line)
+            name = player.get("nickname")
+            if not name:
+                raise b.fail("a player without a nickname", player.line)
+            b.seat(name, seat + 1, b.chips(player.get("balance"), player.line), player.line)
+            self.seats[player.get("seat").strip()] = name
+        put_in, winnings = self.play(b, game)
+        self.results(b, put_in, winnings)
+        return b.build(
+            variant,
+            ante=None,
+            bring_in=None,
+            small_bet=small,
+            big_bet=big,
+            options=OPTIONS,
+            currency=("EUR" if "€" in stakes_text else "GBP" if "£" in stakes_text else "USD") if not play else None,
+        )
+
+    def info(self, b: HandBuilder, game: XmlElement, play: bool) -> None:
+        data = game.get("data").split("|")
+        if len(data) > 1 and data[1]:
+            b.info["table"] = data[1]
+        if play:
+            b.info["money"] = "play"
+        start = _START.match(game.get("starttime"))
+        if start is not None:
+            b.info.update(
+                {
+                    "year": int(start["year"]),
+                    "month": int(start["month"]),
+                    "day": int(start["day"]),
+                    "time": f"{start['h']}:{start['m']}:{start['s']}",
+                }
+            )
+
+    def name(self, b: HandBuilder, element: XmlElement) -> str:
+        name = self.seats.get(element.get("player").strip())
+        if name is None:
+            raise b.fail(f"no player sits in seat {element.get('player')!r}", element.line)
+        return name
+
+    def play(self, b: HandBuilder, game: XmlElement) -> tuple[dict[str, int], dict[str, tuple[int, int]]]:
+        """Tell the builder the antes, cards, actions and showdown; what each player's events put in, and what
+        each winner takes (chips, the line of his first winner element)."""
+        put_in: dict[str, int] = {}
+        winnings: dict[str, tuple[int, int]] = {}
+        street = 0
+        seen: set[str] = set()
+        for round_ in game.all("round"):
+            label = round_.get("id")
+            if label in seen:
+                raise b.fail(f"the round {label} is written twice", round_.line)
+            seen.add(label)
+            next_street = _STREETS.get(label, street)
+            if next_street < street:
+                raise b.fail(f"the round {label} comes after a later street", round_.line)
+            if next_street != street:
+                street = next_street
+                b.new_street(street, round_.line)
+                if street == 7:
+                    self.raked = sum(put_in.values())  # the pot the rake is taken from (see RAKE_PERCENT)
+            events = sorted(
+                (
+                    (number(b, e.get("sequence"), "event sequence", e.line), e)
+                    for e in round_.children
+                    if e.tag == "event"
+                ),
+                key=lambda item: item[0],
+            )
+            shown: dict[str, tuple[str, XmlElement]] = {}
+            for cards in round_.all("cards"):
+                name = self.name(b, cards)
+                held = _cards(b, cards.get("cards"), cards.line)
+                if cards.get("type") in ("SHOWN", "MUCKED"):
+                    shown[name] = (cards.get("type"), cards)
+                    b.reveal(name, held, cards.line)
+                elif street:
+                    b.deal_so_far(name, held, cards.line)
+                else:
+                    raise b.fail("cards dealt before the bring-in", cards.line)
+            for order, event in events:
+                if order in self.sequences:
+                    raise b.fail(f"two events are number {order}", event.line)
+                self.sequences.add(order)
+                self.event(b, event, label, put_in, shown)
+            for winner in round_.all("winner"):
+                self.result_line = min(self.result_line, round_.line)
+                name = self.name(b, winner)
+                number(b, winner.get("potnumber") or "1", "pot number", winner.line)
+                chips, line = winnings.get(name, (0, winner.line))
+                winnings[name] = (chips + b.chips(winner.get("amount"), winner.line), line)
+            for child in round_.children:
+                if child.tag not in ("event", "cards", "winner"):
+                    raise b.fail(f"unknown element <{child.tag}> in a round", child.line)
+        numbers = self.sequences
+        if numbers and (min(numbers) != 1 or max(numbers) != len(numbers)):  # the files number events 1 to N
+            raise b.fail(f"the {len(numbers)} events are numbered {min(numbers)} to {max(numbers)}, not 1 to N")
+        return put_in, winnings
+
+    def event(
+        self,
+        b: HandBuilder,
+        event: XmlElement,
+        label: str,
+        put_in: dict[str, int],
+        shown: Mapping[str, tuple[str, XmlElement]],
+    ) -> None:
+        kind, line = event.get("type"), event.line
+        name = self.name(b, event)
+        if kind in ("SHOW", "MUCK"):
+            if label == "SHOWDOWN":
+                b.show(name, b.cards.get(name, []) if kind == "SHOW" else None, line)
+            return
+        chips = b.chips(event.get("amount"), line) if event.get("amount") else 0
+        if kind == "ANTE":
+            if label != "BLINDS":
+                raise b.fail(f"an ante in the round {label}", line)
+            b.ante(name, chips, line)
+        elif label not in _STREETS:
+            raise b.fail(f"a {kind} event in the round {label}", line)
+        elif kind in ("FOLD", "CHECK"):
+            if chips:
+                raise b.fail(f"a {kind.lower()} that puts in {_money(b, chips)}", line)
+            b.bet(name, kind.lower(), line)
+        elif kind in _WAGERS:
+            b.bet(name, _WAGERS[kind], line, added=chips)
+        elif kind in ("ALL_IN", "ALLIN"):
+            high = max(b.round.values(), default=0)
+            to = b.round.get(name, 0) + chips
+            verb = "call" if to <= high else ("raise" if high else "bet")
+            b.bet(name, verb, line, added=chips, all_in=True)
+        else:
+            raise b.fail(f"unknown event type {kind!r}", line)
+        put_in[name] = put_in.get(name, 0) + chips
+
+    def results(self, b: HandBuilder, put_in: Mapping[str, int], winnings: Mapping[str, tuple[int, int]]) -> None:
+        """Each player's net (winnings less what his events put in) as a claim; the rake they leave."""
+        for name in b.dealt_in():
+            chips, line = winnings.get(name, (0, self.result_line))
+            b.net(name, chips - put_in.get(name, 0), line)
+        for name in winnings:
+            if name not in b.dealt_in():
+                raise b.fail(f"{name} wins but was not dealt in", winnings[name][1])
+        total = sum(put_in.values())
+        won = sum(chips for chips, _ in winnings.values())
+        line = min((line for _, line in winnings.values()), default=b.first_line)
+        if not winnings:
+            raise b.fail("the hand names no winner", b.first_line)
+        if won > total:
+            raise b.fail(f"the winners take {_money(b, won)}, more than the {_money(b, total)} put in", line)
+        totals = sorted(put_in.values(), reverse=True)
+        pot = total - (totals[0] - totals[1] if len(totals) > 1 else 0) if self.raked is None else self.raked
+        rake, due = total - won, pot * RAKE_PERCENT // 100
+        if rake != due:
+            before = " before the seventh-street bets" if self.raked is not None else ""
+            raise b.fail(
+                f"the winners take {_money(b, won)} of {_money(b, total)}, a rake of {_money(b, rake)}; Merge takes"
+                f" {RAKE_PERCENT}% (rounded down) of the {_money(b, pot)} pot{before}: {_money(b, due)}",
+                line,
+            )
+        if rake:
+            b.rake(rake, line)
+
+
+def _money(b: HandBuilder, chips: int) -> str:
+    return f"${chips / 100:,.2f}" if b.scale == 100 else f"{chips:,}"
+
+
+def _cards(b: HandBuilder, text: str, line: int) -> list[Card | None]:
+    return [None if token.strip() in ("", "null") else b.card(token, line) for token in text.split(",")]

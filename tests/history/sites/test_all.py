@@ -1,0 +1,225 @@
+"""Every room at once: each file of ``../shared/data/sites/`` is listed by its room's tests with what it must
+give; detection, ``--from`` forcing; and damaged copies of every file give only our errors, never a hand
+accepted with an amount the damage changed."""
+
+from __future__ import annotations
+
+import importlib
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from studpoker.history import Bet, ReplayError, sites
+from studpoker.history.files import SOURCES, HistoryFileError, format_of, read_each
+from studpoker.history.sites.base import Stated
+
+from ...conftest import DATA
+from .helpers import Expected
+
+
+def _expected() -> dict[str, Expected]:
+    table: dict[str, Expected] = {}
+    for room in sites.ROOMS:
+        module = importlib.import_module(f"{__package__}.test_{room}")
+        for name, expected in module.EXPECTED.items():
+            assert name not in table, f"{name} is listed twice"
+            assert expected.room == room, (name, expected.room)
+            table[name] = expected
+    return table
+
+
+EXPECTED = _expected()
+FILES = sorted(EXPECTED)
+
+
+def test_every_file_of_the_data_is_listed(shared_data: Path) -> None:
+    folder = shared_data / "sites"
+    found = {str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file() and p.name != "README.md"}
+    assert found == set(EXPECTED)
+
+
+def test_the_counts_add_up() -> None:
+    """The whole data in one line: how many hands replay with every amount matching, are skipped, are refused."""
+    replayed = sum(e.replayed for e in EXPECTED.values())
+    skipped = sum(sum(e.skipped.values()) for e in EXPECTED.values())
+    refused = sum(len(e.refused) for e in EXPECTED.values())
+    assert replayed > 10 * (skipped + refused)
+    assert {e.room for e in EXPECTED.values()} == set(sites.ROOMS)
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_detected_and_read_through_files(shared_data: Path, name: str) -> None:
+    """``files.read_each`` (what ``stud replay`` uses) finds the room without being told, and forcing the room
+    gives the same hands."""
+    path = shared_data / "sites" / name
+    expected = EXPECTED[name]
+    assert format_of(path) == expected.room
+    hands = read_each(path)
+    forced = read_each(path, expected.room)
+    assert [(h.number, h.line, h.skipped) for h in hands] == [(h.number, h.line, h.skipped) for h in forced]
+    assert sum(1 for h in hands if h.skipped) == sum(expected.skipped.values())
+
+
+@pytest.mark.parametrize("room", [r for r in sites.ROOMS if r != "pokerstars"])
+def test_the_wrong_room_forced_is_refused_clearly(shared_data: Path, room: str) -> None:
+    """Every file read as another room's: per-hand errors or a file error, never a crash or a wrong hand."""
+    for name in FILES:
+        if EXPECTED[name].room == room:
+            continue
+        path = shared_data / "sites" / name
+        try:
+            hands = read_each(path, room)
+        except HistoryFileError:
+            continue
+        for hand in hands:
+            if hand.record is not None:
+                with pytest.raises((sites.SiteError, ReplayError)):
+                    sites.verify(hand.record)
+
+
+def test_unknown_text_says_what_to_do(tmp_path: Path) -> None:
+    path = tmp_path / "hands.txt"
+    path.write_text("Some other room's export\nSeat 1: Ann\n")
+    with pytest.raises(HistoryFileError, match="say it with --from"):
+        format_of(path)
+    assert "ipoker" in SOURCES and "phh" in SOURCES
+
+
+@pytest.mark.parametrize(
+    ("data", "text"),
+    [
+        (b"\xef\xbb\xbfStage #1", "Stage #1"),
+        ("Stage #1\r\n".encode("utf-16"), "Stage #1\n"),
+        ("Stage #1".encode("utf-16-le"), "Stage #1"),
+        ("Stage #1".encode("utf-16-be"), "Stage #1"),
+        ("Seat 1 - Jörg\r\n".encode("cp1252"), "Seat 1 - Jörg\n"),
+        ("Seat 1 - Jörg €".encode(), "Seat 1 - Jörg €"),
+    ],
+)
+def test_encodings_are_detected(data: bytes, text: str) -> None:
+    assert sites.decode(data) == text
+
+
+# -- damaged copies -------------------------------------------------------------------------------------------
+
+
+def _load(name: str) -> bytes:
+    return (DATA / "sites" / name).read_bytes()
+
+
+def _outcome(text: str, room: str) -> list[tuple[Any, ...]]:
+    """Per hand: ("ok", its amounts) for a hand that replays and checks, else ("refused",) — only our errors."""
+    out: list[tuple[Any, ...]] = []
+    try:
+        _, hands = sites.loads_each(text, room)
+    except sites.SiteError:
+        return [("refused",)]
+    for hand in hands:
+        if hand.record is None:
+            out.append(("refused",))
+            continue
+        try:
+            sites.verify(hand.record)
+        except (sites.SiteError, ReplayError):
+            out.append(("refused",))
+        else:
+            out.append(("ok", hand.record.info.get("hand"), _amounts(hand.record)))
+    return out
+
+
+def _amounts(record: Any) -> tuple[Any, ...]:
+    """Every amount read from a hand's text, but its seat stacks (a changed stack is seen only where the room
+    states the final stacks, or where it makes a bet impossible)."""
+    stated = record.info.get("stated")
+    bets = tuple(a.amount for a in record.actions if isinstance(a, Bet))
+    if isinstance(stated, Stated):
+        parts = (
+            stated.antes,
+            stated.actions,
+            stated.returned,
+            stated.collected,
+            stated.won,
+            stated.invested,
+            stated.net,
+            stated.stacks,
+            stated.pots,
+            stated.total_pot,
+            stated.rake,
+        )
+        return (bets, repr(parts))
+    data = record.info.get("pokerstars", {})
+    money = ("antes", "wagers", "returned", "collections", "total_pot", "rake", "pots", "summary")
+    return (bets, repr([data.get(key) for key in money]), record.winnings, record.rake)
+
+
+_ORIGINAL: dict[str, list[tuple[Any, ...]]] = {}
+
+
+def _original(name: str) -> list[tuple[Any, ...]]:
+    if name not in _ORIGINAL:
+        _ORIGINAL[name] = _outcome(sites.decode(_load(name)), EXPECTED[name].room)
+    return _ORIGINAL[name]
+
+
+#: The fuzzed files: all but the 290 KB iPoker tournament (its hands are fuzzed through a 12-hand cut).
+SMALL = [n for n in FILES if n != "iPoker/tour/7-StudHi-USD-STT-5-201103.txt"]
+_DIGIT = re.compile(r"\d")
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(SMALL), st.integers(0, 10**6), st.integers(1, 9))
+def test_a_changed_digit_is_never_a_good_hand_with_other_amounts(name: str, where: int, bump: int) -> None:
+    """Change one digit anywhere in a file: every hand still reads or is refused with our errors, and a hand
+    accepted as good has exactly the amounts of the original (the digit was a seat, a time, a name...)."""
+    text = sites.decode(_load(name))
+    digits = [m.start() for m in _DIGIT.finditer(text)]
+    at = digits[where % len(digits)]
+    changed = text[:at] + str((int(text[at]) + bump) % 10) + text[at + 1 :]
+    before = {h[1]: h[2] for h in _original(name) if h[0] == "ok"}
+    for hand in _outcome(changed, EXPECTED[name].room):
+        if hand[0] == "ok" and hand[1] in before:
+            assert hand[2] == before[hand[1]], f"{name}: a changed digit at {at} was accepted as another good hand"
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(SMALL), st.integers(0, 2**32), st.sampled_from(["drop", "repeat", "cut", "swap", "bytes"]))
+def test_damaged_files_give_only_our_errors(name: str, seed: int, damage: str) -> None:
+    """Lines dropped, repeated, cut short or swapped, bytes broken: only SiteError / ReplayError, per hand."""
+    rng = random.Random(seed)
+    data = _load(name)
+    if damage == "bytes":
+        broken = bytearray(data)
+        for _ in range(rng.randint(1, 4)):
+            broken[rng.randrange(len(broken))] = rng.randrange(256)
+        text = sites.decode(bytes(broken))
+    else:
+        lines = sites.decode(data).split("\n")
+        k = rng.randrange(len(lines))
+        if damage == "drop":
+            del lines[k]
+        elif damage == "repeat":
+            lines.insert(k, lines[k])
+        elif damage == "cut":
+            lines[k] = lines[k][: rng.randrange(len(lines[k]) + 1)]
+        else:
+            j = rng.randrange(len(lines))
+            lines[k], lines[j] = lines[j], lines[k]
+        text = "\n".join(lines)
+    _outcome(text, EXPECTED[name].room)  # raises anything but our errors
+
+
+def test_a_cut_of_the_big_tournament_is_fuzzed_too(shared_data: Path) -> None:
+    """The iPoker tournament file, damaged line by line at random places (a seeded sample)."""
+    name = "iPoker/tour/7-StudHi-USD-STT-5-201103.txt"
+    lines = sites.decode(_load(name)).split("\n")
+    rng = random.Random(15)
+    for _ in range(20):
+        damaged = list(lines)
+        k = rng.randrange(len(damaged))
+        damaged[k] = damaged[k][: rng.randrange(len(damaged[k]) + 1)]
+        _outcome("\n".join(damaged), "ipoker")
