@@ -24,6 +24,13 @@ and one warm-up pass per library. The clock is ``time.perf_counter``.
 
 Target (from the issue): at least 10x PokerKit's hands/s measured in the same run; the
 issue quotes about 870 hands/s for PokerKit on its machine.
+
+``--rooms`` measures instead the room readers (issue 15): a ~10,000-hand iPoker file (the hands of
+``sites/iPoker/tour/``'s tournament file, 117, concatenated 85 times in one session) against
+~10,000 PokerStars hands (the 29 of ``pokerstars/``, repeated), each read from memory, every hand
+replayed and every amount checked (``sites.loads_each`` + ``sites.verify``). The two run in
+alternating blocks (``--rounds`` each), min/median/max of the time per hand printed; target: iPoker at
+least as fast per hand as PokerStars (ratio >= 1).
 """
 
 from __future__ import annotations
@@ -81,11 +88,73 @@ def measure(replayer: Callable[[str], list[int]], texts: list[str], seconds: flo
             return hands, elapsed
 
 
+def room_texts(data: Path, hands: int) -> dict[str, tuple[str, int]]:
+    """The two big files of ``--rooms``: room -> (text, hands in it)."""
+    import re
+
+    from studpoker.history import sites
+
+    stars = [sites.decode(p.read_bytes()) for p in sorted((data / "pokerstars").glob("*.txt"))]
+    stars_text = "\n\n".join(t.strip("\ufeff\n") for t in stars) + "\n\n"
+    per = stars_text.count("*** SUMMARY ***")
+    copies = max(1, round(hands / per))
+    tour = sites.decode((data / "sites" / "iPoker" / "tour" / "7-StudHi-USD-STT-5-201103.txt").read_bytes())
+    games = re.findall(r"<game gamecode=.*?</game>", tour, re.S)
+    head = tour[: tour.index("<game gamecode=")]
+    times = max(1, round(hands / len(games)))
+    ipoker_text = head + "\n".join(games * times) + "\n\t</session>\n"
+    return {"pokerstars": (stars_text * copies, per * copies), "ipoker": (ipoker_text, len(games) * times)}
+
+
+def read_and_verify(text: str, room: str) -> int:
+    """Every hand of ``text`` read and verified; how many."""
+    from studpoker.history import sites
+
+    _, hands = sites.loads_each(text, room)
+    count = 0
+    for hand in hands:
+        if hand.record is None:
+            raise SystemExit(f"bench/replay.py: {room} hand {hand.number} cannot be read: {hand.error}")
+        sites.verify(hand.record)
+        count += 1
+    return count
+
+
+def rooms(data: Path, hands: int, rounds: int) -> None:
+    import statistics
+
+    texts = room_texts(data, hands)
+    for room, (text, count) in texts.items():  # warm-up, and every hand must read and check
+        found = read_and_verify(text, room)
+        if found != count:
+            raise SystemExit(f"bench/replay.py: {room}: {found} hands read, {count} expected")
+        print(f"{room:<11} {count:>6,} hands, {len(text) / 1e6:.1f} MB of text")
+    times: dict[str, list[float]] = {room: [] for room in texts}
+    for _ in range(rounds):
+        for room, (text, count) in texts.items():  # alternating blocks
+            start = time.perf_counter()
+            read_and_verify(text, room)
+            times[room].append((time.perf_counter() - start) / count * 1e6)
+    print()
+    print(f"{'room':<11} {'min':>8} {'median':>8} {'max':>8}  (microseconds per hand: read, replay, check)")
+    for room, values in times.items():
+        print(f"{room:<11} {min(values):>8.0f} {statistics.median(values):>8.0f} {max(values):>8.0f}")
+    ratio = statistics.median(times["pokerstars"]) / statistics.median(times["ipoker"])
+    verdict = "met" if ratio >= 1 else "NOT met"
+    print(f"\niPoker per hand vs PokerStars per hand: {ratio:.2f}x as fast (target >= 1: {verdict})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=8.0, help="seconds per library (default 8)")
     parser.add_argument("--data", type=Path, help="a folder of .phh files (default: the WSOP hands)")
+    parser.add_argument("--rooms", action="store_true", help="time the room readers instead (iPoker vs PokerStars)")
+    parser.add_argument("--hands", type=int, default=10_000, help="--rooms: hands per file (default 10,000)")
+    parser.add_argument("--rounds", type=int, default=5, help="--rooms: alternating timed rounds (default 5)")
     args = parser.parse_args()
+    if args.rooms:
+        rooms(Path(os.environ.get("STUDPOKER_DATA", DEFAULT_DATA)), args.hands, args.rounds)
+        return
     folder: Path = args.data or Path(os.environ.get("STUDPOKER_DATA", DEFAULT_DATA)) / "phh" / "wsop-2023-43-5"
     paths = sorted(folder.glob("*.phh"), key=lambda p: (len(p.name), p.name))
     if not paths:

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..engine import RulesError, RulesWarning
 from ..history import HandRecord, ReplayError, ReplayResult, replay
-from ..history.files import FileHand, HistoryFileError, read_each, write
+from ..history.files import SOURCES, FileHand, HistoryFileError, read_each, write
 
 __all__ = ["add_commands"]
 
@@ -23,9 +23,11 @@ def add_commands(sub: Any) -> None:
         "replay",
         help="replay hand histories through the rules engine and check them",
         description=(
-            "Replay every hand of each file (PHH .phh/.phhs, PokerStars .txt), checking every card and action "
-            "against the rules and, where the file has them, the finishing stacks (PokerStars: each player's "
-            "collected amount, the pot and the rake). Prints a short summary a hand; hands of games other than the "
+            "Replay every hand of each file (PHH .phh/.phhs, or the export of any of twelve rooms, detected from the "
+            "file: PokerStars, Full Tilt, iPoker, ...), checking every card and action against the rules and every "
+            "amount the file states (antes, bets, uncalled bets, pots, side pots, rake, winnings, finishing stacks) "
+            "against the replay, under the room's own table rules. Prints a short summary a hand; hands of games "
+            "other than the "
             "four stud games are skipped and counted; a hand that cannot be read is reported with its line and the "
             "others are still replayed. Exits 1 if any hand breaks a rule, does not match its file, or cannot be "
             "read, or if a file holds no hand."
@@ -36,8 +38,10 @@ def add_commands(sub: Any) -> None:
     rp.add_argument(
         "--from",
         dest="source_format",
-        choices=["phh", "pokerstars"],
-        help="format of the files (default: by extension)",
+        choices=SOURCES,
+        metavar="FORMAT",
+        help=f"format or room of the files: {', '.join(SOURCES)} (default: .phh/.phhs are PHH, any other file's room "
+        "is detected)",
     )
     rp.add_argument("--preset", choices=["casino", "tournament"], help="the rules preset (default: the file's)")
     rp.add_argument(
@@ -52,13 +56,16 @@ def add_commands(sub: Any) -> None:
 
     cv = sub.add_parser(
         "convert",
-        help="convert hand histories between PHH and PokerStars text",
-        description="Read IN (every hand) and write OUT in the other format, chosen by extension or --to.",
+        help="convert hand histories: any room's export or PHH to PHH or PokerStars text",
+        description=(
+            "Read IN (every hand; PHH, or any room's export, its room detected) and write OUT as PHH (.phh, .phhs) "
+            "or PokerStars text (.txt), chosen by extension or --to. Only hands that replay are written."
+        ),
         epilog="example: stud convert hands.txt hands.phhs",
     )
     cv.add_argument("source", metavar="IN", type=Path)
     cv.add_argument("target", metavar="OUT", type=Path)
-    cv.add_argument("--from", dest="source_format", choices=["phh", "pokerstars"], help="format of IN")
+    cv.add_argument("--from", dest="source_format", choices=SOURCES, metavar="FORMAT", help="format or room of IN")
     cv.add_argument("--to", dest="target_format", choices=["phh", "pokerstars"], help="format of OUT")
     cv.set_defaults(run=_convert)
 
@@ -94,6 +101,15 @@ def _label(path: Path, record: HandRecord, index: int, count: int) -> str:
     if hand is None and count > 1:
         hand = index + 1
     return f"{path.name} hand {hand}" if hand is not None else path.name
+
+
+def _file_line(record: HandRecord, index: int | None) -> int | None:
+    """The line of the file that holds the record's action ``index`` (room readers keep them)."""
+    lines = record.info.get("lines")
+    if index is None or not isinstance(lines, tuple) or not 0 <= index < len(lines):
+        return None
+    line = lines[index]
+    return line if isinstance(line, int) else None
 
 
 def _money(record: HandRecord, chips: int) -> str:
@@ -132,7 +148,7 @@ def _check(record: HandRecord, result: ReplayResult) -> list[str]:
         problems.append(
             f"finishing stacks differ: the file says {list(record.finishing_stacks)}, the replay gives {stacks}"
         )
-    if record.winnings is not None and state.is_over and "pokerstars" not in record.info:
+    if record.winnings is not None and state.is_over and not {"pokerstars", "stated"} & record.info.keys():
         gross = _won(result, record.n)
         if len(record.winnings) != record.n:
             problems.append(f"winnings has {len(record.winnings)} entries for {record.n} players")
@@ -149,6 +165,10 @@ def _check(record: HandRecord, result: ReplayResult) -> list[str]:
         from ..history import pokerstars
 
         problems += pokerstars.check(record, result)
+    elif "stated" in record.info:
+        from ..history import sites
+
+        problems += [f"line {line}: {text}" if line else text for line, text in sites.check(record, result)]
     return problems
 
 
@@ -253,8 +273,10 @@ def _replay(args: argparse.Namespace) -> int:
                 result = replay(record, label)
             except ReplayError as error:
                 rule = f" (broken rule: {error.rule})" if error.rule else ""
-                print(f"stud replay: error: {error}{rule}", file=sys.stderr)
-                hands.append({"hand": label, "error": str(error), "rule": error.rule})
+                line = _file_line(record, error.index)
+                where = f" (line {line})" if line else ""
+                print(f"stud replay: error: {error}{rule}{where}", file=sys.stderr)
+                hands.append({"hand": label, "error": str(error), "rule": error.rule, "line": line})
                 failures += 1
                 continue
             problems = _check(record, result)

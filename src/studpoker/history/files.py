@@ -1,8 +1,11 @@
-"""Reading and writing hand-history files by format: PHH (``.phh``, ``.phhs``) and PokerStars text (``.txt``).
+"""Reading and writing hand-history files by format: PHH (``.phh``, ``.phhs``), PokerStars text, and the exports
+of every room :mod:`~studpoker.history.sites` reads.
 
-:func:`read` gives every hand or fails at the first one it cannot read; :func:`read_each` reads each hand on its
-own (:class:`FileHand`: the record, or why it could not be read, or that it is a game outside the four, to skip),
-so one bad hand costs only itself.
+The format is the one named (``fmt``: ``phh``, ``pokerstars`` or a room of :data:`~studpoker.history.sites.ROOMS`),
+else PHH by extension (``.phh``, ``.phhs``), else the room whose reader recognises the file's first lines (its
+encoding detected: :func:`~studpoker.history.sites.decode`). :func:`read` gives every hand or fails at the first
+one it cannot read; :func:`read_each` reads each hand on its own (:class:`FileHand`: the record, or why it could
+not be read, or that it is a game outside the four, to skip), so one bad hand costs only itself.
 """
 
 from __future__ import annotations
@@ -11,13 +14,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import phh
+from . import phh, sites
 from .model import HandRecord
 
-__all__ = ["FORMATS", "FileHand", "HistoryFileError", "format_of", "read", "read_each", "read_text", "write"]
+__all__ = ["FORMATS", "SOURCES", "FileHand", "HistoryFileError", "format_of", "read", "read_each", "read_text", "write"]
 
-#: Format names and the file extensions that select them.
+#: Format names and the file extensions that select them (any other file: the room is detected).
 FORMATS = {"phh": (".phh", ".phhs"), "pokerstars": (".txt",)}
+#: What ``--from`` takes: the formats and every room.
+SOURCES = ("phh", *sites.ROOMS)
 
 
 class HistoryFileError(ValueError):
@@ -38,33 +43,52 @@ class FileHand:
 
 
 def format_of(path: Path, explicit: str | None = None, option: str = "--from") -> str:
-    """The format of ``path``: ``explicit`` if given, else by extension; ``option`` is the command's option that
-    names it, for the message when the extension does not tell."""
+    """The format of ``path``: ``explicit`` if given (a format or a room), else PHH by extension, else the room
+    detected from the file's first lines; ``option`` is the command's option that names it, for the message when
+    nothing tells."""
     if explicit is not None:
-        if explicit not in FORMATS:
-            raise HistoryFileError(f"unknown format {explicit!r}: use {' or '.join(FORMATS)}")
+        if explicit not in SOURCES:
+            raise HistoryFileError(f"unknown format {explicit!r}: use {', '.join(SOURCES)}")
         return explicit
-    for name, extensions in FORMATS.items():
-        if path.suffix.lower() in extensions:
-            return name
-    raise HistoryFileError(
-        f"{path}: cannot tell the format from the extension (.phh, .phhs or .txt); say it with {option}"
-    )
+    if path.suffix.lower() in FORMATS["phh"]:
+        return "phh"
+    if option == "--to":
+        for name, extensions in FORMATS.items():
+            if path.suffix.lower() in extensions:
+                return name
+        raise HistoryFileError(
+            f"{path}: cannot tell the format from the extension (.phh, .phhs or .txt); say it with --to"
+        )
+    text = read_text(path, HistoryFileError)
+    if not text.strip():
+        return "pokerstars"  # nothing to tell it by, and no hand in it either
+    room = sites.detect(text)
+    if room is None:
+        raise HistoryFileError(
+            f"{path}: neither PHH (.phh, .phhs) nor the export of a room we read ({', '.join(sites.ROOMS)});"
+            f" say it with {option}"
+        )
+    return room
 
 
 def read_text(path: str | Path, error: type[ValueError] = ValueError) -> str:
-    """The UTF-8 text of ``path`` (a byte-order mark skipped); ``error`` names the file and what is wrong."""
+    """The text of ``path``, its encoding detected (:func:`~studpoker.history.sites.decode`: a byte-order mark,
+    UTF-16, UTF-8, else Windows-1252); ``error`` names the file when it cannot be read."""
     try:
-        return Path(path).read_text(encoding="utf-8-sig")
+        data = Path(path).read_bytes()
     except OSError as failure:
         raise error(f"{path}: {failure.strerror or failure}") from None
+    try:
+        return sites.decode(data)
     except UnicodeDecodeError as failure:
-        raise error(f"{path}: not UTF-8 text ({failure.reason} at byte {failure.start})") from None
+        raise error(
+            f"{path}: its text cannot be decoded ({failure.encoding}: {failure.reason} at byte {failure.start})"
+        ) from None
 
 
 def read_each(path: Path, fmt: str | None = None, option: str = "--from") -> list[FileHand]:
     """Every hand in the file at ``path``, each read on its own (see :class:`FileHand`); an empty list for a file
-    with no hand. :class:`HistoryFileError` only when the file itself cannot be read (missing, not UTF-8, no
+    with no hand. :class:`HistoryFileError` only when the file itself cannot be read (missing, not decodable, no
     format)."""
     name = format_of(path, fmt, option)
     text = read_text(path, HistoryFileError)
@@ -82,6 +106,15 @@ def read_each(path: Path, fmt: str | None = None, option: str = "--from") -> lis
             else:
                 hands.append(FileHand(number, line, record=hand))
         return hands
+    if name != "phh":
+        try:
+            _, room_hands = sites.loads_each(text, name)
+        except sites.SiteError as failure:
+            raise HistoryFileError(f"{path}: {failure}") from None
+        return [
+            FileHand(h.number, h.line, h.record, None if h.error is None else str(h.error), h.skipped)
+            for h in room_hands
+        ]
     if path.suffix.lower() == ".phhs" or (fmt == "phh" and "[" in text.lstrip()[:1]):
         found = list(phh.loads_each(text))
     elif not text.strip():
@@ -106,6 +139,14 @@ def read(path: Path, fmt: str | None = None) -> list[HandRecord]:
             from . import pokerstars
 
             return pokerstars.loads(text)
+        if name != "phh":
+            records = []
+            for hand in sites.loads_each(text, name)[1]:
+                if hand.error is not None:
+                    raise hand.error
+                if hand.record is not None:
+                    records.append(hand.record)
+            return records
         if path.suffix.lower() == ".phhs":
             return phh.loads_all(text)
         return [phh.loads(text)]
