@@ -522,6 +522,17 @@ def alive(pid: int) -> bool:
         return False
 
 
+def test_the_default_table_waits_for_a_worker_that_comes_late(cluster: Cluster, books: Books) -> None:
+    """A gateway that comes up before any worker makes the default table; the first worker starts after the
+    gateway has given up waiting for a claim (10 s): the gateway keeps asking, the bots sit, a hand is dealt."""
+    cluster.gateway(default_table=True)
+    wait_for(lambda: books.one("SELECT count(*) FROM tables") == 1, 30, "the gateway makes the default table")
+    time.sleep(11)  # past the gateway's wait for a claim: the seating of the bots was refused (503) at least once
+    assert not any(s == "finished" for _, s in books.hands(1))
+    cluster.worker()
+    wait_for(lambda: any(s == "finished" for _, s in books.hands(1)), 90, "the bots finish a hand")
+
+
 def test_role_all_runs_a_gateway_with_workers_it_restarts_and_stops(cluster: Cluster, books: Books) -> None:
     """``stud serve --role all --workers 2``: one command, a gateway here and two table workers as children; a
     child that dies is started again; SIGTERM stops them all (each worker drains first)."""

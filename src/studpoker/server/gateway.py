@@ -39,7 +39,7 @@ from .db import LeaseRow, SeatRow, TableRow
 from .errors import ApiError
 from .handle import TableHandle
 from .lease import lease_of
-from .room import Room, _freeze_startup_objects, hands_played, rules_of
+from .room import DEFAULT_TABLE, Room, _freeze_startup_objects, hands_played, rules_of
 
 __all__ = ["CALL_SECONDS", "GatewayRoom", "RemoteTable"]
 
@@ -53,6 +53,9 @@ CLAIM_SECONDS = 10.0
 LOBBY_SECONDS = 1.0
 #: Seconds between two checks of the leases of the tables this gateway has sockets at.
 CHECK_SECONDS = 2.0
+#: How often a gateway asks again for the default table's bots while no worker holds the table, and for how long.
+DEFAULT_TABLE_RETRY = 2.0
+DEFAULT_TABLE_PATIENCE = 300.0
 
 
 @dataclass(eq=False)
@@ -171,10 +174,27 @@ class GatewayRoom(Room):
         log.info("gateway %s started", self.gateway_id)
 
     async def _default_table(self) -> None:
+        """Make the default table; its bots sit down once a worker holds it. A gateway may come up before any
+        worker (``--role all`` starts them after it, a cluster boots in any order), so seating them is asked
+        again every :data:`DEFAULT_TABLE_RETRY` seconds while the table is between owners (503, 504), for up
+        to :data:`DEFAULT_TABLE_PATIENCE` seconds."""
         try:
-            await self.open_default_table()
-        except ApiError as error:  # another gateway made it first, or no worker took it in time
+            table = await self.create_table(None, DEFAULT_TABLE)
+        except ApiError as error:  # another gateway made it first
             log.info("gateway %s: the default table: %s", self.gateway_id, error.message)
+            return
+        if not self.settings.default_bots:
+            return
+        deadline = asyncio.get_running_loop().time() + DEFAULT_TABLE_PATIENCE
+        while True:
+            try:
+                await (await self.find_table(table.id)).add_bots(self.settings.default_bots, "tight-aggressive")
+                return
+            except ApiError as error:
+                if error.status not in (503, 504) or asyncio.get_running_loop().time() > deadline:
+                    log.warning("gateway %s: the default table's bots: %s", self.gateway_id, error.message)
+                    return
+            await asyncio.sleep(DEFAULT_TABLE_RETRY)
 
     async def close(self) -> None:
         for task in [*self._loops, *self._tasks]:

@@ -56,6 +56,11 @@ LOGGED_OUT = 4401
 #: How many voided hands a table's snapshot tells of.
 VOIDED_KEPT = 5
 
+#: The table of a room with none yet (``Settings.default_table``), with ``default_bots`` tight-aggressive bots.
+DEFAULT_TABLE = CreateTable.model_validate(
+    {"name": "Stud 10/20", "variant": "STUD7", "small_bet": 10, "big_bet": 20, "ante": 1, "bring_in": 3}
+)
+
 
 def rules_of(row: TableRow) -> Rules:
     """A table row's sign as engine rules."""
@@ -210,10 +215,7 @@ class Room:
 
     async def open_default_table(self) -> None:
         """The table of a room with none yet: "Stud 10/20" with ``default_bots`` tight-aggressive bots."""
-        request = CreateTable.model_validate(
-            {"name": "Stud 10/20", "variant": "STUD7", "small_bet": 10, "big_bet": 20, "ante": 1, "bring_in": 3}
-        )
-        table = await self.create_table(None, request)
+        table = await self.create_table(None, DEFAULT_TABLE)
         if self.settings.default_bots:
             await table.add_bots(self.settings.default_bots, "tight-aggressive")
 
