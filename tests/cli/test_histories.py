@@ -258,3 +258,71 @@ def test_format_hints_name_options_the_command_has(capsys: pytest.CaptureFixture
     assert code == 1 and err.splitlines()[0].endswith("say it with --from")
     code, _, err = stud(capsys, "convert", write(tmp_path, "good.phh", GOOD), tmp_path / "x.json")
     assert code == 1 and "say it with --to" in err
+
+
+SITES = Path("sites")
+
+
+def test_any_rooms_file_replays_without_naming_the_room(capsys: pytest.CaptureFixture[str], shared_data: Path) -> None:
+    """A UTF-16 Full Tilt tournament, a Windows-1252 PartyPoker file, an iPoker XML session: detected, replayed,
+    checked, in one command."""
+    files = [
+        shared_data / SITES / "FTP" / "tour" / "5-Stud-USD-MTT-100-201303.txt",
+        shared_data / SITES / "FTP" / "tour" / "Razz-USD-HUSNG-2-201102.Villain.allin.on.bringing.txt",
+        shared_data / SITES / "PartyPoker" / "cash" / "7-StudHL-USD-0.50-1.00-201008.txt",
+        shared_data / SITES / "iPoker" / "cash" / "5-StudL-USD-0.05-0.10-201111.Sample.with.showdown.xml",
+    ]
+    code, out, err = stud(capsys, "replay", *files)
+    assert (code, err) == (0, "")
+    assert "hand 32412111030: pot 12,245; Player1 wins 12,245" in out
+    assert "hand 9581478205: pot $8.85, rake $0.40; PPPPPositive wins $8.45" in out
+    assert len(out.splitlines()) == 4
+
+
+def test_a_rooms_contradiction_is_named_with_its_line(capsys: pytest.CaptureFixture[str], shared_data: Path) -> None:
+    path = shared_data / SITES / "Winamax" / "cash" / "7-Stud-6max-EUR-25-50-201611._8games_.negative.bet.txt"
+    code, out, err = stud(capsys, "replay", path)
+    assert code == 1 and out == "0 hands replayed; 1 could not be read\n"
+    assert err.startswith(f"stud replay: error: {path} hand 1 (line 1): Winamax #9250793-1578-1479092164, line 17: ")
+
+
+def test_games_outside_the_four_are_counted(capsys: pytest.CaptureFixture[str], shared_data: Path) -> None:
+    files = [
+        shared_data / SITES / "KingsClub" / "cash" / "2-7 Razz-USD-22-44-202101.txt",
+        shared_data / SITES / "KingsClub" / "cash" / "7-StudHL-USD-40-80-202101.txt",
+        shared_data / SITES / "Merge" / "cash" / "NL7-StudHL-0.01-0.02-0.10-201204.xml",
+    ]
+    code, out, err = stud(capsys, "replay", *files)
+    # KingsClub's bring-in is the ante: unusual, and said once
+    assert code == 0 and err == (
+        "stud replay: warning: a stud hi/lo bring-in is usually twice the ante or more: 1000 is less than 2 x 1000"
+        " (SPEC section 2, seed C)\n"
+    )
+    assert out.splitlines()[-1] == (
+        "1 hand replayed; 2 hands of other games skipped (2-7 Razz 1, 7-Stud H/L8 No Limit 1)"
+    )
+
+
+def test_the_room_can_be_forced_and_a_wrong_one_says_so(
+    capsys: pytest.CaptureFixture[str], shared_data: Path, tmp_path: Path
+) -> None:
+    path = shared_data / SITES / "FTP" / "tour" / "5-Stud-USD-MTT-100-201303.txt"
+    assert stud(capsys, "replay", path, "--from", "fulltilt")[0] == 0
+    code, _, err = stud(capsys, "replay", path, "--from", "ipoker")
+    assert code == 1 and "iPoker, line 1: no <game> in the session" in err
+    code, _, err = stud(capsys, "replay", path, "--from", "nosuchroom")
+    assert code == 2 and "nosuchroom" in err
+    unknown = write(tmp_path, "other.txt", "Some other room's export\n")
+    code, _, err = stud(capsys, "replay", unknown)
+    assert code == 1 and "nor the export of a room we read" in err and err.endswith("say it with --from\n")
+
+
+def test_convert_any_room_to_phh(capsys: pytest.CaptureFixture[str], shared_data: Path, tmp_path: Path) -> None:
+    source = shared_data / SITES / "Bovada" / "tour" / "7-Stud-USD-MTT - $10-$1 - 201206.txt"
+    target = tmp_path / "bovada.phhs"
+    code, out, err = stud(capsys, "convert", source, target)
+    assert (code, err, out) == (0, "", f"40 hands written to {target}\n")
+    records = phh.loads_all(target.read_text())
+    assert len(records) == 40 and records[0].players[0] == "Seat+1"
+    code, out, _ = stud(capsys, "replay", target)
+    assert code == 0 and len(out.splitlines()) == 40

@@ -111,10 +111,7 @@ def read_each(path: Path, fmt: str | None = None, option: str = "--from") -> lis
             _, room_hands = sites.loads_each(text, name)
         except sites.SiteError as failure:
             raise HistoryFileError(f"{path}: {failure}") from None
-        return [
-            FileHand(h.number, h.line, h.record, None if h.error is None else str(h.error), h.skipped)
-            for h in room_hands
-        ]
+        return [FileHand(h.number, h.line, h.record, _site_error(h.error), h.skipped) for h in room_hands]
     if path.suffix.lower() == ".phhs" or (fmt == "phh" and "[" in text.lstrip()[:1]):
         found = list(phh.loads_each(text))
     elif not text.strip():
@@ -128,6 +125,17 @@ def read_each(path: Path, fmt: str | None = None, option: str = "--from") -> lis
         FileHand(n, line, error=str(hand)) if isinstance(hand, ValueError) else FileHand(n, line, record=hand)
         for n, (line, hand) in enumerate(found, 1)
     ]
+
+
+def _site_error(error: sites.SiteError | None) -> str | None:
+    """A room reader's error as a file's hand error: the room and its hand id, the line, what is wrong (the hand's
+    place in the file is said by the caller)."""
+    if error is None:
+        return None
+    where = " ".join(part for part in (error.room, f"#{error.hand}" if error.hand else "") if part)
+    if error.line is not None:
+        where += f", line {error.line}" if where else f"line {error.line}"
+    return f"{where}: {error.reason}" if where else error.reason
 
 
 def read(path: Path, fmt: str | None = None) -> list[HandRecord]:
