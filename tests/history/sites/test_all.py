@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from studpoker.history import Bet, Comment, ReplayError, sites
+from studpoker.history import Bet, ReplayError, sites
 from studpoker.history.files import SOURCES, HistoryFileError, format_of, read_each
 from studpoker.history.sites.base import Stated
 
@@ -172,9 +172,14 @@ SMALL = [n for n in FILES if n != "iPoker/tour/7-StudHi-USD-STT-5-201103.txt"]
 _DIGIT = re.compile(r"\d")
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(SMALL), st.integers(0, 10**6), st.integers(1, 9))
-def test_a_changed_digit_is_never_a_good_hand_with_other_amounts(name: str, where: int, bump: int) -> None:
+_FIXTURE = [HealthCheck.too_slow, HealthCheck.function_scoped_fixture]  # shared_data: the same folder every example
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=_FIXTURE)
+@given(name=st.sampled_from(SMALL), where=st.integers(0, 10**6), bump=st.integers(1, 9))
+def test_a_changed_digit_is_never_a_good_hand_with_other_amounts(
+    shared_data: Path, name: str, where: int, bump: int
+) -> None:
     """Change one digit anywhere in a file: every hand still reads or is refused with our errors, and a hand
     accepted as good has exactly the amounts of the original (the digit was a seat, a time, a name...)."""
     text = sites.decode(_load(name))
@@ -187,9 +192,13 @@ def test_a_changed_digit_is_never_a_good_hand_with_other_amounts(name: str, wher
             assert hand[2] == before[hand[1]], f"{name}: a changed digit at {at} was accepted as another good hand"
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(SMALL), st.integers(0, 2**32), st.sampled_from(["drop", "repeat", "cut", "swap", "bytes"]))
-def test_damaged_files_give_only_our_errors(name: str, seed: int, damage: str) -> None:
+@settings(max_examples=300, deadline=None, suppress_health_check=_FIXTURE)
+@given(
+    name=st.sampled_from(SMALL),
+    seed=st.integers(0, 2**32),
+    damage=st.sampled_from(["drop", "repeat", "cut", "swap", "bytes"]),
+)
+def test_damaged_files_give_only_our_errors(shared_data: Path, name: str, seed: int, damage: str) -> None:
     """Lines dropped, repeated, cut short or swapped, bytes broken: only SiteError / ReplayError, per hand."""
     rng = random.Random(seed)
     data = _load(name)
@@ -245,7 +254,7 @@ def test_every_room_converts_to_phh_and_back(shared_data: Path, name: str) -> No
         )
         scale = Fraction(str(record.chip_value)) / Fraction(str(back.chip_value))  # 1/10: cents came back as dimes
 
-        def scaled(chips: int) -> int:
+        def scaled(chips: int, scale: Fraction = scale) -> int:
             assert (chips * scale).denominator == 1
             return int(chips * scale)
 
