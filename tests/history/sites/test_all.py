@@ -113,7 +113,12 @@ def _load(name: str) -> bytes:
     return (DATA / "sites" / name).read_bytes()
 
 
-def _outcome(text: str, room: str) -> list[tuple[Any, ...]]:
+#: Each original hand's players and seats, by hand id: a damaged copy's players are matched to them by name, else
+#: by seat (a digit changed in a name or a seat number moves no chip).
+_REFERENCE: dict[tuple[str, Any], tuple[tuple[str, ...], tuple[int, ...]]] = {}
+
+
+def _outcome(text: str, room: str, reference: str = "") -> list[tuple[Any, ...]]:
     """Per hand: ("ok", its amounts) for a hand that replays and checks, else ("refused",) — only our errors."""
     out: list[tuple[Any, ...]] = []
     try:
@@ -129,33 +134,55 @@ def _outcome(text: str, room: str) -> list[tuple[Any, ...]]:
         except (sites.SiteError, ReplayError):
             out.append(("refused",))
         else:
-            out.append(("ok", hand.record.info.get("hand"), _amounts(hand.record)))
+            record = hand.record
+            hand_id = record.info.get("hand")
+            if not reference:
+                _REFERENCE[room, hand_id] = (record.players, record.seats)
+            out.append(("ok", hand_id, _amounts(record, _REFERENCE.get((room, hand_id)))))
     return out
 
 
-def _amounts(record: Any) -> tuple[Any, ...]:
-    """Every amount read from a hand's text, but its seat stacks (a changed stack is seen only where the room
-    states the final stacks, or where it makes a bet impossible)."""
+def _amounts(record: Any, reference: tuple[tuple[str, ...], tuple[int, ...]] | None) -> tuple[Any, ...]:
+    """Every amount read from a hand's text, by player, but its seat stacks (a changed stack is seen only where the
+    room states the final stacks, or where it makes a bet impossible)."""
+
+    def who(player: int) -> str:
+        own = str(record.name(player))
+        if reference is None or own in reference[0]:
+            return own
+        seat = record.seats[player] if player < len(record.seats) else None
+        return reference[0][reference[1].index(seat)] if seat in reference[1] else own
+
     stated = record.info.get("stated")
-    bets = tuple(a.amount for a in record.actions if isinstance(a, Bet))
-    if isinstance(stated, Stated):
-        parts = (
-            stated.antes,
-            stated.actions,
-            stated.returned,
-            stated.collected,
-            stated.won,
-            stated.invested,
-            stated.net,
-            stated.stacks,
-            stated.pots,
-            stated.total_pot,
-            stated.rake,
+    bets = tuple((who(a.player), a.amount) for a in record.actions if isinstance(a, Bet))
+    if isinstance(stated, Stated):  # by player name: a changed seat number that reorders the players is no change
+        named = tuple(
+            sorted((who(a.player) if a.player is not None else "", a.amount, a.pot) for a in amounts)
+            for amounts in (
+                stated.antes,
+                stated.returned,
+                stated.collected,
+                stated.won,
+                stated.invested,
+                stated.net,
+                stated.stacks,
+                stated.pots,
+            )
         )
-        return (bets, repr(parts))
+        said = tuple((a.kind, a.added, a.to, a.all_in) for a in stated.actions)
+        total = (stated.total_pot and stated.total_pot.amount, stated.rake and stated.rake.amount)
+        return (bets, named, said, total)
     data = record.info.get("pokerstars", {})
-    money = ("antes", "wagers", "returned", "collections", "total_pot", "rake", "pots", "summary")
-    return (bets, repr([data.get(key) for key in money]), record.winnings, record.rake)
+    name = who
+    per_player = tuple(
+        sorted((name(p), repr(x)) for p, x in enumerate(data.get(key, []))) for key in ("antes", "summary")
+    )
+    moves = tuple(
+        sorted((name(int(e[0])), repr(e[1:])) for e in data.get(key, [])) for key in ("returned", "collections")
+    )
+    winnings = sorted((who(p), w) for p, w in enumerate(record.winnings or ()))
+    same = repr([data.get(key) for key in ("wagers", "total_pot", "rake", "pots")])
+    return (bets, per_player, moves, winnings, same, record.rake)
 
 
 _ORIGINAL: dict[str, list[tuple[Any, ...]]] = {}
@@ -187,7 +214,7 @@ def test_a_changed_digit_is_never_a_good_hand_with_other_amounts(
     at = digits[where % len(digits)]
     changed = text[:at] + str((int(text[at]) + bump) % 10) + text[at + 1 :]
     before = {h[1]: h[2] for h in _original(name) if h[0] == "ok"}
-    for hand in _outcome(changed, EXPECTED[name].room):
+    for hand in _outcome(changed, EXPECTED[name].room, reference=name):
         if hand[0] == "ok" and hand[1] in before:
             assert hand[2] == before[hand[1]], f"{name}: a changed digit at {at} was accepted as another good hand"
 

@@ -156,6 +156,11 @@ class _Check:
                     self.money(ante.amount),
                     self.money(account.antes[ante.player][0]),
                 )
+        if stated.antes:  # a room that writes antes writes every one: a player dealt in without one is a change
+            named = {a.player for a in stated.antes}
+            for p, (chips, _) in enumerate(account.antes):
+                if chips and p not in named:
+                    self.differ(stated.line, f"{self.name(p)}'s ante", "nothing", self.money(chips))
         bets = [a for a in self.record.actions if isinstance(a, Bet)]
         for k, (said, derived) in enumerate(zip(stated.actions, account.actions, strict=False)):
             group, added, to, all_in = derived
