@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import re
 import warnings
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import Any, Protocol
 
 from ...cards import Card, CardError, parse_card
 from ...engine import Rules, RulesError, RulesWarning, Variant
@@ -30,8 +30,8 @@ __all__ = [
     "StatedAction",
     "StatedAmount",
     "decode",
+    "read_hands",
     "room_rules",
-    "split_lines",
 ]
 
 
@@ -474,12 +474,23 @@ class HandBuilder:
         )
 
 
-def split_lines(text: str, starts: Iterable[int]) -> list[tuple[int, list[str]]]:
-    """The text cut before each 0-based line index in ``starts``: (1-based first line, its lines)."""
+class _HandReader(Protocol):
+    def read(self) -> HandRecord: ...
+
+
+def read_hands(
+    text: str, starts: Iterable[int], reader: Callable[[list[str], int], _HandReader]
+) -> list[tuple[int, HandRecord | SiteError]]:
+    """Every hand of ``text``, cut before each 0-based line index in ``starts`` and read by
+    ``reader(lines, first_line).read()``: (its 1-based first line, its record or the :class:`SiteError` that kept
+    it from being read), so that one bad hand costs only itself."""
     lines = text.split("\n")
     marks = sorted(set(starts))
-    out = []
+    out: list[tuple[int, HandRecord | SiteError]] = []
     for k, start in enumerate(marks):
         end = marks[k + 1] if k + 1 < len(marks) else len(lines)
-        out.append((start + 1, lines[start:end]))
+        try:
+            out.append((start + 1, reader(lines[start:end], start + 1).read()))
+        except SiteError as error:
+            out.append((start + 1, error))
     return out

@@ -31,7 +31,7 @@ from typing import Any, Final
 from ...cards import Card
 from ...engine import Variant
 from ..model import HandRecord
-from .base import HandBuilder, NotStudGameError, SiteError, split_lines
+from .base import HandBuilder, NotStudGameError, SiteError, read_hands
 
 __all__ = ["OPTIONS", "TITLE", "detect", "loads_each"]
 
@@ -152,12 +152,7 @@ def loads_each(text: str) -> list[tuple[int, HandRecord | SiteError]]:
     head = [i for i, line in enumerate(lines[: starts[0] if starts else len(lines)]) if line.strip("\ufeff \t")]
     if head:
         out.append((head[0] + 1, SiteError("not a Full Tilt hand (no hand header)", room=TITLE, line=head[0] + 1)))
-    for first, hand_lines in split_lines(text, starts):
-        try:
-            out.append((first, _Hand(hand_lines, first).read()))
-        except SiteError as error:
-            out.append((first, error))
-    return out
+    return out + read_hands(text, starts, _Hand)
 
 
 class _Hand:

@@ -36,7 +36,7 @@ from typing import Any, Final
 from ...cards import Card
 from ...engine import Variant
 from ..model import HandRecord
-from .base import HandBuilder, NotStudGameError, SiteError, split_lines
+from .base import HandBuilder, NotStudGameError, SiteError, read_hands
 
 __all__ = ["OPTIONS", "TITLE", "detect", "loads_each"]
 
@@ -86,13 +86,7 @@ def loads_each(text: str) -> list[tuple[int, HandRecord | SiteError]]:
     """Every hand of the text, each read on its own."""
     lines = text.split("\n")
     starts = [i for i, line in enumerate(lines) if line.startswith(_START)]
-    out: list[tuple[int, HandRecord | SiteError]] = []
-    for first, hand_lines in split_lines(text, starts):
-        try:
-            out.append((first, _Hand(hand_lines, first).read()))
-        except SiteError as error:
-            out.append((first, error))
-    return out
+    return read_hands(text, starts, _Hand)
 
 
 class _Hand:

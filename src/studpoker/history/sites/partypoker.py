@@ -44,7 +44,7 @@ from typing import Any, Final
 from ...cards import Card
 from ...engine import Variant
 from ..model import HandRecord
-from .base import HandBuilder, NotStudGameError, SiteError, split_lines
+from .base import HandBuilder, NotStudGameError, SiteError, read_hands
 
 __all__ = ["OPTIONS", "TITLE", "detect", "loads_each", "rake_of", "settled"]
 
@@ -140,13 +140,7 @@ def loads_each(text: str) -> list[tuple[int, HandRecord | SiteError]]:
         if start > 0 and _STARTS.match(lines[start - 1].strip()) is not None:
             start -= 1
         starts.append(start)
-    out: list[tuple[int, HandRecord | SiteError]] = []
-    for first, hand_lines in split_lines(text.replace("\x00", ""), starts):
-        try:
-            out.append((first, _Hand(hand_lines, first).read()))
-        except SiteError as error:
-            out.append((first, error))
-    return out
+    return read_hands(text.replace("\x00", ""), starts, _Hand)
 
 
 class _Hand:
