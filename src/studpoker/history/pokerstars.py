@@ -110,7 +110,8 @@ it back keeps the cards). Our own extensions, written as PokerStars writes its n
 * amounts without a currency (chips) are written bare, as PokerStars writes tournament chips.
 
 What the format cannot say: the rule options of a hand of ours (it reads back with PokerStars' rules:
-replay it under its own with ``record.with_rules(...)``); seat numbers that do not increase in
+replay it under its own with ``record.with_rules(...)``); a hand id that is not a number (another room's:
+the hand's place in the text is written instead); seat numbers that do not increase in
 position order (PokerStars deals from the lowest seat; :func:`dumps` refuses them); shows made at an
 all-in before the last cards are dealt (PokerStars shows hands in the showdown only: they are written
 there and read back after the last cards); and comments that would read back as something else (left
@@ -1594,6 +1595,8 @@ class _Writer:
         header = data.get("header")
         if not (isinstance(header, str) and self.header_fits(header)):
             hand = data.get("hand_id") or record.info.get("hand") or self.number
+            if not str(hand).isdigit():  # another room's id (``R5-82086688-607``) is no PokerStars hand number
+                hand = self.number
             stakes = f"{money(rules.small_bet)}/{money(rules.big_bet)}" + (
                 f" {money.currency}" if money.currency else ""
             )
@@ -1651,7 +1654,7 @@ class _Writer:
         the last cards (at an all-in) are written in the showdown, the only place PokerStars shows.
         """
         record = self.record
-        actions = record.actions
+        actions = _first_street_in_seat_order(record.actions)
         ends = max((i for i, a in enumerate(actions) if isinstance(a, (Deal, Board, Bet))), default=-1)
         self.held: list[list[tuple[Card | None, bool]]] = [[] for _ in range(record.n)]
         self.shows: dict[int, tuple[Card, ...]] = {}
@@ -1708,25 +1711,29 @@ class _Writer:
         self.pair_pending = number in self.account.open_pair
 
     def deal(self, action: Deal) -> None:
+        """The ``Dealt to`` lines of a deal. A record may deal a street's cards one at a time (another room's
+        reader does), so each card's face and street come from its place in the player's hand."""
         state = self.state
         rules = state.rules
         five = rules.variant is Variant.STUD5
         held = self.held[action.player]
-        number = state.first_street if not held else len(held) + 1  # one card a street after the first
+        downs, first_count = (1, 2) if five else (2, 3)
+        start = len(held)
+        number = state.first_street if start < first_count else state.first_street + start - first_count + 1
         if number != self.street:
             self.new_street(number)
-        if not held:
-            downs = 1 if five else 2
-            faces = [False] * downs + [True] * (len(action.cards) - downs)
-        else:
-            last_up = five and rules.stud5_last_card_up
-            faces = [number != state.last_street or last_up] + [True] * (len(action.cards) - 1)
+        last_up = five and rules.stud5_last_card_up
+        faces = [
+            k >= downs and (k < first_count or state.first_street + k - first_count + 1 != state.last_street or last_up)
+            for k in range(start, start + len(action.cards))
+        ]
         new = list(zip(action.cards, faces, strict=True))
         name = self.names[action.player]
         visible = action.player in self.visible
-        if not held:
-            shown = [c for c, up in new if up or visible]
-            if shown and None not in shown:
+        if start < first_count:
+            hand = (held + new)[:first_count]
+            shown = [c for c, up in hand if up or visible]
+            if start + len(new) >= first_count and shown and None not in shown:
                 self.lines.append(f"Dealt to {name} [{_card_text(shown)}]")
         elif len(new) == 1:
             card, up = new[0]
@@ -1823,6 +1830,18 @@ class _Writer:
             else:
                 held = [c for c, _ in self.held[p]]
                 self.lines.append(f"{head}mucked" + (f" [{_card_text(held)}]" if held and None not in held else ""))
+
+
+def _first_street_in_seat_order(actions: Sequence[HistoryAction]) -> Sequence[HistoryAction]:
+    """The record's actions with the deals before the first wager in position order (PokerStars deals from the
+    lowest seat, and its reader insists): another room may list them in another order, which changes nothing
+    (each player's cards are his own)."""
+    first_bet = next((i for i, a in enumerate(actions) if isinstance(a, Bet)), len(actions))
+    deals = [a for a in actions[:first_bet] if isinstance(a, Deal)]
+    ordered = iter(sorted(deals, key=lambda a: a.player))  # stable: a player's own deals keep their order
+    if deals == sorted(deals, key=lambda a: a.player):
+        return actions
+    return [next(ordered) if isinstance(a, Deal) else a for a in actions[:first_bet]] + list(actions[first_bet:])
 
 
 def _card_text(cards: Iterable[Card | None]) -> str:
