@@ -325,3 +325,26 @@ def test_every_room_writes_as_pokerstars_text(shared_data: Path, name: str) -> N
         [back] = pokerstars.loads(text)
         assert back.players == record.players
         assert replay(back.with_rules(record.rules)).state.stacks == replay(record).state.stacks
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_every_file_reads_the_same_in_every_encoding(shared_data: Path, name: str) -> None:
+    """Each file written again as UTF-8, UTF-8 with a byte-order mark, UTF-16 (with one, both byte orders, and
+    without), and Windows-1252 where its characters allow, with LF or CRLF line ends: detected, and the same hands
+    with the same amounts."""
+    text = sites.decode(_load(name))
+    room = EXPECTED[name].room
+    expected = _outcome(text, room)
+    encodings = ["utf-8", "utf-8-sig", "utf-16", "utf-16-le", "utf-16-be"]
+    try:
+        text.encode("cp1252")
+        encodings.append("cp1252")
+    except UnicodeEncodeError:
+        pass
+    for encoding in encodings:
+        for ending in ("\n", "\r\n"):
+            data = text.replace("\n", ending).encode(encoding)
+            again = sites.decode(data)
+            assert again == text, (encoding, ending)
+            assert sites.detect(again) == room
+    assert _outcome(text, room) == expected

@@ -67,10 +67,8 @@ def decode(data: bytes) -> str:
     elif data.startswith((b"\xff\xfe", b"\xfe\xff")):
         # the mark says the byte order and is dropped; an odd last byte (half a character, cut off) is dropped too
         text = data[: len(data) // 2 * 2].decode("utf-16", errors="replace")
-    elif len(data) >= 4 and data[1:40:2].count(0) >= len(data[1:40:2]) * 3 // 4 and data[0] != 0:
-        text = data[: len(data) // 2 * 2].decode("utf-16-le", errors="replace")
-    elif len(data) >= 4 and data[0:40:2].count(0) >= len(data[0:40:2]) * 3 // 4:
-        text = data[: len(data) // 2 * 2].decode("utf-16-be", errors="replace")
+    elif (order := _utf16_order(data)) is not None:
+        text = data[: len(data) // 2 * 2].decode(order, errors="replace")
     else:
         try:
             text = data.decode("utf-8")
@@ -79,6 +77,21 @@ def decode(data: bytes) -> str:
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     return text
+
+
+def _utf16_order(data: bytes) -> str | None:
+    """UTF-16 without a byte-order mark: in text of the rooms' characters (Latin letters, digits, punctuation),
+    one byte of each pair is zero; which one says the byte order. None when the first bytes do not look so."""
+    sample = data[:400]
+    pairs = len(sample) // 2
+    if pairs < 2:
+        return None
+    odd, even = sample[1 : 2 * pairs : 2].count(0), sample[0 : 2 * pairs : 2].count(0)
+    if odd * 4 >= pairs * 3 and even * 4 < pairs:
+        return "utf-16-le"
+    if even * 4 >= pairs * 3 and odd * 4 < pairs:
+        return "utf-16-be"
+    return None
 
 
 def room_rules(
