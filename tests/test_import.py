@@ -1,4 +1,4 @@
-"""``import studpoker`` stays light: no NumPy, no table built until an evaluation needs it."""
+"""``import studpoker`` stays light: no NumPy, no table read or built until an evaluation needs it."""
 
 import subprocess
 import sys
@@ -9,9 +9,9 @@ def test_import_is_light() -> None:
         "import sys, studpoker\n"
         "from studpoker.evaluation import _tables\n"
         "assert 'numpy' not in sys.modules, 'numpy imported'\n"
-        "assert _tables.rank_table.cache_info().currsize == 0, 'table built at import'\n"
+        "assert _tables._stored.cache_info().currsize == 0, 'tables loaded at import'\n"
         "studpoker.high_value('As Kd Qc Jh 9s')\n"
-        "assert _tables.rank_table.cache_info().currsize == 1\n"
+        "assert _tables._stored.cache_info().currsize == 1, 'tables not loaded on first use'\n"
         "print('ok')\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
 import os
 import sys
 import warnings
@@ -23,7 +24,26 @@ from ..cards import CardError, format_cards, parse_cards
 __all__ = ["main"]
 
 
-def _parser() -> argparse.ArgumentParser:
+#: The module that registers each subcommand (``eval`` is registered here); see :func:`_parser`.
+COMMAND_MODULES = {
+    "replay": "histories",
+    "convert": "histories",
+    "play": "play",
+    "equity": "equity",
+    "serve": "serve",
+    "admin": "admin",
+}
+
+
+def _command(argv: Sequence[str]) -> str | None:
+    """The subcommand named in ``argv`` (its first word not starting with ``-``: ``stud`` has no option taking a
+    value), or ``None``."""
+    return next((word for word in argv if not word.startswith("-")), None)
+
+
+def _parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The ``stud`` parser. With a known ``command``, only that subcommand is registered: importing every
+    command's module (the history readers, the server's settings) would cost a quick command most of its time."""
     parser = argparse.ArgumentParser(
         prog="stud",
         description="studpoker: seven-card stud, stud hi/lo, five-card stud and razz.",
@@ -31,32 +51,27 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"studpoker {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    ev = sub.add_parser(
-        "eval",
-        help="name the best hand in 5 to 7 cards",
-        description="Print the best high hand in 5 to 7 cards and, if asked, the best low.",
-        epilog="example: stud eval As Ad 7c 7h 2s Kd 9c --low8",
-    )
-    ev.add_argument("cards", nargs="+", metavar="CARD", help="cards such as As, td, 10h or A♠ (5 to 7 of them)")
-    ev.add_argument("--low8", action="store_true", help="also print the eight-or-better low (stud hi/lo)")
-    ev.add_argument("--razz", action="store_true", help="also print the razz low (ace-to-five, pairs count)")
-    ev.add_argument("--symbols", action="store_true", help="print suits as ♣ ♦ ♥ ♠")
-    ev.set_defaults(run=_eval)
-    from .histories import add_commands
-
-    add_commands(sub)
-    from .play import add_commands as add_play
-
-    add_play(sub)
-    from .equity import add_commands as add_equity
-
-    add_equity(sub)
-    from .serve import add_commands as add_serve
-
-    add_serve(sub)
-    from .admin import add_commands as add_admin
-
-    add_admin(sub)
+    if command == "eval":
+        wanted = []
+    elif command in COMMAND_MODULES:
+        wanted = [COMMAND_MODULES[command]]
+    else:  # no command, an unknown one, or --help: every command, for the list and the error message
+        wanted = list(dict.fromkeys(COMMAND_MODULES.values()))
+    if command == "eval" or command not in COMMAND_MODULES:
+        ev = sub.add_parser(
+            "eval",
+            help="name the best hand in 5 to 7 cards",
+            description="Print the best high hand in 5 to 7 cards and, if asked, the best low.",
+            epilog="example: stud eval As Ad 7c 7h 2s Kd 9c --low8",
+        )
+        ev.add_argument("cards", nargs="+", metavar="CARD", help="cards such as As, td, 10h or A♠ (5 to 7 of them)")
+        ev.add_argument("--low8", action="store_true", help="also print the eight-or-better low (stud hi/lo)")
+        ev.add_argument("--razz", action="store_true", help="also print the razz low (ace-to-five, pairs count)")
+        ev.add_argument("--symbols", action="store_true", help="print suits as ♣ ♦ ♥ ♠")
+        ev.set_defaults(run=_eval)
+    for name in wanted:
+        module = importlib.import_module(f".{name}", __name__)
+        module.add_commands(sub)
     return parser
 
 
@@ -103,10 +118,11 @@ def _warnings_once(prefix: str) -> Iterator[None]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``stud``; returns the exit status (0 ok, 1 for a hand history at fault, 2 for a user error)."""
-    from .histories import UsageError
+    from .options import UsageError
 
-    parser = _parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    parser = _parser(_command(words))
+    args = parser.parse_args(words)
     try:
         with _warnings_once(f"stud {args.command}"):
             status: int = args.run(args)

@@ -10,7 +10,7 @@ import argparse
 import getpass
 import sys
 
-from .histories import UsageError
+from .options import UsageError
 
 __all__ = ["add_commands"]
 

@@ -13,6 +13,7 @@ from typing import Any
 from ..engine import RulesError, RulesWarning
 from ..history import HandRecord, ReplayError, ReplayResult, replay
 from ..history.files import SOURCES, FileHand, HistoryFileError, read_each, write
+from .options import UsageError  # defined there (light to import), used and re-exported here
 
 __all__ = ["add_commands"]
 
@@ -68,10 +69,6 @@ def add_commands(sub: Any) -> None:
     cv.add_argument("--from", dest="source_format", choices=SOURCES, metavar="FORMAT", help="format or room of IN")
     cv.add_argument("--to", dest="target_format", choices=["phh", "pokerstars"], help="format of OUT")
     cv.set_defaults(run=_convert)
-
-
-class UsageError(ValueError):
-    """A command-line option that cannot be used (exit status 2)."""
 
 
 def _value(text: str) -> Any:

@@ -20,7 +20,12 @@ import argparse
 from decimal import Decimal, InvalidOperation
 from typing import NoReturn
 
-__all__ = ["MAX_SEED", "WholeNumber", "one_line_errors", "seed"]
+__all__ = ["MAX_SEED", "UsageError", "WholeNumber", "one_line_errors", "seed"]
+
+
+class UsageError(ValueError):
+    """A command-line option that cannot be used (exit status 2)."""
+
 
 #: The largest seed: 2**63-1, the largest signed 64-bit integer.
 MAX_SEED = 2**63 - 1

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from . import options
-from .histories import UsageError
+from .options import UsageError
 
 __all__ = ["add_commands", "check_save_path"]
 

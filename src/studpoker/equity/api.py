@@ -35,8 +35,6 @@ def equity(
     with ``seed``), ``"auto"`` counts when :func:`studpoker.equity.exact.feasible` says it is quick and samples
     otherwise. ``workers`` > 1 spreads the work over processes; the answer does not depend on it.
     """
-    from . import exact, montecarlo  # here, not at the top: each pulls in NumPy and its tables
-
     spot = hands if isinstance(hands, Spot) else Spot.parse(variant, hands, dead)
     if method not in ("auto", "exact", "montecarlo"):
         raise EquityError(f"unknown method {method!r}: use auto, exact or montecarlo")
@@ -44,11 +42,24 @@ def equity(
         raise EquityError(f"trials must be a positive whole number, got {trials!r}")
     if type(workers) is not int or workers < 1:
         raise EquityError(f"workers must be a positive whole number, got {workers!r}")
+    start = time.perf_counter()
+    if method == "exact" or (method == "auto" and trials is None):
+        from . import small
+
+        if small.suitable(spot):  # a handful of outcomes: counted one by one, without NumPy
+            tally = small.count(spot)
+            if progress is not None:
+                progress(1, 1)
+            return EquityResult.from_tally(spot, "exact", tally, time.perf_counter() - start)
+    # here, not at the top: each method pulls in NumPy and the batch tables
+    from . import exact
+
     if method == "auto":
         method = "montecarlo" if trials is not None or not exact.feasible(spot) else "exact"
-    start = time.perf_counter()
     if method == "exact":
         tally = exact.count(spot, workers=workers, progress=progress)
         return EquityResult.from_tally(spot, "exact", tally, time.perf_counter() - start)
+    from . import montecarlo
+
     tally = montecarlo.sample(spot, trials or DEFAULT_TRIALS, seed=seed, workers=workers, progress=progress)
     return EquityResult.from_tally(spot, "montecarlo", tally, time.perf_counter() - start, seed)

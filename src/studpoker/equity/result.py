@@ -10,14 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from math import sqrt
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any
 
 from ..cards import Card, format_cards
 from ..engine import Variant
 from .spot import Spot
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = ["EquityResult", "PlayerEquity", "Tally"]
 
@@ -30,20 +31,33 @@ class Tally:
     the tied best hands (high-only games). ``share``, ``high``, ``low``: pot shares won, in units of
     ``1/scale`` of a pot (exact counting keeps them as integers); ``no_low``: outcomes with no qualifying low.
     Monte Carlo also keeps the sums of squares of the per-trial shares (``share_sq``, ``high_sq``, ``low_sq``),
-    for the standard errors.
+    for the standard errors. ``plain=True`` keeps the counts in lists of Python ints instead of NumPy arrays (the
+    small exact counter of :mod:`~studpoker.equity.small`, which does not import NumPy).
     """
 
-    def __init__(self, players: int, scale: int = 1, *, floats: bool = False) -> None:
-        kind = np.float64 if floats else np.int64
+    def __init__(self, players: int, scale: int = 1, *, floats: bool = False, plain: bool = False) -> None:
         self.players, self.scale, self.outcomes, self.no_low = players, scale, 0, 0
-        self.win: npt.NDArray[Any] = np.zeros(players, dtype=np.int64)
-        self.tie: npt.NDArray[Any] = np.zeros(players, dtype=np.int64)
-        self.share: npt.NDArray[Any] = np.zeros(players, dtype=kind)
-        self.high: npt.NDArray[Any] = np.zeros(players, dtype=kind)
-        self.low: npt.NDArray[Any] = np.zeros(players, dtype=kind)
-        self.share_sq: npt.NDArray[np.float64] | None = np.zeros(players) if floats else None
-        self.high_sq: npt.NDArray[np.float64] | None = np.zeros(players) if floats else None
-        self.low_sq: npt.NDArray[np.float64] | None = np.zeros(players) if floats else None
+        if plain and not floats:
+            self.win: npt.NDArray[Any] | list[int] = [0] * players
+            self.tie: npt.NDArray[Any] | list[int] = [0] * players
+            self.share: npt.NDArray[Any] | list[int] = [0] * players
+            self.high: npt.NDArray[Any] | list[int] = [0] * players
+            self.low: npt.NDArray[Any] | list[int] = [0] * players
+            self.share_sq: npt.NDArray[np.float64] | None = None
+            self.high_sq: npt.NDArray[np.float64] | None = None
+            self.low_sq: npt.NDArray[np.float64] | None = None
+            return
+        import numpy as np
+
+        kind = np.float64 if floats else np.int64
+        self.win = np.zeros(players, dtype=np.int64)
+        self.tie = np.zeros(players, dtype=np.int64)
+        self.share = np.zeros(players, dtype=kind)
+        self.high = np.zeros(players, dtype=kind)
+        self.low = np.zeros(players, dtype=kind)
+        self.share_sq = np.zeros(players) if floats else None
+        self.high_sq = np.zeros(players) if floats else None
+        self.low_sq = np.zeros(players) if floats else None
 
     def add(self, other: Tally) -> None:
         """Fold another tally of the same spot into this one (chunks, workers)."""
@@ -52,7 +66,11 @@ class Tally:
         self.outcomes += other.outcomes
         self.no_low += other.no_low
         for name in ("win", "tie", "share", "high", "low"):
-            setattr(self, name, getattr(self, name) + getattr(other, name))
+            mine, theirs = getattr(self, name), getattr(other, name)
+            if isinstance(mine, list):  # plain counts: element by element (``+`` would concatenate)
+                setattr(self, name, [a + b for a, b in zip(mine, theirs, strict=True)])
+            else:
+                setattr(self, name, mine + theirs)
         for name in ("share_sq", "high_sq", "low_sq"):
             mine, theirs = getattr(self, name), getattr(other, name)
             if theirs is not None:
