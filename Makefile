@@ -12,7 +12,7 @@ PY := $(VENV)/bin/python
 # newer than its stamp (static files need no reinstall: the editable install reads them from src/). BUILD is
 # `compiled`, or `pure` under STUDPOKER_PURE=1 (which also deletes the compiled modules in src/, else Python would
 # import them still); installing one build invalidates every stamp of the other.
-SOURCES := pyproject.toml setup.py $(shell find src -name '*.py' -not -path '*/__pycache__/*')
+SOURCES := pyproject.toml setup.py $(shell find src -name '*.py' -not -path '*/__pycache__/*') $(shell find src -name '*.c')
 BUILD := $(if $(filter 1,$(STUDPOKER_PURE)),pure,compiled)
 OTHER_BUILD := $(if $(filter 1,$(STUDPOKER_PURE)),compiled,pure)
 installed = $(VENV)/.installed-$(1).$(BUILD)
@@ -44,7 +44,8 @@ test-pure: $(call installed,test)
 	rm -rf build/pure && mkdir -p build/pure && cp -r src setup.py build/pure/
 	find build/pure -name '*.so' -delete
 	PYTHONPATH=build/pure/src $(PY) -c "import studpoker.engine.state as s; assert s.__file__.endswith('.py'), s.__file__"
-	PYTHONPATH=build/pure/src $(PY) -m pytest -q -p no:cacheprovider tests/engine tests/history tests/test_source_doctests.py
+	PYTHONPATH=build/pure/src $(PY) -c "import importlib.util as u; assert u.find_spec('studpoker.evaluation._kernel') is None"
+	PYTHONPATH=build/pure/src $(PY) -m pytest -q -p no:cacheprovider tests/engine tests/history tests/evaluation tests/test_source_doctests.py
 
 # The card room's tests again on PostgreSQL: STUDPOKER_TEST_POSTGRES is the URL of a role that may create databases.
 test-postgres: $(call installed,test)
@@ -71,6 +72,7 @@ lint: $(call installed,dev)
 
 bench: $(call installed,bench+server)
 	$(PY) bench/evaluate.py
+	$(PY) bench/coldstart.py
 	$(PY) bench/simulate.py
 	$(PY) bench/replay.py
 	$(PY) bench/bots.py

@@ -1,9 +1,11 @@
-"""Build hook: compile the rules engine's hot modules with mypyc when possible.
+"""Build hook: compile the rules engine's hot modules with mypyc, and the evaluation kernel, when possible.
 
 The engine is plain, fully typed Python; mypyc turns the modules below into C
 extensions that play hands about twice as fast (see docs/performance.md). The
-extensions are optional: set STUDPOKER_PURE=1, or lack a C compiler, and the
-package installs and runs as pure Python with identical behaviour.
+hand-evaluation kernel (``src/studpoker/evaluation/_kernel.c``) is a small C
+extension that needs only the Python headers. Every extension is optional: set
+STUDPOKER_PURE=1, or lack a C compiler, and the package installs and runs as
+pure Python (and NumPy) with identical behaviour.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import os
 import sys
 
-from setuptools import setup
+from setuptools import Extension, setup
 
 COMPILED = [
     "src/studpoker/engine/state.py",
@@ -22,9 +24,21 @@ COMPILED = [
 ]
 
 
+KERNEL = Extension(
+    "studpoker.evaluation._kernel",
+    sources=["src/studpoker/evaluation/_kernel.c"],
+    extra_compile_args=["-O3", "-std=c99"] if sys.platform != "win32" else ["/O2"],
+    optional=True,  # no compiler, or it fails: batch.py and high.py use the NumPy / Python path
+)
+
+
 def extensions() -> list[object]:
     if os.environ.get("STUDPOKER_PURE") == "1":
         return []
+    return [KERNEL, *mypyc_modules()]
+
+
+def mypyc_modules() -> list[object]:
     try:
         from mypyc.build import mypycify
 

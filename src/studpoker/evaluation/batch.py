@@ -1,9 +1,18 @@
-"""NumPy batch evaluation: many hands per call, same values as the scalar functions.
+"""Batch evaluation: many hands per call, same values as the scalar functions.
 
-Each function takes an integer array of shape ``(N, k)``, ``k`` in 5..7, of card
-indices (``4 * rank + suit``) and returns an ``int32`` array of length ``N``;
-larger is better and the numbers equal :func:`~studpoker.evaluation.high_value`,
+Each function takes hands of 5 to 7 cards each, all the same size, and returns
+an ``int32`` NumPy array with one value per hand; larger is better and the
+numbers equal :func:`~studpoker.evaluation.high_value`,
 :func:`~studpoker.evaluation.low8_value` and :func:`~studpoker.evaluation.razz_value`.
+The hands can be:
+
+* an integer NumPy array of shape ``(N, k)`` of card indices (``4 * rank + suit``),
+  any integer dtype, any strides (``uint8``, C-contiguous, is the fastest);
+* a list or tuple of N lists/tuples of k ints or :class:`~studpoker.cards.Card`
+  objects, or of N strings (``"As Kd 7c 7h 2s"``);
+* ``bytes``, ``bytearray`` or a 1-D buffer of one byte per card with
+  ``cards_per_hand=k`` (a 2-D memoryview or a 1-D array with ``cards_per_hand``
+  works as well).
 
 >>> import numpy as np
 >>> from studpoker.cards import card_indices
@@ -12,16 +21,24 @@ larger is better and the numbers equal :func:`~studpoker.evaluation.high_value`,
 [4929, 7453]
 >>> low8_batch(hands).tolist()                      # 0: no qualifying low
 [0, 56]
+>>> high_batch(["As Ad 7c 7h 2s Kd 9c", "5c 4c 3c 2c Ac Kd Kh"]).tolist()
+[4929, 7453]
+>>> razz_batch(bytes(hands.astype(np.uint8)), cards_per_hand=7).tolist()
+[5293, 6175]
 
-The input is checked (integer dtype, shape, indices in 0..51, no card twice in
-a row); ``check=False`` skips only the duplicate test, for arrays the caller
-already knows to be valid (about 15% faster). ``uint8`` input is the fastest;
-any integer dtype works (it is copied to ``uint8`` first).
+The input is checked (integer cards, shape, indices in 0..51, no card twice in
+a row); ``check=False`` skips only the duplicate test, for hands the caller
+already knows to be valid.
 
-How it is fast: a hand's key is the sum of per-card keys (see ``_tables``),
-looked up two cards at a time in a 2,704-entry table of card pairs; one more
-lookup in a per-hand-size table gives the value. Rows go through in blocks
-that stay in the CPU cache, and no Python code runs per hand.
+How it is fast: a hand's key is the sum of per-card keys (see ``_tables``); one
+lookup in a per-hand-size table indexed by the key gives the value. When the
+compiled kernel (``_kernel.c``, built at install time where a C compiler is
+present) imports, every call is one C loop over the rows: range check,
+duplicate check with a 64-bit card mask, key sum, lookup, flush path. Without
+it the same tables are used from NumPy: the keys are looked up two cards at a
+time in a 2,704-entry table of card pairs, in blocks that stay in the CPU
+cache, and no Python code runs per hand. Both paths give the same values and
+the same errors.
 """
 
 from __future__ import annotations
@@ -29,20 +46,30 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import cache
 from itertools import combinations
+from types import ModuleType
+from typing import cast
 
 import numpy as np
 import numpy.typing as npt
 
-from ..cards import CARDS, CardError
+from ..cards import CARDS, Card, CardError, parse_cards
 from . import _tables
 from ._tables import CARD_KEYS, RANK_MASK, RANK_WEIGHTS, SUIT_SHIFT
+from .high import KIND_IDS as _KIND_IDS
+from .high import load_kernel as _load_kernel
+
+_kernel: ModuleType | None
+try:
+    from . import _kernel
+except ImportError:  # built without a C compiler (or STUDPOKER_PURE=1): the NumPy path below
+    _kernel = None
 
 __all__ = ["high_batch", "high_categories", "low8_batch", "razz_batch"]
 
 _OUTER = 65536  # rows transposed (and checked for duplicates) at a time
 _INNER = 8192  # rows per gather block: the block's intermediates stay in the L2 cache
 
-Hands = npt.ArrayLike
+Hands = npt.ArrayLike | bytes | bytearray | memoryview
 Values = npt.NDArray[np.int32]
 Sums = npt.NDArray[np.uint32]
 
@@ -67,14 +94,42 @@ def _flush_arrays(size: int) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.uint
     return has_flush, suit_bits, values
 
 
-def _hands(cards: Hands) -> npt.NDArray[np.integer]:
+def _rows(cards: list[object] | tuple[object, ...]) -> list[list[object]] | None:
+    """Rows of card text or :class:`Card` objects as rows of indices (other items kept), or None if there are none."""
+    if not any(type(row) is str or (isinstance(row, (list, tuple)) and Card in map(type, row)) for row in cards):
+        return None
+    out: list[list[object]] = []
+    for row in cards:
+        if isinstance(row, str):
+            out.append([c.index for c in parse_cards(row)])
+        else:
+            out.append([c.index if type(c) is Card else c for c in row])  # type: ignore[attr-defined]
+    return out
+
+
+def _hands(cards: Hands, cards_per_hand: int | None = None) -> npt.NDArray[np.integer]:
     """The input as an (N, k) integer array; the card indices are checked block by block later."""
-    arr = np.asarray(cards)
+    if isinstance(cards, (bytes, bytearray, memoryview)):
+        arr: npt.NDArray[np.generic] = np.asarray(memoryview(cards))
+    elif isinstance(cards, (list, tuple)):
+        rows = _rows(cards)
+        arr = np.asarray(cards if rows is None else rows)
+    else:
+        arr = np.asarray(cards)
+    if cards_per_hand is not None:
+        if cards_per_hand not in _tables.HAND_SIZES:
+            raise CardError(f"cards_per_hand must be 5, 6 or 7, got {cards_per_hand!r}")
+        if arr.ndim == 1:
+            if arr.size % cards_per_hand:
+                raise CardError(f"{arr.size} cards do not make hands of {cards_per_hand}")
+            arr = arr.reshape(-1, cards_per_hand)
+        elif arr.ndim == 2 and arr.shape[1] != cards_per_hand:
+            raise CardError(f"cards_per_hand={cards_per_hand}, but the hands have shape {arr.shape}")
     if arr.dtype.kind not in "iu":
         raise CardError(f"hands must be an integer array of card indices 0..51, got dtype {arr.dtype}")
     if arr.ndim != 2 or arr.shape[1] not in _tables.HAND_SIZES:
         raise CardError(f"hands must have shape (N, k) with k in 5..7 cards, got shape {arr.shape}")
-    return arr
+    return cast("npt.NDArray[np.integer]", arr)  # its dtype was checked above
 
 
 def _check_range(block: npt.NDArray[np.integer], first_row: int) -> None:
@@ -129,9 +184,53 @@ def _key_sums(arr: npt.NDArray[np.integer], check: bool, rank_only: bool) -> Ite
             yield outer + a, outer + a + m, s
 
 
-def high_batch(cards: Hands, *, check: bool = True) -> Values:
-    """High values (1..7462, larger is better) of each row of 5 to 7 card indices."""
-    arr = _hands(cards)
+def _compiled(cards: object, kind: str, check: bool, cards_per_hand: int | None) -> Values | None:
+    """The values from the compiled kernel, or None: no kernel, an input form it does not
+    read, or an error in the hands (the NumPy path then raises it, worded as always)."""
+    if _kernel is None:
+        return None
+    shape: tuple[int, ...]
+    if type(cards) is np.ndarray:
+        if cards.dtype.kind not in "iu":
+            return None
+        shape = cards.shape
+    elif type(cards) is list or type(cards) is tuple:
+        first = cards[0] if cards else None
+        if type(first) is str:
+            try:
+                shape = (len(cards), len(parse_cards(first)))
+            except CardError:
+                return None
+        elif type(first) is list or type(first) is tuple:
+            shape = (len(cards), len(first))
+        else:
+            return None
+    elif type(cards) is bytes or type(cards) is bytearray or type(cards) is memoryview:
+        shape = memoryview(cards).shape or ()
+    else:
+        return None
+    if len(shape) == 1 and cards_per_hand is not None and cards_per_hand > 0 and shape[0] % cards_per_hand == 0:
+        shape = (shape[0] // cards_per_hand, cards_per_hand)
+    if len(shape) != 2 or shape[0] == 0 or shape[1] not in _tables.HAND_SIZES:
+        return None
+    n, k = shape
+    if cards_per_hand is not None and cards_per_hand != k:
+        return None
+    out = np.empty(n, dtype=np.int32)
+    code = _kernel.batch(out, cards, k, _KIND_IDS[kind], check)
+    if code == _kernel.NOT_LOADED:
+        _load_kernel(k, kind)
+        code = _kernel.batch(out, cards, k, _KIND_IDS[kind], check)
+    return out if code == _kernel.OK else None
+
+
+def high_batch(cards: Hands, *, check: bool = True, cards_per_hand: int | None = None) -> Values:
+    """High values (1..7462, larger is better) of each hand of 5 to 7 cards."""
+    out = _compiled(cards, "high", check, cards_per_hand)
+    return _numpy_high(_hands(cards, cards_per_hand), check) if out is None else out
+
+
+def _numpy_high(arr: npt.NDArray[np.integer], check: bool) -> Values:
     n, k = arr.shape
     out = np.empty(n, dtype=np.int32)
     if n == 0:
@@ -158,8 +257,12 @@ def high_batch(cards: Hands, *, check: bool = True) -> Values:
     return out
 
 
-def _rank_only(cards: Hands, check: bool, kind: str) -> Values:
-    arr = _hands(cards)
+def _rank_only(cards: Hands, check: bool, kind: str, cards_per_hand: int | None) -> Values:
+    out = _compiled(cards, kind, check, cards_per_hand)
+    return _numpy_rank_only(_hands(cards, cards_per_hand), check, kind) if out is None else out
+
+
+def _numpy_rank_only(arr: npt.NDArray[np.integer], check: bool, kind: str) -> Values:
     n, k = arr.shape
     out = np.empty(n, dtype=np.int32)
     if n == 0:
@@ -170,14 +273,14 @@ def _rank_only(cards: Hands, check: bool, kind: str) -> Values:
     return out
 
 
-def low8_batch(cards: Hands, *, check: bool = True) -> Values:
-    """Eight-or-better low values of each row: 0 = no qualifying low, else 1..56 (56 = wheel)."""
-    return _rank_only(cards, check, "low8")
+def low8_batch(cards: Hands, *, check: bool = True, cards_per_hand: int | None = None) -> Values:
+    """Eight-or-better low values of each hand: 0 = no qualifying low, else 1..56 (56 = wheel)."""
+    return _rank_only(cards, check, "low8", cards_per_hand)
 
 
-def razz_batch(cards: Hands, *, check: bool = True) -> Values:
-    """Razz low values of each row: 1..6175, larger is better (6175 = 5-4-3-2-A)."""
-    return _rank_only(cards, check, "razz")
+def razz_batch(cards: Hands, *, check: bool = True, cards_per_hand: int | None = None) -> Values:
+    """Razz low values of each hand: 1..6175, larger is better (6175 = 5-4-3-2-A)."""
+    return _rank_only(cards, check, "razz", cards_per_hand)
 
 
 def high_categories(values: npt.ArrayLike) -> npt.NDArray[np.int8]:

@@ -16,12 +16,24 @@ come out of :func:`studpoker.evaluation.high_batch`.
 
 from __future__ import annotations
 
+import threading
+from array import array
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..cards import CARDS, Card, CardsLike, Rank, card_indices
+from ..cards import _BY_TEXT, CARDS, Card, CardError, CardsLike, Rank, card_indices, parse_cards
 from . import _tables
 from ._ordering import Ranked
-from ._tables import RANK_MASK, SUIT_SHIFT, HandCategory, scan
+from ._tables import CARD_KEYS, RANK_MASK, RANK_WEIGHTS, SUIT_SHIFT, HandCategory, scan
+
+#: The compiled kernel's one-hand function (``_kernel.value``): a value, or a negative code
+#: (``NOT_LOADED``: hand it the tables first; anything else: take the Python path).
+_fast: Callable[[object, int], int] | None
+NOT_LOADED = -3
+try:
+    from ._kernel import value as _fast
+except ImportError:  # built without a C compiler: the Python path below
+    _fast = None
 
 __all__ = ["HandCategory", "HighHand", "evaluate_high", "high_category", "high_value"]
 
@@ -57,7 +69,70 @@ def _value(packed: int, cards: CardsLike) -> int:
 
 def high_value(cards: CardsLike) -> int:
     """Strength of the best five-card high hand in 5 to 7 cards: 1 (7-5-4-3-2) .. 7462 (royal flush)."""
+    if _fast is not None:  # a list or tuple of ints or Cards, in C; anything else comes back negative
+        value = _fast(cards, 0)
+        if value >= 0:
+            return value
+        if value == NOT_LOADED:
+            return kernel_value(cards, "high")
     return _value(scan(cards), cards)
+
+
+KIND_IDS = {"high": 0, "low8": 1, "razz": 2}  # the kernel's numbers for the kinds of value
+_LOAD_LOCK = threading.Lock()
+
+
+def _text_tables() -> tuple[bytes, bytes]:
+    """For each ASCII character: its rank and its suit in two-character card text (255: none),
+    read from the card parser's own table, so the kernel accepts exactly the same text."""
+    ranks, suits = bytearray([255] * 128), bytearray([255] * 128)
+    two = {text: card for text, card in _BY_TEXT.items() if len(text) == 2 and text.isascii()}
+    for text, card in two.items():
+        ranks[ord(text[0])], suits[ord(text[1])] = card.rank, card.suit
+    for r in range(128):  # every rank character with every suit character is that card, and nothing else is
+        for s in range(128):
+            found = two.get(chr(r) + chr(s))
+            expected = (ranks[r], suits[s]) if ranks[r] < 13 and suits[s] < 4 else None
+            if (found and (found.rank, found.suit)) != expected:
+                raise AssertionError(f"card text {chr(r) + chr(s)!r} is not a rank and a suit character")
+    return bytes(ranks), bytes(suits)
+
+
+def load_kernel(size: int, kind: str) -> None:
+    """Hand the compiled kernel the tables of ``_tables`` for ``size``-card hands of ``kind``
+    (once; they are then kept). No NumPy: the kernel spreads the (key, value) pairs itself."""
+    from . import _kernel
+
+    with _LOAD_LOCK:
+        if _kernel.is_loaded(size, KIND_IDS[kind]):
+            return
+        rank_keys = array("I", [RANK_WEIGHTS[i >> 2] for i in range(52)])
+        text_ranks, text_suits = _text_tables()
+        flushes = array("H", _tables.flush_values())
+        _kernel.set_common(array("I", CARD_KEYS), rank_keys, flushes, text_ranks, text_suits, Card)
+        table = _tables.rank_table(size)
+        values = array("H", getattr(table, kind))  # OverflowError if a value did not fit 16 bits
+        suits = array("b", _tables.flush_suits(size)).tobytes() if kind == "high" else None
+        _kernel.set_table(size, KIND_IDS[kind], array("I", table.keys), values, suits)
+
+
+def kernel_value(cards: CardsLike, kind: str) -> int:
+    """First use of the kernel for a hand size: hand it the tables, then evaluate (``kind``
+    is "high", "low8" or "razz"); the Python path when the kernel cannot read the hand."""
+    assert _fast is not None
+    try:
+        size = len(parse_cards(cards)) if isinstance(cards, str) else len(cards)  # type: ignore[arg-type]
+    except CardError:
+        size = 0  # the Python path below words the error
+    if size in _SIZES:
+        load_kernel(size, kind)
+        value = _fast(cards, KIND_IDS[kind])
+        if value >= 0:
+            return value
+    packed = scan(cards)
+    if kind == "high":
+        return _value(packed, cards)
+    return _tables.scalar_tables(packed & 7)[1 if kind == "low8" else 2][packed >> 3 & RANK_MASK]
 
 
 def high_category(value: int) -> HandCategory:

@@ -22,6 +22,9 @@ from ..cards import CARDS, RANK_CHARS, Card, CardsLike, Rank, card_indices
 from . import _tables
 from ._ordering import Ranked
 from ._tables import RANK_MASK, LowCategory, scan
+from .high import NOT_LOADED as _NOT_LOADED
+from .high import _fast as _kernel_fast
+from .high import kernel_value
 
 __all__ = [
     "LowCategory",
@@ -46,13 +49,28 @@ def _low(packed: int, which: int) -> int:
     return tables[which][packed >> 3 & RANK_MASK]
 
 
+_fast = _kernel_fast  # the compiled kernel's one-hand function, or None (see high.py)
+
+
 def low8_value(cards: CardsLike) -> int:
     """Strength of the best eight-or-better low in 5 to 7 cards: 0 if none, else 1 (8-7-6-5-4) .. 56 (wheel)."""
+    if _fast is not None:
+        value = _fast(cards, _LOW8)
+        if value >= 0:
+            return value
+        if value == _NOT_LOADED:
+            return kernel_value(cards, "low8")
     return _low(scan(cards), _LOW8)
 
 
 def razz_value(cards: CardsLike) -> int:
     """Strength of the best razz low in 5 to 7 cards: 1 (K-K-K-K-Q) .. 6175 (5-4-3-2-A)."""
+    if _fast is not None:
+        value = _fast(cards, _RAZZ)
+        if value >= 0:
+            return value
+        if value == _NOT_LOADED:
+            return kernel_value(cards, "razz")
     return _low(scan(cards), _RAZZ)
 
 
