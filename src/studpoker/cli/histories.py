@@ -13,6 +13,7 @@ from typing import Any
 from ..engine import RulesError, RulesWarning
 from ..history import HandRecord, ReplayError, ReplayResult, replay
 from ..history.files import SOURCES, FileHand, HistoryFileError, read_each, write
+from ..history.sites.check import action_line
 from .options import UsageError  # defined there (light to import), used and re-exported here
 
 __all__ = ["add_commands"]
@@ -98,15 +99,6 @@ def _label(path: Path, record: HandRecord, index: int, count: int) -> str:
     if hand is None and count > 1:
         hand = index + 1
     return f"{path.name} hand {hand}" if hand is not None else path.name
-
-
-def _file_line(record: HandRecord, index: int | None) -> int | None:
-    """The line of the file that holds the record's action ``index`` (room readers keep them)."""
-    lines = record.info.get("lines")
-    if index is None or not isinstance(lines, tuple) or not 0 <= index < len(lines):
-        return None
-    line = lines[index]
-    return line if isinstance(line, int) else None
 
 
 def _money(record: HandRecord, chips: int) -> str:
@@ -270,7 +262,7 @@ def _replay(args: argparse.Namespace) -> int:
                 result = replay(record, label)
             except ReplayError as error:
                 rule = f" (broken rule: {error.rule})" if error.rule else ""
-                line = _file_line(record, error.index)
+                line = action_line(record, error.index)
                 where = f" (line {line})" if line else ""
                 print(f"stud replay: error: {error}{rule}{where}", file=sys.stderr)
                 hands.append({"hand": label, "error": str(error), "rule": error.rule, "line": line})

@@ -1,16 +1,50 @@
 """Paying pots after a room's rake: the engine pays whole pots; a room takes its rake first.
 
 :func:`rake_shares` says what each pot pays of the rake, :func:`net_of_rake` shares out what is left of a pot
-as the engine shared out the whole of it (same winners, halves and odd chips).
+as the engine shared out the whole of it (same winners, halves and odd chips); :func:`raked_pots` does both for a
+finished hand, pot by pot.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
-from ..engine.pots import split
+from ..engine import HandState
+from ..engine.pots import Pot, build_pots, split
 
-__all__ = ["net_of_rake", "rake_shares"]
+__all__ = ["RakedPots", "net_of_rake", "rake_shares", "raked_pots"]
+
+
+class RakedPots(NamedTuple):
+    """A finished hand's pots, pot by pot (0 the main pot): as the engine built them (``pots``, with who can win
+    each), what it paid from each (``gross``, ``awards``: (player, chips, share)), the rake each pays
+    (``shares``) and what each winner takes once it is off (``payouts``: (player, chips), one per player)."""
+
+    pots: list[Pot]
+    gross: list[int]
+    awards: list[list[tuple[int, int, str]]]
+    shares: list[int]
+    payouts: list[list[tuple[int, int]]]
+
+
+def raked_pots(state: HandState, rake: int, *, odd_chip_low: bool = False) -> RakedPots:
+    """The pots of the finished ``state`` with ``rake`` taken from them (:func:`rake_shares`, :func:`net_of_rake`)."""
+    live = [not state.folded(p) for p in range(state.n)]
+    pots = build_pots(state.totals, live)
+    count = max([len(pots), 1, *(a.pot + 1 for a in state.awards)])
+    gross = [0] * count
+    awards: list[list[tuple[int, int, str]]] = [[] for _ in range(count)]
+    for award in state.awards:
+        gross[award.pot] += award.amount
+        awards[award.pot].append((award.player, award.amount, award.share))
+    shares = rake_shares(gross, rake)
+    unit = state.rules.chip_unit
+    payouts = [
+        net_of_rake(entries, g - r, unit, odd_chip_low=odd_chip_low)
+        for entries, g, r in zip(awards, gross, shares, strict=True)
+    ]
+    return RakedPots(pots, gross, awards, shares, payouts)
 
 
 def rake_shares(gross: Sequence[int], rake: int) -> list[int]:

@@ -143,11 +143,9 @@ from ..engine import (
     Variant,
 )
 from ..engine.events import ActionTaken, AntePosted, CardDealt, Returned, StreetStarted
-from ..engine.pots import build_pots
 from ..evaluation import HandCategory, evaluate_high, evaluate_low8, evaluate_razz
 from .model import Bet, Board, Comment, Deal, HandRecord, HistoryAction, ShowMuck
-from .payout import net_of_rake as _net
-from .payout import rake_shares as _rake_shares
+from .payout import raked_pots
 from .replay import ReplayError, ReplayResult, replay
 
 __all__ = [
@@ -1191,15 +1189,8 @@ def _account(record: HandRecord, state: HandState, rake: int) -> _Account:
                 bets[p] = amount
             returned.append([])
     live = [not state.folded(p) for p in range(n)]
-    pots = build_pots(state.totals, live)
-    count = max([len(pots), 1, *(a.pot + 1 for a in state.awards)])
-    gross = [0] * count
-    by_pot: list[list[tuple[int, int, str]]] = [[] for _ in range(count)]
-    for award in state.awards:
-        gross[award.pot] += award.amount
-        by_pot[award.pot].append((award.player, award.amount, award.share))
-    shares = _rake_shares(gross, rake)
-    payouts = [_net(entries, g - r, rules.chip_unit) for entries, g, r in zip(by_pot, gross, shares, strict=True)]
+    pots, gross, by_pot, shares, payouts = raked_pots(state, rake)
+    count = len(gross)
     everyone = tuple(p for p in range(n) if live[p])
     eligible = [pots[i].eligible if i < len(pots) else everyone for i in range(count)]
     showdown = len(everyone) >= 2

@@ -16,13 +16,12 @@ from dataclasses import dataclass
 
 from ...engine import ActionKind, HandState, RulesError
 from ...engine.events import ActionTaken, AntePosted, Returned, StreetStarted
-from ...engine.pots import build_pots
 from ..model import Bet, HandRecord
-from ..payout import net_of_rake, rake_shares
+from ..payout import raked_pots
 from ..replay import ReplayError, ReplayResult, replay
 from .base import SiteError, Stated, StatedAmount
 
-__all__ = ["Replayed", "check", "replayed", "verify"]
+__all__ = ["Replayed", "action_line", "check", "replayed", "verify"]
 
 _GROUP = {
     ActionKind.FOLD: "fold",
@@ -92,21 +91,10 @@ def replayed(record: HandRecord, state: HandState, rake: int) -> Replayed:
             actions.append((group, to - bets[p], to, event.all_in))
             invested[p] += to - bets[p]
             bets[p] = to
-    live = [not state.folded(p) for p in range(n)]
-    pots = build_pots(state.totals, live)
-    count = max([len(pots), 1, *(a.pot + 1 for a in state.awards)])
-    gross = [0] * count
-    by_pot: list[list[tuple[int, int, str]]] = [[] for _ in range(count)]
-    for award in state.awards:
-        gross[award.pot] += award.amount
-        by_pot[award.pot].append((award.player, award.amount, award.share))
-    shares = rake_shares(gross, rake)
     stated = record.info.get("stated")
-    low = isinstance(stated, Stated) and stated.odd_chip_low
-    payouts = [
-        dict(net_of_rake(entries, g - r, state.rules.chip_unit, odd_chip_low=low))
-        for entries, g, r in zip(by_pot, gross, shares, strict=True)
-    ]
+    raked = raked_pots(state, rake, odd_chip_low=isinstance(stated, Stated) and stated.odd_chip_low)
+    gross, shares = raked.gross, raked.shares
+    payouts = [dict(pot) for pot in raked.payouts]
     won = [0] * n
     for pot in payouts:
         for player, chips in pot.items():
@@ -300,11 +288,19 @@ def verify(record: HandRecord) -> ReplayResult:
     return result
 
 
-def _action_line(record: HandRecord, index: int | None) -> int | None:
-    """The file line of the record's action ``index`` (the builder keeps one per action)."""
+def action_line(record: HandRecord, index: int | None) -> int | None:
+    """The file line of the record's action ``index`` (a room's builder keeps one per action); None if unknown."""
     lines = record.info.get("lines")
-    if index is None or not isinstance(lines, (list, tuple)) or index >= len(lines):
+    if index is None or not isinstance(lines, tuple) or not 0 <= index < len(lines):
+        return None
+    line = lines[index]
+    return line if isinstance(line, int) else None
+
+
+def _action_line(record: HandRecord, index: int | None) -> int | None:
+    """:func:`action_line`, else the line where the hand starts."""
+    line = action_line(record, index)
+    if line is None:
         stated = record.info.get("stated")
         return stated.line if isinstance(stated, Stated) else None
-    line = lines[index]
-    return int(line) if isinstance(line, int) else None
+    return line
