@@ -2,8 +2,9 @@
 
 The engine is plain, fully typed Python; mypyc turns the modules below into C
 extensions that play hands about twice as fast (see docs/performance.md). The
-hand-evaluation kernel (``src/studpoker/evaluation/_kernel.c``) is a small C
-extension that needs only the Python headers. Every extension is optional: set
+hand-evaluation kernel (``src/studpoker/evaluation/_kernel.c``) and the equity
+kernel (``src/studpoker/equity/_kernel.c``) are small C extensions that need only
+the Python headers. Every extension is optional: set
 STUDPOKER_PURE=1, or lack a C compiler, and the package installs and runs as
 pure Python (and NumPy) with identical behaviour.
 """
@@ -30,12 +31,18 @@ KERNEL = Extension(
     extra_compile_args=["-O3", "-std=c99"] if sys.platform != "win32" else ["/O2"],
     optional=True,  # no compiler, or it fails: batch.py and high.py use the NumPy / Python path
 )
+EQUITY_KERNEL = Extension(
+    "studpoker.equity._kernel",
+    sources=["src/studpoker/equity/_kernel.c"],
+    extra_compile_args=["-O3", "-std=c99"] if sys.platform != "win32" else ["/O2"],
+    optional=True,  # without it the samplers run in NumPy and the heads-up sweep is not offered
+)
 
 
 def extensions() -> list[object]:
     if os.environ.get("STUDPOKER_PURE") == "1":
         return []
-    return [KERNEL, *mypyc_modules()]
+    return [KERNEL, EQUITY_KERNEL, *mypyc_modules()]
 
 
 def mypyc_modules() -> list[object]:

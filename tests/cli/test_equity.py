@@ -175,7 +175,7 @@ def test_five_card_stud_and_players_with_no_known_card(capsys: pytest.CaptureFix
         (["As Ad 7c 7h 2s 9c", "Kh Kd Qs", "--variant", "5stud"], "hand 1 has 6 cards: a five-card stud hand has 5"),
         ([*ELEVEN, "--variant", "5stud"], "at most 10 players, got 11 hands"),
         (ELEVEN[:9], "at most 8 players, got 9 hands"),
-        (["-"] * 8, "the players still need 56 cards and only 52 are left in the deck"),
+        ([*["-"] * 8, "--community", "no"], "the players still need 56 cards and only 52 are left in the deck"),
         (["As Ad 7c", "Kh Kd Zs"], "'Zs' is not a card"),
         (["As Ad 7c", "Kh Kd Qs", "--dead", "1x"], "'1x' is not a card"),
         (["As Ad 7c"], "equity needs at least two hands, got 1"),

@@ -13,6 +13,10 @@ divided by the rules of the game:
 
 Shares are kept as integers in units of ``1/scale`` of a pot with ``scale = 2 * lcm(1..n)``, which makes every
 share of every outcome a whole number, so the totals are exact.
+
+The community card (SPEC R8) is dealt here as the rules say, without the spot's own bookkeeping: a dealt one is
+added to every hand, and one still to come is dealt after every player's own cards, each remaining card in turn,
+and added to every hand (:func:`outcomes`).
 """
 
 from __future__ import annotations
@@ -25,12 +29,22 @@ from math import lcm
 
 import numpy as np
 
+from studpoker.cards import Card
 from studpoker.engine import Variant
 from studpoker.equity.result import Tally
 from studpoker.equity.spot import Spot
 from studpoker.evaluation import high_value, low8_value, razz_value
 
-__all__ = ["Exact", "deals", "exact_fractions", "numpy_tally", "reference_scale", "reference_tally", "settle"]
+__all__ = [
+    "Exact",
+    "deals",
+    "exact_fractions",
+    "numpy_tally",
+    "outcomes",
+    "reference_scale",
+    "reference_tally",
+    "settle",
+]
 
 
 def reference_scale(players: int) -> int:
@@ -48,6 +62,29 @@ def deals(pool: Sequence[int], needs: Sequence[int]) -> Iterator[tuple[tuple[int
         left = [c for c in pool if c not in mine]
         for others in deals(left, rest):
             yield (mine, *others)
+
+
+def outcomes(spot: Spot) -> Iterator[list[list[int]]]:
+    """Every outcome of ``spot`` as the players' finished hands (card indices), the community card included: each
+    player gets his own missing cards (one fewer when the last street is a community card), then a community card
+    still to come is each card left in turn."""
+    size = spot.variant.cards
+    shared = [spot.community.index] if isinstance(spot.community, Card) else []
+    to_come = spot.community is True
+    known = [[card.index for card in hand] for hand in spot.hands]
+    seen = {c for hand in known for c in hand} | {card.index for card in spot.dead} | set(shared)
+    pool = [c for c in range(52) if c not in seen]
+    own = size - (1 if shared or to_come else 0)
+    needs = [own - len(hand) for hand in known]
+    for extra in deals(pool, needs):
+        hands = [known[p] + list(extra[p]) + shared for p in range(len(known))]
+        if not to_come:
+            yield hands
+            continue
+        used = {c for part in extra for c in part}
+        for card in pool:
+            if card not in used:
+                yield [[*hand, card] for hand in hands]
 
 
 def settle(variant: Variant, hands: Sequence[Sequence[int]], scale: int) -> tuple[list[int], list[int], bool]:
@@ -83,14 +120,13 @@ def settle(variant: Variant, hands: Sequence[Sequence[int]], scale: int) -> tupl
 def reference_tally(spot: Spot) -> Tally:
     """Every outcome of ``spot`` counted one by one (see the module docstring); ``scale = reference_scale(n)``."""
     n, scale = spot.n, reference_scale(spot.n)
-    known = [[card.index for card in hand] for hand in spot.hands]
     tally = Tally(n, scale)
     win, tie, share, high, low = [0] * n, [0] * n, [0] * n, [0] * n, [0] * n
-    outcomes = no_low = 0
-    for extra in deals(spot.pool, spot.needs):
-        hands = [known[p] + list(extra[p]) for p in range(n)]
+    counted = no_low = 0
+    for hands in outcomes(spot):
+        assert all(len(hand) == spot.variant.cards for hand in hands)
         high_share, low_share, has_low = settle(spot.variant, hands, scale)
-        outcomes += 1
+        counted += 1
         no_low += not has_low
         for p in range(n):
             total = high_share[p] + low_share[p]
@@ -103,7 +139,7 @@ def reference_tally(spot: Spot) -> Tally:
                 tie[p] += 1
     if spot.variant is not Variant.STUD7_HL8:
         no_low = 0
-    tally.outcomes, tally.no_low = outcomes, no_low
+    tally.outcomes, tally.no_low = counted, no_low
     for name, values in (("win", win), ("tie", tie), ("share", share), ("high", high), ("low", low)):
         getattr(tally, name)[:] = values
     return tally
@@ -161,6 +197,7 @@ def numpy_tally(spot: Spot) -> Tally:
     once with the scalar evaluators, the outcomes are every disjoint choice of one completion per player (built
     player by player, kept when the card masks do not overlap), and the pot is divided row by row. Quick enough
     for a few million outcomes; ``scale = reference_scale(n)``."""
+    assert spot.community is False, "numpy_tally deals no community card: use reference_tally"
     n, scale, variant = spot.n, reference_scale(spot.n), spot.variant
     hilo = variant is Variant.STUD7_HL8
     valued = [

@@ -139,11 +139,12 @@ def test_montecarlo_two_workers_same_answer(variant: str, hands: list[str]) -> N
 
 
 def test_exact_two_workers_same_tally() -> None:
-    spot = Spot.parse("razz", ["As 2d 5c", "3h 4h Kc"])
+    hands = ("As 2d 5c 8h 9s", "3h 4h Kc 6d Td", "Qs Qd 9c 7c 7s")  # three players: the chunked tuple counter
+    spot = Spot.parse("razz", hands)
     chunks: list[int] = []
     two = exact.count(spot, workers=2, progress=lambda done, total: chunks.append(total))
     assert chunks and chunks[-1] > 1  # really split among the workers
-    one = exact_result("razz", ("As 2d 5c", "3h 4h Kc"), "")
+    one = exact_result("razz", hands, "")
     assert two.outcomes == one.outcomes
     result = EquityResult.from_tally(spot, "exact", two)
     assert result.players == one.players

@@ -138,14 +138,22 @@ def test_fewer_than_two_hands(hands: list[str]) -> None:
     raises(f"equity needs at least two hands, got {len(hands)}", "7stud", hands)
 
 
+def raises_without_community(match: str, variant: str, hands: list[Any], dead: Any = ()) -> str:
+    """As :func:`raises`, with everyone getting his own last card (no community card: see test_community.py)."""
+    with pytest.raises(EquityError, match=match) as info:
+        Spot.parse(variant, hands, dead, community=False)
+    return str(info.value)
+
+
 def test_too_many_players_for_the_deck() -> None:
-    message = raises("the players still need 56 cards and only 52 are left", "7stud", [""] * 8)
+    message = raises_without_community("the players still need 56 cards and only 52 are left", "7stud", [""] * 8)
     assert "too many players or dead cards" in message
     # Known up cards do not help: every player still gets seven cards in all.
-    raises("need 48 cards and only 44 are left", "razz", ["As", "Ks", "Qs", "Js", "Ts", "9s", "8s", "7s"])
+    hands = ["As", "Ks", "Qs", "Js", "Ts", "9s", "8s", "7s"]
+    raises_without_community("need 48 cards and only 44 are left", "razz", hands)
     # Dead cards count against the deck too.
     Spot.parse("5stud", [""] * 10, dead="2c 2d")
-    raises("need 50 cards and only 49 are left", "5stud", [""] * 10, dead="2c 2d 2h")
+    raises_without_community("need 50 cards and only 49 are left", "5stud", [""] * 10, dead="2c 2d 2h")
 
 
 @pytest.mark.parametrize(

@@ -42,9 +42,12 @@ GAME_NAMES = {
 PROGRESS_DELAY = 0.5
 
 USAGE = (
-    "stud equity [--variant GAME] HAND HAND [HAND ...] [--dead CARDS] [--exact | --trials N] [--seed S]"
-    " [--workers N] [--json]"
+    "stud equity [--variant GAME] HAND HAND [HAND ...] [--dead CARDS] [--community auto|yes|no|CARD]"
+    " [--exact | --trials N] [--seed S] [--workers N] [--json]"
 )
+
+#: ``--community`` words and what they mean to :func:`studpoker.equity.equity` (anything else is a card).
+COMMUNITY_WORDS: dict[str, bool | None] = {"auto": None, "yes": True, "no": False}
 
 
 def add_commands(sub: Any) -> None:
@@ -70,6 +73,17 @@ def add_commands(sub: Any) -> None:
         default=[],
         metavar="CARDS",
         help="cards out of play, e.g. folded up cards: '3c 5d 6s' or 3c5d6s (repeatable)",
+    )
+    eq.add_argument(
+        "--community",
+        default="auto",
+        metavar="auto|yes|no|CARD",
+        help=(
+            "the short deck's community card (one face-up last card shared by every hand): yes, it is to come; no,"
+            " everyone gets his own last card; CARD, it is dealt (e.g. Kd); auto (the default): a community card"
+            " exactly when the deck cannot give everyone his own, as with 8 players in a seven-card game (pass yes"
+            " when the dealer will use one after players folded)"
+        ),
     )
     eq.add_argument("--exact", action="store_true", help="count every outcome, however long it takes")
     eq.add_argument("--trials", metavar="N", help="Monte Carlo with N sampled deals (e.g. 1000000 or 1e6)")
@@ -103,6 +117,19 @@ def _whole(option: str, text: str | None, smallest: int) -> int | None:
     if value < smallest:
         raise UsageError(f"{option} must be at least {smallest}, got {text!r}")
     return value
+
+
+def _community(text: str) -> bool | str | None:
+    """``--community``: auto (None), yes (True), no (False), or a card's text, checked here (one card)."""
+    from ..cards import CardError, parse_card
+
+    word = text.strip()
+    if word.lower() in COMMUNITY_WORDS:
+        return COMMUNITY_WORDS[word.lower()]
+    try:
+        return str(parse_card(word))
+    except CardError:
+        raise UsageError(f"--community takes auto, yes, no or one card such as Kd, got {text!r}") from None
 
 
 def _hand_text(text: str) -> str:
@@ -142,6 +169,7 @@ def _answer(args: argparse.Namespace) -> int:
     trials = _whole("--trials", args.trials, 1)
     workers = _whole("--workers", args.workers, 1) or 1
     seed: int | None = args.seed  # checked while parsing (options.seed)
+    community = _community(args.community)
     if seed is None and not args.exact:
         seed = secrets.randbits(32)  # reported with the answer, so a Monte Carlo run can always be repeated
     progress = None if args.json else open_progress(sys.stderr)
@@ -150,6 +178,7 @@ def _answer(args: argparse.Namespace) -> int:
             [_hand_text(hand) for hand in args.hands],
             variant=args.variant,
             dead=" ".join(args.dead),
+            community=community,
             method="exact" if args.exact else "auto",
             trials=trials,
             seed=seed,
@@ -193,12 +222,17 @@ def _percent(value: float | None, se: float | None, monte: bool) -> str:
 
 
 def header(result: EquityResult) -> str:
-    """One line: the game, the dead cards, the method, its size and time (and seed for Monte Carlo)."""
+    """One line: the game, the dead cards, the community card if one is modelled, the method, its size and time
+    (and seed for Monte Carlo)."""
     from ..cards import format_cards
 
     game = GAME_NAMES.get(result.spot.variant.name, result.spot.variant.name)
     if result.spot.dead:
         game += f", dead {format_cards(result.spot.dead)}"
+    if result.spot.community_to_come:
+        game += ", community card to come"
+    elif result.spot.community_card is not None:
+        game += f", community card {result.spot.community_card}"
     if result.exact:
         return f"{game}; exact: {result.outcomes:,} outcomes in {_seconds(result.seconds)}"
     seed = f", seed {result.seed}" if result.seed is not None else ""

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable, Sequence
 from ..cards import Card
 from ..engine import Variant
 from .result import EquityResult
-from .spot import EquityError, Spot
+from .spot import CommunityLike, EquityError, Spot
 
 __all__ = ["DEFAULT_TRIALS", "Progress", "equity"]
 
@@ -24,6 +24,7 @@ def equity(
     *,
     variant: str | Variant = "7stud",
     dead: str | Iterable[Card | str] = (),
+    community: CommunityLike = None,
     method: str = "auto",
     trials: int | None = None,
     seed: int | None = None,
@@ -31,11 +32,14 @@ def equity(
     progress: Progress | None = None,
 ) -> EquityResult:
     """Each player's equity: ``hands`` holds every player's known cards (``"As Ad 7c"``), ``dead`` the cards out of
-    play. ``method``: ``"exact"`` counts every outcome, ``"montecarlo"`` samples ``trials`` deals (reproducibly
+    play, ``community`` whether the last street is a community card (``True``: to come; ``False``: everyone gets his
+    own; ``None``: auto, a community card exactly when the deck is short without one; a card such as ``"Kd"``:
+    already dealt; see :class:`Spot`). ``variant``, ``dead`` and ``community`` are the spot's when ``hands`` is a
+    :class:`Spot`. ``method``: ``"exact"`` counts every outcome, ``"montecarlo"`` samples ``trials`` deals (reproducibly
     with ``seed``), ``"auto"`` counts when :func:`studpoker.equity.exact.feasible` says it is quick and samples
     otherwise. ``workers`` > 1 spreads the work over processes; the answer does not depend on it.
     """
-    spot = hands if isinstance(hands, Spot) else Spot.parse(variant, hands, dead)
+    spot = hands if isinstance(hands, Spot) else Spot.parse(variant, hands, dead, community)
     if method not in ("auto", "exact", "montecarlo"):
         raise EquityError(f"unknown method {method!r}: use auto, exact or montecarlo")
     if trials is not None and (type(trials) is not int or trials < 1):

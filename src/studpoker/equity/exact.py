@@ -20,23 +20,37 @@ difference of two lookups.
 
 So heads-up 3rd street (about 10^10 outcomes) costs about 135,751 tuples times 16 terms, and three
 players with five known cards each (121,041,360 outcomes) about 278,000 tuples times 11 terms.
+
+A community card still to come (SPEC R8, :attr:`Spot.community_to_come`) is summed over: for every card ``c`` of
+the pool, the spot with ``c`` dealt as the community card (known, part of every hand, out of the pool) is counted
+as above and the tallies are added. Every community card is equally likely and each of these spots has the same
+number of outcomes, so the sum is the spot's tally; the plan is the same for each of them, and its work is
+counted ``len(pool)`` times (:attr:`Plan.repeats`).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import reduce
 from itertools import combinations
+from types import ModuleType
 
 import numpy as np
 import numpy.typing as npt
 
 from ..engine import Variant
+from . import sweep
 from ._deal import combination_rows, hand_values, masks
 from .result import Tally
 from .spot import EquityError, Spot
+
+_kernel: ModuleType | None
+try:
+    from . import _kernel
+except ImportError:  # no compiled kernel: the NumPy counter below
+    _kernel = None
 
 __all__ = ["MAX_TERMS", "Plan", "count", "feasible", "plan"]
 
@@ -47,6 +61,11 @@ MAX_TERMS = 30_000_000
 MAX_KEYS = 8_000_000
 
 _V = 1 << 13  # values are below 8192 in every game: key = id * _V + value
+#: Hi/lo in the compiled counter keeps a table of 58 counts per key; above this many keys, NumPy counts.
+MAX_PREFIX_KEYS = 250_000
+_LOWS = 58  # eight-or-better lows are 0..56: thresholds 0..57
+#: One explicit player for the compiled counter: rows, cards needed, masks, values, lows (hi/lo) or None.
+_Side = tuple[npt.NDArray[np.uint8], int, npt.NDArray[np.uint64], npt.NDArray[np.int32], npt.NDArray[np.int32] | None]
 _BLOCK = 1 << 17  # explicit tuples per vectorised block
 
 Progress = Callable[[int, int], None]
@@ -56,7 +75,8 @@ Progress = Callable[[int, int], None]
 class Plan:
     """How a spot is counted: ``last`` is the counted player, ``explicit`` the enumerated ones (the first is
     split into chunks), ``tuples`` the number of explicit tuples, ``terms`` the inclusion-exclusion terms per
-    tuple, ``keys`` the size of the sorted key array."""
+    tuple, ``keys`` the size of the sorted key array. ``repeats``: how many times that count is made, once per
+    possible community card when one is to come (each time with that card known), else once."""
 
     spot: Spot
     last: int
@@ -64,10 +84,11 @@ class Plan:
     tuples: int
     terms: int
     keys: int
+    repeats: int = 1
 
     @property
     def work(self) -> int:
-        return self.tuples * self.terms
+        return self.tuples * self.terms * self.repeats
 
     @property
     def feasible(self) -> bool:
@@ -75,7 +96,11 @@ class Plan:
 
 
 def plan(spot: Spot) -> Plan:
-    """The cheapest way to count ``spot``: which player is counted rather than enumerated."""
+    """The cheapest way to count ``spot``: which player is counted rather than enumerated. With a community card to
+    come, the plan of each spot with the community card dealt (they are all alike), made ``len(pool)`` times."""
+    if spot.community_to_come:
+        each = plan(spot.with_community(spot.pool[0]))
+        return replace(each, spot=spot, repeats=len(spot.pool))
     pool, needs = len(spot.pool), spot.needs
     best: Plan | None = None
     for last in range(spot.n):
@@ -99,13 +124,23 @@ def plan(spot: Spot) -> Plan:
 
 
 def feasible(spot: Spot) -> bool:
-    """Whether counting ``spot`` exactly is quick (a few seconds at most); ``auto`` samples otherwise."""
+    """Whether counting ``spot`` exactly is quick (a few seconds at most); ``auto`` samples otherwise. Heads-up
+    spots of the high games are counted by :mod:`~studpoker.equity.sweep` when the compiled kernel is there."""
+    if sweep.suitable(spot):
+        return sweep.work(spot) <= sweep.MAX_WORK
     return plan(spot).feasible
 
 
 def count(spot: Spot, *, workers: int = 1, progress: Progress | None = None) -> Tally:
     """Count every outcome of ``spot`` (see the module docstring); ``workers`` > 1 counts chunks in parallel
     processes. Refuses (:class:`EquityError`) only what would not fit in memory."""
+    if spot.community_to_come:  # one count per possible community card (see the module docstring)
+        return _count_community(spot, workers, progress)
+    if sweep.suitable(spot):  # heads-up with one winner: one compiled pass, whatever the street
+        tally = sweep.count(spot)
+        if progress is not None:
+            progress(1, 1)
+        return tally
     how = plan(spot)
     if how.keys > MAX_KEYS:
         raise EquityError(
@@ -141,6 +176,33 @@ def count(spot: Spot, *, workers: int = 1, progress: Progress | None = None) -> 
     return tally
 
 
+def _count_community(spot: Spot, workers: int, progress: Progress | None) -> Tally:
+    """:func:`count` of a spot with a community card to come: the sum over the pool's cards of the counts with
+    that card dealt as the community card. ``progress`` runs over all of them."""
+    cards = spot.pool
+    tally: Tally | None = None
+    for i, card in enumerate(cards):
+
+        def step(done: int, total: int, i: int = i) -> None:
+            assert progress is not None
+            progress(i * total + done, len(cards) * total)
+
+        try:
+            part = count(spot.with_community(card), workers=workers, progress=step if progress is not None else None)
+        except EquityError:  # too large (the first one already: they are all alike): say so of the whole spot
+            raise EquityError(
+                f"this spot is too large to count exactly ({spot.outcomes:,} outcomes): use Monte Carlo (--trials)"
+            ) from None
+        if tally is None:
+            tally = part
+        else:
+            tally.add(part)
+    assert tally is not None  # a community card to come leaves at least one card in the pool
+    if tally.outcomes != spot.outcomes:
+        raise AssertionError(f"counted {tally.outcomes} outcomes, the spot has {spot.outcomes}")
+    return tally
+
+
 _SHARED: _Counter | None = None
 
 
@@ -161,7 +223,7 @@ class _Counter:
         pool = np.asarray(spot.pool, dtype=np.uint8)
         self.size = len(pool)
         needs = spot.needs
-        known = [[c.index for c in hand] for hand in spot.hands]
+        known = [[c.index for c in hand] for hand in spot.known]  # a dealt community card is in every hand
         # every player's completions, as positions in the pool, with values (and lows) and position masks
         self.rows: dict[int, npt.NDArray[np.uint8]] = {}
         self.values: dict[int, npt.NDArray[np.int32]] = {}
@@ -187,6 +249,13 @@ class _Counter:
         # the inclusion-exclusion terms: subsets of the tuple's held cards (by column), with their signs
         self.terms = [cols for j in range(self.k + 1) for cols in combinations(range(self.held), j)]
         self.scale = reduce(math.lcm, range(1, self.n + 1)) * (2 if self.hilo else 1)
+        self._sides: tuple[_Side, ...] | None = None  # the explicit players' arrays for the compiled counter
+        # hi/lo in the compiled counter: keys before each position with a low below each threshold 0..57
+        self._prefix: npt.NDArray[np.int32] | None = None
+        if self.hilo and _kernel is not None and len(self.keys) <= MAX_PREFIX_KEYS:
+            below = self.sorted_lows[:, None] < np.arange(_LOWS, dtype=np.int8)[None, :]
+            self._prefix = np.zeros((len(self.keys) + 1, _LOWS), dtype=np.int32)
+            np.cumsum(below, axis=0, dtype=np.int32, out=self._prefix[1:])
 
     def _ids(self, rows: npt.NDArray[np.integer], cols: Sequence[int]) -> npt.NDArray[np.int64]:
         """Colex ids of the subsets ``rows[:, cols]`` (each row ascending)."""
@@ -235,6 +304,8 @@ class _Counter:
     def count(self, chunk: npt.NDArray[np.int64]) -> Tally:
         """The tally of every outcome whose first explicit completion is in ``chunk``."""
         explicit = self.how.explicit
+        if _kernel is not None and len(chunk) and (not self.hilo or self._prefix is not None):
+            return self._compiled(chunk)
         picked = self._tuples(chunk)
         tally = self.empty()
         if not len(picked[0]):
@@ -249,6 +320,43 @@ class _Counter:
         else:
             self._high(tally, values, best, held)
         tally.outcomes = len(best) * self.disjoint
+        return tally
+
+    def _compiled(self, chunk: npt.NDArray[np.int64]) -> Tally:
+        """:meth:`count` in the compiled kernel: the same tuples, terms and shares, in one C loop."""
+        assert _kernel is not None
+        explicit, last = self.how.explicit, self.how.last
+        if self._sides is None:
+            self._sides = tuple(
+                (
+                    np.ascontiguousarray(self.rows[p]),
+                    self.spot.needs[p],
+                    np.ascontiguousarray(self.masks[p]),
+                    np.ascontiguousarray(self.values[p], dtype=np.int32),
+                    np.ascontiguousarray(self.lows[p], dtype=np.int32) if self.hilo else None,
+                )
+                for p in explicit
+            )
+        out = np.zeros((5, len(explicit) + 1), dtype=np.int64)
+        tuples, no_low = _kernel.tuples(
+            self.size,
+            int(chunk[0]),
+            int(chunk[-1]) + 1,
+            self._sides,
+            self.keys,
+            self.starts,
+            self.k,
+            self.disjoint,
+            self.scale,
+            self._prefix,
+            out,
+        )
+        tally = self.empty()
+        for column, p in enumerate((*explicit, last)):
+            tally.share[p], tally.win[p], tally.tie[p] = out[0, column], out[1, column], out[2, column]
+            tally.high[p], tally.low[p] = out[3, column], out[4, column]
+        tally.outcomes = tuples * self.disjoint
+        tally.no_low = no_low
         return tally
 
     # -- high-only games ----------------------------------------------------------------------------

@@ -15,7 +15,9 @@ likely), chosen by :func:`choose_sampler`:
   list is short enough to build and a pick fits often enough (:data:`MAX_ROWS`, :data:`MAX_PICKS`).
 * ``"shuffle"``: a partial Fisher-Yates shuffle of the pool, one row per trial, done for all the trials of a
   block at once; the first cards go to the players in seat order and the hands go through the batch evaluators.
-  Used for everything else (many players, a player with no known card).
+  Used for everything else (many players, a player with no known card), and always when a community card is to
+  come (SPEC R8): after every player's own cards, the next card of the shuffle is the community card, part of
+  every hand (in a real deal too, every unseen card is as likely as any other to be the community card).
 
 Each trial becomes a small code (who has the best high hand, and in stud hi/lo who has the best qualifying low),
 and a chunk of trials is summarised by how often each code came up; the :class:`~.result.Tally` is computed from
@@ -32,15 +34,23 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from math import comb
+from types import ModuleType
 from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
 
 from ..engine import Variant
+from ..evaluation import high_batch, low8_batch, razz_batch
 from ._deal import completions, hand_values, masks
 from .result import Tally
 from .spot import EquityError, Spot
+
+_kernel: ModuleType | None
+try:
+    from . import _kernel
+except ImportError:  # built without a C compiler (or STUDPOKER_PURE=1): the NumPy samplers below
+    _kernel = None
 
 __all__ = ["CHUNK", "MAX_PICKS", "MAX_ROWS", "Sampler", "acceptance", "choose_sampler", "sample"]
 
@@ -77,6 +87,8 @@ class _Plan:
     masks: tuple[npt.NDArray[np.uint64], ...] = ()
     values: tuple[Values, ...] = ()  # per player: one value per completion (packed high and low in hi/lo)
     drop: float = 0.0  # > 0: throw away the trials whose last pick clashes; the chance that it fits
+    entries: tuple[bytes, ...] = ()  # for the compiled sampler: per player, 16 bytes a completion (mask, value)
+    community: bool = False  # a community card to come: after the players' own cards, one more, part of every hand
 
     @property
     def codes(self) -> int:
@@ -98,7 +110,9 @@ def acceptance(spot: Spot) -> tuple[float, ...]:
 def choose_sampler(spot: Spot, trials: int) -> str:
     """``"completions"`` when its tables are small (each player's at most :data:`MAX_ROWS` rows, all of them
     together at most half as many as the trials they serve) and a trial takes at most :data:`MAX_PICKS` picks on
-    average; ``"shuffle"`` otherwise."""
+    average; ``"shuffle"`` otherwise, and always with a community card to come (only the shuffle deals one)."""
+    if spot.community_to_come:
+        return "shuffle"
     m = len(spot.pool)
     rows = [comb(m, k) for k in spot.needs]
     if max(rows) > MAX_ROWS or 2 * sum(rows) > trials:
@@ -130,6 +144,8 @@ def sample(
         raise EquityError(f"seed must be a whole number >= 0, got {seed!r}")
     if sampler not in ("auto", "completions", "shuffle"):
         raise EquityError(f"unknown sampler {sampler!r}: use auto, completions or shuffle")
+    if sampler == "completions" and spot.community_to_come:
+        raise EquityError("the completions sampler cannot deal a community card: use the shuffle sampler (or auto)")
     entropy: int = np.random.SeedSequence().entropy if seed is None else seed  # type: ignore[assignment]
     plan = _plan(spot, choose_sampler(spot, trials) if sampler == "auto" else sampler)
     sizes = [min(CHUNK, trials - start) for start in range(0, trials, CHUNK)]
@@ -167,9 +183,10 @@ def sample(
 def _plan(spot: Spot, sampler: str) -> _Plan:
     """The plan for ``spot``: for the completions sampler, every player's completions with masks and values."""
     pool = np.asarray(spot.pool, dtype=np.uint8)
-    known = tuple(np.array([c.index for c in hand], dtype=np.uint8) for hand in spot.hands)
+    # each player's known cards, a dealt community card included
+    known = tuple(np.array([c.index for c in hand], dtype=np.uint8) for hand in spot.known)
     hilo = spot.variant is Variant.STUD7_HL8
-    base = _Plan(sampler, spot.n, hilo, spot.needs, known, pool, spot.variant)
+    base = _Plan(sampler, spot.n, hilo, spot.needs, known, pool, spot.variant, community=spot.community_to_come)
     if sampler == "shuffle":
         return base
     table_masks, table_values = [], []
@@ -181,9 +198,32 @@ def _plan(spot: Spot, sampler: str) -> _Plan:
     # players picking again is, as it keeps the earlier players' picks.
     fits = [a for a, rows in zip(acceptance(spot), table_masks, strict=True) if len(rows) > 1]
     drop = fits[-1] if len(fits) == 2 and fits[-1] >= _DROP_ABOVE else 0.0
+    entries: tuple[bytes, ...] = ()
+    if _kernel is not None:
+        entries = tuple(_entries(m, v) for m, v in zip(table_masks, table_values, strict=True))
     return _Plan(
-        sampler, spot.n, hilo, spot.needs, known, pool, spot.variant, tuple(table_masks), tuple(table_values), drop
+        sampler,
+        spot.n,
+        hilo,
+        spot.needs,
+        known,
+        pool,
+        spot.variant,
+        tuple(table_masks),
+        tuple(table_values),
+        drop,
+        entries,
+        community=spot.community_to_come,
     )
+
+
+def _entries(table_masks: npt.NDArray[np.uint64], values: Values) -> bytes:
+    """One player's completions for the compiled sampler: 16 bytes each, the card mask then the value, so that
+    a pick reads one cache line."""
+    out = np.zeros(len(values), dtype=[("mask", "<u8"), ("value", "<i4"), ("pad", "<i4")])
+    out["mask"] = table_masks
+    out["value"] = values
+    return out.tobytes()
 
 
 def _pack(high: Values, low: Values | None) -> Values:
@@ -195,6 +235,8 @@ def _pack(high: Values, low: Values | None) -> Values:
 
 def _chunk(plan: _Plan, entropy: int, index: int, size: int) -> Counts:
     """How often each trial code came up in chunk ``index`` (``size`` trials, its own random stream)."""
+    if _kernel is not None:
+        return _compiled_chunk(plan, entropy, index, size)
     rng = np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=(index,)))
     draw = _draw_completions if plan.sampler == "completions" else _draw_shuffle
     counts = np.zeros(plan.codes, dtype=np.int64)
@@ -202,6 +244,38 @@ def _chunk(plan: _Plan, entropy: int, index: int, size: int) -> Counts:
     for start in range(0, size, block):
         counts += np.bincount(_codes(plan, draw(plan, rng, min(block, size - start))), minlength=plan.codes)
     return counts
+
+
+def _compiled_chunk(plan: _Plan, entropy: int, index: int, size: int) -> Counts:
+    """:func:`_chunk` with the compiled kernel: the same law of trials, its own random numbers (xoshiro256**
+    seeded from the chunk's ``SeedSequence``), so a seed repeats exactly on a build with the kernel."""
+    assert _kernel is not None
+    state = bytearray(np.random.SeedSequence(entropy, spawn_key=(index,)).generate_state(4, np.uint64).tobytes())
+    counts = np.zeros(plan.codes, dtype=np.int64)
+    if plan.sampler == "completions":
+        _kernel.completions(plan.entries, state, size, plan.drop > 0, plan.hilo, counts)
+        return counts
+    community = bool(getattr(plan, "community", False))
+    width = plan.variant.cards
+    hands = tuple(known.tobytes() for known in plan.known)
+    block = _BLOCK["shuffle"]
+    for start in range(0, size, block):
+        trials = min(block, size - start)
+        rows = np.empty((trials, plan.players, width), dtype=np.uint8)
+        _kernel.deal(plan.pool.tobytes(), hands, plan.needs, community, state, trials, width, rows)
+        values = np.empty((trials, plan.players), dtype=np.int32)
+        for p in range(plan.players):
+            values[:, p] = _pack(*_evaluate(plan.variant, rows[:, p, :]))
+        _kernel.tally(values, plan.players, plan.hilo, counts)
+    return counts
+
+
+def _evaluate(variant: Variant, hands: npt.NDArray[np.uint8]) -> tuple[Values, Values | None]:
+    """Whole hands' values (and lows in hi/lo), as :func:`~._deal.hand_values` gives them."""
+    if variant is Variant.RAZZ:
+        return razz_batch(hands, check=False), None
+    high = high_batch(hands, check=False)
+    return high, (low8_batch(hands, check=False) if variant is Variant.STUD7_HL8 else None)
 
 
 _WORKER_PLAN: _Plan | None = None
@@ -277,9 +351,11 @@ def _pick(
 
 
 def _draw_shuffle(plan: _Plan, rng: np.random.Generator, size: int) -> list[Values]:
-    """``size`` trials by a partial Fisher-Yates shuffle of the pool: each player's values, one per trial."""
+    """``size`` trials by a partial Fisher-Yates shuffle of the pool: each player's values, one per trial. The
+    players' own cards come first, in seat order; with :attr:`_Plan.community` the next card is the community
+    card, added to every hand."""
     m = len(plan.pool)
-    dealt = sum(plan.needs)
+    dealt = sum(plan.needs) + plan.community
     deck = np.tile(plan.pool, size)  # trial t's pool at deck[t * m : (t + 1) * m]
     rows = np.arange(size, dtype=np.intp) * m
     for j in range(dealt):  # swap position j with a uniform position in j..m-1
@@ -292,7 +368,10 @@ def _draw_shuffle(plan: _Plan, rng: np.random.Generator, size: int) -> list[Valu
     values: list[Values] = []
     start = 0
     for known, need in zip(plan.known, plan.needs, strict=True):
-        values.append(_pack(*hand_values(plan.variant, known.tolist(), cards[:, start : start + need])))
+        extra = cards[:, start : start + need]
+        if plan.community:
+            extra = np.concatenate([extra, cards[:, dealt - 1 : dealt]], axis=1)
+        values.append(_pack(*hand_values(plan.variant, known.tolist(), extra)))
         start += need
     return values
 

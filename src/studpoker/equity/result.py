@@ -175,7 +175,8 @@ class EquityResult:
         )
 
     def as_dict(self) -> dict[str, object]:
-        """The result as JSON-ready data (what ``stud equity --json`` prints)."""
+        """The result as JSON-ready data (what ``stud equity --json`` prints). ``community`` is there only when a
+        community card is modelled: ``"to come"``, or the dealt card (``"Kd"``)."""
         out: dict[str, object] = {
             "variant": self.spot.variant.name,
             "method": self.method,
@@ -183,6 +184,8 @@ class EquityResult:
             "dead": format_cards(self.spot.dead),
             "seconds": round(self.seconds, 6),
         }
+        if self.spot.community is not False:  # a community card is modelled: "to come", or the dealt card
+            out["community"] = "to come" if self.spot.community_to_come else str(self.spot.community)
         if self.seed is not None:
             out["seed"] = self.seed
         if self.no_low is not None:

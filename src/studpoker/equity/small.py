@@ -30,6 +30,11 @@ MAX_OUTCOMES = 3_000
 Completion = tuple[int, int, int]
 
 
+def _scale(spot: Spot) -> int:
+    """Units of a pot in which every share of every outcome is whole: lcm(1..n), doubled for hi/lo's halves."""
+    return reduce(lcm, range(1, spot.n + 1)) * (2 if spot.variant is Variant.STUD7_HL8 else 1)
+
+
 def suitable(spot: Spot) -> bool:
     """Whether ``spot`` is small enough to count here."""
     return spot.outcomes <= MAX_OUTCOMES
@@ -60,7 +65,7 @@ def _evaluator(size: int, kind: str) -> Callable[[list[int]], int]:
 
 
 def _completions(spot: Spot, player: int) -> list[Completion]:
-    known = [c.index for c in spot.hands[player]]
+    known = [c.index for c in spot.known[player]]
     size = spot.variant.cards
     value = _evaluator(size, "razz" if spot.variant is Variant.RAZZ else "high")
     low = _evaluator(size, "low8") if spot.variant is Variant.STUD7_HL8 else None
@@ -75,10 +80,19 @@ def _completions(spot: Spot, player: int) -> list[Completion]:
 
 
 def count(spot: Spot) -> Tally:
-    """Count every outcome of ``spot`` (see the module docstring)."""
+    """Count every outcome of ``spot`` (see the module docstring). With a community card to come, each possible
+    community card is counted as a spot of its own (the card known, out of the pool) and the tallies added up:
+    every community card is equally likely and each such spot has the same number of outcomes."""
+    if spot.community_to_come:
+        tally = Tally(spot.n, _scale(spot), plain=True)
+        for card in spot.pool:
+            tally.add(count(spot.with_community(card)))
+        if tally.outcomes != spot.outcomes:
+            raise AssertionError(f"counted {tally.outcomes} outcomes, the spot has {spot.outcomes}")
+        return tally
     n, hilo = spot.n, spot.variant is Variant.STUD7_HL8
-    scale = reduce(lcm, range(1, n + 1)) * (2 if hilo else 1)
-    tally = Tally(n, scale, plain=True)
+    tally = Tally(n, _scale(spot), plain=True)
+    scale = tally.scale
     choices = [_completions(spot, p) for p in range(n)]
     win, tie, share, high, low = tally.win, tally.tie, tally.share, tally.high, tally.low
     outcomes = no_low = 0

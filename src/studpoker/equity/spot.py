@@ -1,8 +1,14 @@
-"""An equity question: the game, each player's known cards, and the dead cards (folded up cards and the like).
+"""An equity question: the game, each player's known cards, the dead cards (folded up cards and the like), and
+whether the last street is a community card (SPEC R8: the short deck).
 
 >>> spot = Spot.parse("7stud", ["As Ad 7c", "Kh Qh Jh"], dead="2c 2d")
->>> spot.variant.name, spot.needs, len(spot.pool)
-('STUD7', (4, 4), 44)
+>>> spot.variant.name, spot.needs, len(spot.pool), spot.community
+('STUD7', (4, 4), 44, False)
+>>> eight = Spot.parse("7stud", ["As Ad 7c", "Kh", "Qd", "9s", "8c", "5h", "Th", "4d"])
+>>> eight.community, eight.community_to_come, eight.needs[:2]   # 8 x 7 = 56 cards: the 7th is shared
+(True, True, (3, 5))
+>>> Spot.parse("7stud", ["As Ad 7c 7h 2s Kd", "Kh Ks Qs Jc 9c 8h"], community="3d").known[0]
+(Card('As'), Card('Ad'), Card('7c'), Card('7h'), Card('2s'), Card('Kd'), Card('3d'))
 >>> Spot.parse("razz", ["As 2s", "As 3d"])
 Traceback (most recent call last):
     ...
@@ -18,7 +24,7 @@ from math import comb, prod
 from ..cards import Card, CardError, parse_card, parse_cards
 from ..engine import Variant
 
-__all__ = ["VARIANT_NAMES", "EquityError", "Spot"]
+__all__ = ["VARIANT_NAMES", "CommunityLike", "EquityError", "Spot"]
 
 #: The variant names the command line takes, and the engine's variants.
 VARIANT_NAMES = {
@@ -34,17 +40,29 @@ class EquityError(ValueError):
     too many players for the deck. The message says what and where."""
 
 
+#: What ``community`` may be given as: True, False, None (auto), or the community card once it is dealt.
+CommunityLike = bool | Card | str | None
+
+
 @dataclass(frozen=True, slots=True)
 class Spot:
     """The known cards of each player (up cards, and the down cards of whoever we know them of) and the dead cards.
 
     ``pool`` is every card not known anywhere, the cards the players' missing cards are dealt from (card
-    indices, ascending); ``needs`` is how many cards each player still gets.
+    indices, ascending); ``needs`` is how many of his own cards each player still gets.
+
+    ``community`` is the last street (7th; five-card stud: 5th) when the deck runs short (SPEC R8): ``True``, it
+    is one face-up card still to come, dealt from the pool after everyone's own cards and part of every hand;
+    ``False``, everyone gets his own last card; a :class:`~studpoker.cards.Card` (or its text, ``"Kd"``), it is
+    already dealt: known, part of every hand, not in the pool. ``None`` (auto) is resolved here, and the resolved
+    value is what the field holds: ``True`` exactly when the players cannot all get their own cards from the
+    pool but can with a community card (always the case with eight players in a seven-card game), else ``False``.
     """
 
     variant: Variant
     hands: tuple[tuple[Card, ...], ...]
     dead: tuple[Card, ...] = ()
+    community: bool | Card | None = None
 
     def __post_init__(self) -> None:
         n, most = len(self.hands), self.variant.max_seats
@@ -61,26 +79,62 @@ class Spot:
                 _place(seen, card, f"hand {i}")
         for card in self.dead:
             _place(seen, card, "the dead cards")
+        community: object = self.community
+        if isinstance(community, str):  # the constructor called with text: Spot.parse's job, done here too
+            community = _community_card(community)
+            object.__setattr__(self, "community", community)
+        if isinstance(community, Card):
+            if community in seen:
+                raise EquityError(
+                    f"{community} is in {seen[community]} and is the community card: a card can be in one place only"
+                )
+        elif community is not None and not isinstance(community, bool):
+            raise EquityError(f"community must be True, False, None (auto) or a card, got {community!r}")
+        left = len(self.pool)
+        if community is None:  # auto: a community card exactly when the deck is short without one and not with one
+            own = sum(size - len(hand) for hand in self.hands)
+            shared = sum(size - 1 - len(hand) for hand in self.hands) + 1
+            community = own > left and shared <= left and all(len(hand) < size for hand in self.hands)
+            object.__setattr__(self, "community", community)
+        if community is not False:
+            for i, hand in enumerate(self.hands, 1):
+                if len(hand) == size:
+                    raise EquityError(
+                        f"hand {i} has {size} cards: with a community card a {self.variant.title.lower()} hand has"
+                        f" {size - 1} of its own"
+                    )
         missing = sum(self.needs)
-        if missing > len(self.pool):
+        if community is True and missing + 1 > left:
             raise EquityError(
-                f"the players still need {missing} cards and only {len(self.pool)} are left in the deck:"
+                f"the players still need {missing + 1} cards ({missing} of their own and the community card) and"
+                f" only {left} are left in the deck: too many players or dead cards for one deck"
+            )
+        if missing > left:
+            raise EquityError(
+                f"the players still need {missing} cards and only {left} are left in the deck:"
                 " too many players or dead cards for one deck"
             )
 
     @classmethod
     def parse(
-        cls, variant: str | Variant, hands: Sequence[str | Iterable[Card | str]], dead: str | Iterable[Card | str] = ()
+        cls,
+        variant: str | Variant,
+        hands: Sequence[str | Iterable[Card | str]],
+        dead: str | Iterable[Card | str] = (),
+        community: CommunityLike = None,
     ) -> Spot:
         """A spot from text: ``variant`` by name (``7stud``, ``7stud8``, ``razz``, ``5stud``) or as a
-        :class:`~studpoker.engine.Variant`; each hand and the dead cards as ``"As Ad 7c"`` or cards."""
+        :class:`~studpoker.engine.Variant`; each hand and the dead cards as ``"As Ad 7c"`` or cards; ``community``
+        True, False, None (auto) or the dealt community card (``"Kd"`` or a card)."""
         if not isinstance(variant, Variant):
             try:
                 variant = VARIANT_NAMES[variant] if variant in VARIANT_NAMES else Variant(str(variant).upper())
             except ValueError:
                 raise EquityError(f"unknown game {variant!r}: use {', '.join(VARIANT_NAMES)}") from None
         parsed = tuple(_cards(hand, f"hand {i}") for i, hand in enumerate(hands, 1))
-        return cls(variant, parsed, _cards(dead, "the dead cards"))
+        if isinstance(community, str):
+            community = _community_card(community)
+        return cls(variant, parsed, _cards(dead, "the dead cards"), community)
 
     @property
     def n(self) -> int:
@@ -88,20 +142,52 @@ class Spot:
 
     @property
     def needs(self) -> tuple[int, ...]:
-        return tuple(self.variant.cards - len(hand) for hand in self.hands)
+        """Each player's own cards still to come (the community card, to come or dealt, is not his own)."""
+        own = self.variant.cards - (0 if self.community is False or self.community is None else 1)
+        return tuple(own - len(hand) for hand in self.hands)
+
+    @property
+    def community_to_come(self) -> bool:
+        """Whether one community card is still to be dealt from the pool (after everyone's own cards)."""
+        return self.community is True
+
+    @property
+    def community_card(self) -> Card | None:
+        """The community card when it is already dealt (known), else None."""
+        return self.community if isinstance(self.community, Card) else None
+
+    @property
+    def known(self) -> tuple[tuple[Card, ...], ...]:
+        """Each player's known cards as his hand is valued: his own, and the community card once it is dealt."""
+        card = self.community_card
+        return self.hands if card is None else tuple((*hand, card) for hand in self.hands)
+
+    def with_community(self, card: Card | str | int) -> Spot:
+        """This spot with its community card dealt: ``card`` (a card, its text, or a card index of the pool),
+        known and part of every hand."""
+        if isinstance(card, str):
+            card = _community_card(card)
+        elif not isinstance(card, Card):
+            card = Card.from_index(card)
+        return Spot(self.variant, self.hands, self.dead, card)
 
     @property
     def pool(self) -> tuple[int, ...]:
         known = {c.index for hand in self.hands for c in hand} | {c.index for c in self.dead}
+        if isinstance(self.community, Card):
+            known.add(self.community.index)
         return tuple(i for i in range(52) if i not in known)
 
     @property
     def outcomes(self) -> int:
-        """How many ways the missing cards can fall: the number of outcomes an exact answer counts."""
+        """How many ways the missing cards can fall: the number of outcomes an exact answer counts (each player's
+        own cards in turn, then the community card, if it is to come, from what is left)."""
         left, ways = len(self.pool), []
         for need in self.needs:
             ways.append(comb(left, need))
             left -= need
+        if self.community_to_come:
+            ways.append(left)
         return prod(ways)
 
 
@@ -109,6 +195,13 @@ def _place(seen: dict[Card, str], card: Card, where: str) -> None:
     if card in seen:
         raise EquityError(f"{card} is in {seen[card]} and in {where}: a card can be in one place only")
     seen[card] = where
+
+
+def _community_card(text: str) -> Card:
+    try:
+        return parse_card(text.strip())
+    except CardError as error:
+        raise EquityError(f"the community card: {error}") from None
 
 
 def _cards(cards: str | Iterable[Card | str], where: str) -> tuple[Card, ...]:
