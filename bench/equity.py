@@ -1,84 +1,385 @@
-"""Equity speed: studpoker.equity's exact counting and Monte Carlo, against a straightforward NumPy baseline run
-in the same process and against pokenum's numbers as the issue quotes them.
+"""Equity speed: seconds to answer, studpoker.equity against pokenum (poker-eval's C tool) run side by side.
 
-    python bench/equity.py                   # about two minutes, most of it the NumPy baseline
-    python bench/equity.py --quick           # a smoke run: fewer trials, the baseline on part of the outcomes
-    python bench/equity.py --skip-baseline
+The same spots, in the same run, for both, and for a straightforward NumPy baseline in this file.
 
-What is measured (the clock is ``time.perf_counter`` around one ``studpoker.equity.equity()`` call, which
-includes parsing the spot and dealing with the processes; best of ``--repeat`` runs; not timed: imports and one
-warm-up call per game and method, which builds the evaluation tables and the caches):
+    python bench/equity.py                   # about two minutes, a third of it pokenum on (a)
+    python bench/equity.py --quick           # a smoke run: fewer trials, one round, the baseline on part of (a)
+    python bench/equity.py --skip-baseline --part a --part c
 
-* (a) exact, three players with five known cards each and three dead cards (``SPOT_A``: 121,041,360
-  outcomes), in seven-card stud and stud hi/lo: outcomes per second with 1 and 2 worker processes.
-  pokenum (poker-eval's C enumerator) cannot be installed here (it is neither on PyPI nor in Debian), so its
-  rates are the issue's, quoted: about 35M outcomes/s (stud) and 31M/s (hi/lo) on this machine. Target: at
-  least 3x those rates.
-* (b) exact, heads-up third street (``SPOT_B``: three known cards each, four dead, 8,262,112,950 outcomes) in
-  seven-card stud, razz and stud hi/lo: seconds. Target: under 10 s. A game the exact method refuses
-  (``EquityError``: too large to count) is reported as refused.
-* (c) Monte Carlo on ``SPOT_B`` in seven-card stud: sampled deals (trials) per second with 1 and 2 workers.
-  Target: at least 5M trials/s; the issue quotes 7.3M/s for pokenum and 2M/s for a straightforward NumPy
-  version.
-* (d) the baseline, in this file and timed on the same spots: a deliberately straightforward NumPy
-  implementation with no counting tricks. Exact: every outcome of ``SPOT_A`` is dealt explicitly (for each
-  completion of the first player, every disjoint completion of the others, in one array) and all three 7-card
-  hands of every outcome are evaluated with the batch evaluators (``high_batch``, and ``low8_batch`` for
-  hi/lo), then the pot is shared out. Monte Carlo: each trial shuffles the unseen cards with an ``argsort`` of
-  random numbers, deals both players' missing cards and evaluates both hands. Its answers are checked against
-  ours (exactly equal for the exact spot, within five standard errors for Monte Carlo) before any ratio is
-  printed. ``--quick`` times the exact baseline on the first ``QUICK_BASELINE_CHUNKS`` chunks only (a rate,
-  without the check).
+pokenum is found or built by ``$STUDPOKER_PEERS/build-pokenum`` (default ``../shared/peers/build-pokenum`` beside
+the repository; see ``bench/_pokenum.py``); without gcc, make or the script it is skipped, saying why, and the rest
+still runs.
+
+How it is timed. Every tool answers the same spot ``--repeat`` times (default 3; ``--quick`` 1), the tools taking
+turns run by run (A B C A B C ...), and min, median and max seconds are printed; a ratio is the median of pokenum
+over the median of ours, printed only once the answers are checked to agree. The clock (``time.perf_counter``):
+
+* pokenum, and ``stud equity ... --json`` (our command line, the ``stud`` script beside this interpreter): the
+  wall time of one new process, start to exit ("cold": it loads its code and builds its tables every time).
+* ``studpoker.equity.equity()`` in this process ("warm"): one call, after one warm-up call (on the same spot; in
+  (e), on another spot of the same game) that builds the evaluation tables and the caches; it includes parsing
+  the spot and, with 2 workers, starting the processes.
+
+How answers are checked. Exact against exact: pokenum's counts (win and tie, or scoop in hi/lo) equal ours
+times the outcomes, and its EV, printed to three decimals, equals our equity to within 0.0005. Monte Carlo:
+within 5 standard errors of our exact answer where there is one, else of each other (for pokenum, whose output
+has none, the binomial standard error of its win rate, and sqrt(EV (1 - EV) / N), a bound, for its EV). A
+disagreement is printed instead of the ratio, and the run exits with status 1.
+
+The parts (``--part``, repeatable):
+
+* (a) exact, 3 players with 5 known cards each, 3 dead (121,041,360 outcomes), seven-card stud and stud hi/lo:
+  pokenum cold against ``stud equity --exact`` cold, and against ``equity(method="exact")`` warm with 1 and 2
+  workers. Target: ours at least 15x faster than pokenum. Then the NumPy baseline (below), once.
+* (b) exact, heads-up third street (3 known cards each, 4 dead: 8,262,112,950 outcomes), stud, razz and hi/lo:
+  ours warm, 1 and 2 workers. Target: under 10 s. pokenum cannot: more than 2^32 outcomes (said, not run). A
+  spot the exact method refuses (``EquityError``) is reported as refused.
+* (c) Monte Carlo on (b)'s spot in stud, N trials (``--trials``, default 10,000,000; ``--quick`` 1,000,000):
+  ``pokenum -mc N`` cold against ``equity(trials=N, workers=1)`` warm and ``stud equity --trials N --seed 1
+  --workers 1`` cold; every answer checked against the exact one. Target: at least 10x pokenum. Then the
+  baseline, on a tenth of the trials (at least 100,000), its time scaled to N.
+* (d) Monte Carlo, 7 players on third street with 3 known cards each, no dead cards, N trials for every tool
+  (``--trials7``, default 3,000,000: pokenum takes a few seconds; ``--quick`` 500,000), the tools as in (c),
+  checked against each other. Target: at least 5x pokenum.
+* (e) spots pokenum cannot take (it needs 3 known cards per player, counts at most 2^32 outcomes and has no
+  community card), ours only, warm, 1 worker: heads-up 4th street exact with the opponent's two up cards only
+  (target under 10 s); heads-up 3rd street with the opponent's up card only, exact if ``exact.feasible`` takes it,
+  else Monte Carlo with as many trials as a 20,000-trial pilot says give a standard error of equity of at most
+  0.1 percentage point (target under 1 s; the pilot is not timed); 8 players on 3rd street, the hero's three
+  cards and the others' up cards, Monte Carlo to a standard error of 0.2 point (target under 2 s). A spot our
+  code refuses (``EquityError``: too large to count, or more cards needed than the deck has while the community
+  card is not modelled) is reported as refused.
+
+The baseline, in this file: a deliberately straightforward NumPy implementation with no counting tricks. Exact:
+every outcome of (a) is dealt explicitly (for each completion of the first player, every disjoint completion of
+the others, in one array) and all three 7-card hands of every outcome are evaluated with the batch evaluators
+(``high_batch``, and ``low8_batch`` for hi/lo), then the pot is shared out; its answer must equal ours. Monte
+Carlo: each trial shuffles the unseen cards with an ``argsort`` of random numbers, deals both players' missing
+cards and evaluates both hands; within 5 standard errors of the exact answer. ``--quick`` times the exact baseline
+on the first ``QUICK_BASELINE_CHUNKS`` chunks only, scales the time to every outcome and does not check it.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import math
 import os
 import platform
+import statistics
+import subprocess
+import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from functools import reduce
 from itertools import combinations
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+import _pokenum
 from studpoker.engine import Variant
-from studpoker.equity import EquityError, EquityResult, Spot, equity
+from studpoker.equity import EquityError, EquityResult, Spot, equity, exact
 from studpoker.evaluation import high_batch, low8_batch, razz_batch
 
 #: (a): three players with five known cards each, three dead cards.
 SPOT_A = (("As Ad 7c 7h 2s", "Kh Kd Qs Jc 9c", "8s 8d 4c 4h Th"), "3c 5d 6s")
 #: (b) and (c): heads-up third street, four dead cards.
 SPOT_B = (("As 2d 5c", "Kh Ks 4d"), "7c 9h Js Ts")
+#: (d): seven players on third street, three known cards each, no dead cards.
+SPOT_D = (("As 2d 5c", "Kh Ks 4d", "Qd Jd 9d", "8c 8s 2h", "Ac 3c 6h", "Th Td 4s", "7s 7h 3d"), "")
+#: (e): (label, hands and dead cards, method, target standard error of equity or None, target seconds).
+SPOTS_E = (
+    ("heads-up 4th street, opponent's up cards only", (("As Ad 7c 2s", "Kh 9c"), ""), "exact", None, 10.0),
+    ("heads-up 3rd street, opponent's up card only", (("As Ad 7c", "Kh"), ""), "auto", 0.001, 1.0),
+    (
+        "8 players on 3rd street, hero's 3 cards, the others' up cards",
+        (("As Ad 7c", "Kh", "Qd", "9s", "8c", "5h", "Th", "4d"), ""),
+        "montecarlo",
+        0.002,
+        2.0,
+    ),
+)
 
-ISSUE_POKENUM_EXACT = {"7stud": 35e6, "7stud8": 31e6}  # outcomes/s, quoted from the issue
-ISSUE_POKENUM_MC = 7.3e6  # trials/s, quoted
-ISSUE_NUMPY_MC = 2e6  # trials/s, quoted ("a straightforward NumPy version")
-TARGET_EXACT_RATIO = 3.0
-TARGET_EXACT_SECONDS = 10.0
-TARGET_MC_RATE = 5e6
+TARGET_A_RATIO = 15.0
+TARGET_B_SECONDS = 10.0
+TARGET_C_RATIO = 10.0
+TARGET_D_RATIO = 5.0
+E_PILOT_TRIALS = 20_000
+E_MAX_TRIALS = 200_000_000
+SIGMAS = 5.0  # how many standard errors two Monte Carlo answers may differ by
 QUICK_BASELINE_CHUNKS = 40
 BASELINE_MC_BATCH = 100_000
+STUD = Path(sys.executable).parent / "stud"
 
 Cards = npt.NDArray[np.uint8]
-
-
-def best_time(run: Callable[[], Any], repeat: int) -> tuple[float, Any]:
-    """The shortest of ``repeat`` runs and the last run's answer."""
-    best, answer = float("inf"), None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        answer = run()
-        best = min(best, time.perf_counter() - start)
-    return best, answer
+Floats = npt.NDArray[np.float64]
 
 
 def spot(game: str, which: tuple[tuple[str, ...], str]) -> Spot:
     hands, dead = which
     return Spot.parse(game, list(hands), dead)
+
+
+def verdict(ok: bool) -> str:
+    return "met" if ok else "NOT met"
+
+
+# -- answers, from any tool, and whether they agree ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One tool's answer as fractions per player: ``win`` is the whole pot alone (a scoop in hi/lo), ``tie``
+    (high-only games) a split of the best hand; ``*_se`` standard errors (None: exact); ``step`` how far a
+    printed equity may be from the true one by rounding alone (pokenum prints three decimals)."""
+
+    outcomes: int
+    exact: bool
+    equity: Floats
+    win: Floats
+    tie: Floats | None = None
+    equity_se: Floats | None = None
+    win_se: Floats | None = None
+    step: float = 0.0
+
+    @classmethod
+    def of_result(cls, result: EquityResult) -> Answer:
+        monte = not result.exact
+        players = result.players
+        tie = None if players[0].tie is None else np.array([p.tie for p in players])
+        return cls(
+            outcomes=result.outcomes,
+            exact=result.exact,
+            equity=np.array([p.equity for p in players]),
+            win=np.array([p.win for p in players]),
+            tie=tie,
+            equity_se=np.array([p.equity_se or 0.0 for p in players]) if monte else None,
+            win_se=np.array([p.win_se or 0.0 for p in players]) if monte else None,
+        )
+
+    @classmethod
+    def of_json(cls, data: dict[str, Any]) -> Answer:
+        """``stud equity --json``'s document."""
+        players = data["players"]
+        monte = data["method"] == "montecarlo"
+        hilo = "scoop" in players[0]
+        return cls(
+            outcomes=int(data["trials"] if monte else data["outcomes"]),
+            exact=not monte,
+            equity=np.array([p["equity"] for p in players]),
+            win=np.array([p["scoop" if hilo else "win"] for p in players]),
+            tie=None if hilo else np.array([p["tie"] for p in players]),
+            equity_se=np.array([p.get("equity_se", 0.0) for p in players]) if monte else None,
+            win_se=np.array([p.get("win_se", 0.0) for p in players]) if monte else None,
+        )
+
+    @classmethod
+    def of_pokenum(cls, result: _pokenum.PokenumResult) -> Answer:
+        n = result.outcomes
+        players = result.players
+        win = np.array([(p.scoop if result.hilo else p.win) or 0 for p in players]) / n
+        tie = None if result.hilo else np.array([p.tie or 0 for p in players]) / n
+        ev = np.array([p.ev for p in players])
+        bound = np.sqrt(np.clip(ev * (1 - ev), 0, None) / max(n - 1, 1))  # a share in [0, 1] varies at most so
+        return cls(
+            outcomes=n,
+            exact=not result.sampled,
+            equity=ev,
+            win=win,
+            tie=tie,
+            equity_se=bound if result.sampled else None,
+            win_se=np.sqrt(win * (1 - win) / max(n - 1, 1)) if result.sampled else None,
+            step=0.0005,
+        )
+
+
+def disagreement(a: Answer, b: Answer) -> str | None:
+    """None if ``a`` and ``b`` agree (see the module docstring), else what differs."""
+    step = a.step + b.step + 1e-9
+    if a.exact and b.exact:
+        if a.outcomes != b.outcomes:
+            return f"{a.outcomes:,} outcomes against {b.outcomes:,}"
+        counts = [("win", a.win, b.win)] + ([("tie", a.tie, b.tie)] if a.tie is not None and b.tie is not None else [])
+        for name, x, y in counts:
+            cx, cy = np.rint(x * a.outcomes).astype(np.int64), np.rint(y * b.outcomes).astype(np.int64)
+            if np.any(cx != cy):
+                return f"{name} counts {cx.tolist()} against {cy.tolist()}"
+        if np.any(np.abs(a.equity - b.equity) > step):
+            return f"equity {np.round(a.equity, 6).tolist()} against {np.round(b.equity, 6).tolist()}"
+        return None
+    for name, x, y, sx, sy in (
+        ("equity", a.equity, b.equity, a.equity_se, b.equity_se),
+        ("win", a.win, b.win, a.win_se, b.win_se),
+    ):
+        se = np.sqrt((0 if sx is None else sx) ** 2 + (0 if sy is None else sy) ** 2)
+        far = np.abs(x - y) > SIGMAS * se + (step if name == "equity" else 1e-9)
+        if np.any(far):
+            return (
+                f"{name} {np.round(x, 5).tolist()} against {np.round(y, 5).tolist()}:"
+                f" more than {SIGMAS:g} standard errors ({np.round(se, 5).tolist()}) apart"
+            )
+    return None
+
+
+# -- timing, the tools taking turns ----------------------------------------------------------------------
+
+#: A run: one answer and the seconds it took (measured by the run itself, around the process or the call).
+Run = Callable[[], tuple[float, Answer]]
+
+
+@dataclass
+class Timing:
+    name: str
+    run: Run
+    short: str = ""
+    seconds: list[float] = field(default_factory=list)
+    answer: Answer | None = None
+    error: str | None = None
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.seconds)
+
+
+def alternate(timings: list[Timing], repeat: int) -> None:
+    """``repeat`` rounds, each tool once per round in turn; a tool that fails keeps its error and drops out."""
+    for _ in range(repeat):
+        for timing in timings:
+            if timing.error is not None:
+                continue
+            try:
+                seconds, timing.answer = timing.run()
+            except (EquityError, _pokenum.PokenumError, CliError) as error:
+                timing.error = str(error)
+                continue
+            timing.seconds.append(seconds)
+
+
+def in_process(call: Callable[[], EquityResult]) -> Run:
+    def run() -> tuple[float, Answer]:
+        start = time.perf_counter()
+        result = call()
+        return time.perf_counter() - start, Answer.of_result(result)
+
+    return run
+
+
+class CliError(RuntimeError):
+    """``stud equity`` failed."""
+
+
+def cli_argv(game: str, which: tuple[tuple[str, ...], str], *options: str) -> list[str]:
+    """``stud equity`` on a spot: each hand as one word, the dead cards as one word."""
+    hands, dead = which
+    argv = [str(STUD), "equity", *(hand.replace(" ", "") for hand in hands)]
+    if dead:
+        argv += ["--dead", dead.replace(" ", "")]
+    argv += [*options, "--json"]
+    return argv + (["--variant", game] if game != "7stud" else [])
+
+
+def cli(argv: list[str]) -> Run:
+    def run() -> tuple[float, Answer]:
+        start = time.perf_counter()
+        done = subprocess.run(argv, capture_output=True, text=True, check=False)
+        seconds = time.perf_counter() - start
+        if done.returncode != 0:
+            raise CliError(f"stud equity failed (exit status {done.returncode}): {done.stderr.strip()}")
+        return seconds, Answer.of_json(json.loads(done.stdout))
+
+    return run
+
+
+def pokenum_run(path: Path, game: str, which: tuple[tuple[str, ...], str], trials: int | None) -> Run:
+    hands, dead = which
+
+    def run() -> tuple[float, Answer]:
+        result = _pokenum.run(path, game, hands, dead, trials)
+        return result.seconds, Answer.of_pokenum(result)
+
+    return run
+
+
+def shown(argv: Sequence[str]) -> str:
+    """A command line as printed: the program by its name only."""
+    return " ".join([Path(argv[0]).name, *argv[1:]])
+
+
+def compare(
+    args: argparse.Namespace,
+    game: str,
+    which: tuple[tuple[str, ...], str],
+    trials: int | None,
+    ours: list[Timing],
+    reference: Answer | None = None,
+) -> tuple[Timing | None, list[Timing]]:
+    """pokenum (when it can) and ``ours`` on one spot, taking turns; the table of seconds, the check, the ratios.
+    Returns (pokenum's timing or None, ours) with only the timings whose answers were checked and agree."""
+    hands, dead = which
+    pokenum: Timing | None = None
+    if args.pokenum is None:
+        print(f"  pokenum: skipped ({args.pokenum_why})")
+    elif why := _pokenum.cannot(game, hands, dead, trials):
+        print(f"  pokenum: cannot ({why})")
+    else:
+        label = f"pokenum {_pokenum.GAME_FLAGS[game]}" + (f" -mc {trials:,}" if trials else "") + " (CLI, cold)"
+        pokenum = Timing(label, pokenum_run(args.pokenum, game, which, trials))
+        print(f"  pokenum: {shown(_pokenum.command(args.pokenum, game, hands, dead, trials))}")
+    timings = ([pokenum] if pokenum else []) + ours
+    alternate(timings, args.repeat)
+    # the check: against the reference if there is one, else against pokenum, else against our first answer
+    judge = reference
+    if judge is None and pokenum is not None and pokenum.answer is not None:
+        judge = pokenum.answer
+    if judge is None:
+        judge = next((t.answer for t in ours if t.answer is not None), None)
+    agreed: list[Timing] = []
+    ratio_title = "  pokenum/this" if pokenum is not None else ""
+    print(f"  {'tool':<48} {'min s':>8} {'median s':>9} {'max s':>8}{ratio_title}")
+    for timing in timings:
+        if timing.answer is None:
+            print(f"  {timing.name:<48} failed: {timing.error}")
+            continue
+        problem = None if judge is None or timing.answer is judge else disagreement(timing.answer, judge)
+        if problem:
+            args.disagreements.append(f"{game} {timing.name}: {problem}")
+        else:
+            agreed.append(timing)
+        ratio = ""
+        if not problem and pokenum in agreed:
+            assert pokenum is not None
+            ratio = "(reference)" if timing is pokenum else f"{pokenum.median / timing.median:.1f}x"
+        s = timing.seconds
+        line = f"  {timing.name:<48} {min(s):>8.3f} {timing.median:>9.3f} {max(s):>8.3f}"
+        line += f"  {ratio:>12}" if pokenum is not None else ""
+        print(line + (f"  DISAGREES: {problem}" if problem else ""), flush=True)
+    if reference is not None:
+        what = "our exact answer"
+    elif pokenum is not None and pokenum.answer is not None:
+        what = "pokenum's answer"
+    else:
+        what = "each other"
+    if not all(t.answer is not None and t.answer.exact for t in timings if t.answer is not None):
+        kind = f"Monte Carlo: within {SIGMAS:g} standard errors"
+    elif pokenum is not None:
+        kind = "exact: equal win and tie counts (hi/lo: scoops), equity equal to pokenum's 3 decimals"
+    else:
+        kind = "exact: equal win and tie counts, equal equity"
+    print(f"  checked against {what} ({kind}): {len(agreed)} of {len(timings)} agree")
+    return (pokenum if pokenum in agreed else None), [t for t in ours if t in agreed]
+
+
+def ratio_line(prefix: str, pokenum: Timing | None, ours: list[Timing], target: float) -> None:
+    if pokenum is None or not ours:
+        print(f"  {prefix}: no ratio (pokenum did not run, or the answers were not checked to agree)")
+        return
+    ratios = [(t.short or t.name, pokenum.median / t.median) for t in ours]
+    parts = [f"{name} {ratio:.1f}x ({verdict(ratio >= target)})" for name, ratio in ratios]
+    print(f"  {prefix}: pokenum's median over ours, target >= {target:g}x: " + "; ".join(parts))
 
 
 # -- the straightforward NumPy baseline --------------------------------------------------------------
@@ -92,9 +393,7 @@ def _values(variant: Variant, hands: Cards) -> tuple[npt.NDArray[np.int32], npt.
     return high, (low8_batch(hands, check=False) if variant is Variant.STUD7_HL8 else None)
 
 
-def _shares(
-    values: list[npt.NDArray[np.int32]], lows: list[npt.NDArray[np.int32]] | None
-) -> list[npt.NDArray[np.float64]]:
+def _shares(values: list[npt.NDArray[np.int32]], lows: list[npt.NDArray[np.int32]] | None) -> list[Floats]:
     """Each player's pot share in each row: the best high hands split the pot, or half of it when a low
     qualifies, and the best qualifying lows split the other half."""
     best = reduce(np.maximum, values)
@@ -121,7 +420,7 @@ def _masks(rows: Cards) -> npt.NDArray[np.uint64]:
     return out
 
 
-def baseline_exact(s: Spot, max_chunks: int | None = None) -> tuple[npt.NDArray[np.float64], int]:
+def baseline_exact(s: Spot, max_chunks: int | None = None) -> tuple[Floats, int]:
     """Every outcome dealt and every hand evaluated: (each player's equity, outcomes visited). One chunk is one
     completion of the first player with every disjoint completion of the others (the full spot, or the first
     ``max_chunks`` chunks)."""
@@ -160,7 +459,7 @@ def baseline_exact(s: Spot, max_chunks: int | None = None) -> tuple[npt.NDArray[
     return shares / outcomes, outcomes
 
 
-def baseline_montecarlo(s: Spot, trials: int, seed: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+def baseline_montecarlo(s: Spot, trials: int, seed: int) -> tuple[Floats, Floats]:
     """Each trial shuffles the unseen cards (``argsort`` of random numbers) and deals from the top: (each
     player's equity, its standard error)."""
     rng = np.random.default_rng(seed)
@@ -189,129 +488,160 @@ def baseline_montecarlo(s: Spot, trials: int, seed: int) -> tuple[npt.NDArray[np
     return mean, np.sqrt(np.maximum(squares / trials - mean * mean, 0.0) / (trials - 1))
 
 
-# -- the runs -------------------------------------------------------------------------------------
+# -- the parts ------------------------------------------------------------------------------------
 
 
-def ours(s: Spot, method: str, workers: int, trials: int | None = None) -> Callable[[], EquityResult]:
-    return lambda: equity(s, method=method, workers=workers, trials=trials, seed=1)
+def warm(s: Spot, method: str, workers: int, trials: int | None = None) -> Timing:
+    label = "equity() " + ("exact" if method == "exact" else f"Monte Carlo {trials:,}") + f", {workers} worker(s), warm"
+    run = in_process(lambda: equity(s, method=method, workers=workers, trials=trials, seed=1))
+    return Timing(label, run, short=f"in process, {workers} worker(s)")
 
 
-def equities(result: EquityResult) -> npt.NDArray[np.float64]:
-    return np.array([player.equity for player in result.players])
-
-
-def verdict(ok: bool) -> str:
-    return "met" if ok else "NOT met"
+def cold(label: str, game: str, which: tuple[tuple[str, ...], str], *options: str) -> Timing:
+    argv = cli_argv(game, which, *options)
+    print(f"  ours:    {shown(argv)}")
+    return Timing(f"stud equity {label} (CLI, cold)", cli(argv), short="CLI cold")
 
 
 def part_a(args: argparse.Namespace) -> None:
+    s0 = spot("7stud", SPOT_A)
     print(f"(a) exact, 3 players with 5 known cards each: {' | '.join(SPOT_A[0])}, dead {SPOT_A[1]}")
-    print(
-        f"  {'game':<7} {'implementation':<40} {'outcomes':>12} {'seconds':>8} {'outcomes/s':>13}"
-        f" {'vs pokenum (quoted)':>20}"
-    )
+    print(f"    {s0.outcomes:,} outcomes; target: ours >= {TARGET_A_RATIO:g}x faster than pokenum")
     for game in ("7stud", "7stud8"):
         s = spot(game, SPOT_A)
-        quoted = ISSUE_POKENUM_EXACT[game]
+        print(f"  -- {game}")
         equity(s, method="exact")  # warm-up
-
-        def row(name: str, outcomes: int, seconds: float, game: str = game, quoted: float = quoted) -> float:
-            rate = outcomes / seconds
-            print(f"  {game:<7} {name:<40} {outcomes:>12,} {seconds:>8.2f} {rate:>13,.0f} {rate / quoted:>19.1f}x")
-            return rate
-
-        rates: dict[int, float] = {}
-        answer: EquityResult | None = None
-        for workers in (1, 2):
-            seconds, answer = best_time(ours(s, "exact", workers), args.repeat)
-            rates[workers] = row(f"studpoker exact, {workers} worker(s)", s.outcomes, seconds)
-        base_rate = None
-        if not args.skip_baseline:
-            chunks = QUICK_BASELINE_CHUNKS if args.quick else None
-            start = time.perf_counter()
-            base, visited = baseline_exact(s, chunks)
-            seconds = time.perf_counter() - start
-            if chunks is None:
-                assert answer is not None
-                if visited != s.outcomes or not np.allclose(base, equities(answer), rtol=0, atol=1e-9):
-                    raise SystemExit(f"bench/equity.py: the baseline disagrees: {base} against {equities(answer)}")
-            label = f"NumPy baseline, first {chunks} chunks" if chunks else "NumPy baseline, every outcome (agrees)"
-            base_rate = row(label, visited, seconds)
-        print(f"  {game:<7} {'pokenum (the issue quotes)':<40} {'':>12} {'':>8} {quoted:>13,.0f}")
-        best = max(rates.values())
-        line = f"  {game}: {best / quoted:.1f}x pokenum's quoted rate (target >= {TARGET_EXACT_RATIO:g}x:"
-        line += f" {verdict(best / quoted >= TARGET_EXACT_RATIO)})"
-        if base_rate is not None:
-            line += "; vs the NumPy baseline: " + ", ".join(
-                f"{w} worker(s) {rate / base_rate:,.0f}x" for w, rate in rates.items()
-            )
-        print(line, flush=True)
+        ours = [cold("--exact", game, SPOT_A, "--exact"), warm(s, "exact", 1), warm(s, "exact", 2)]
+        pokenum, checked = compare(args, game, SPOT_A, None, ours)
+        ratio_line(game, pokenum, checked, TARGET_A_RATIO)
+        if args.skip_baseline:
+            continue
+        chunks = QUICK_BASELINE_CHUNKS if args.quick else None
+        start = time.perf_counter()
+        base, visited = baseline_exact(s, chunks)
+        seconds = time.perf_counter() - start
+        full = seconds * s.outcomes / visited
+        mine = next((t for t in ours if t.answer is not None and "1 worker" in t.name), None)
+        if (
+            chunks is None
+            and mine is not None
+            and mine.answer is not None
+            and (visited != s.outcomes or not np.allclose(base, mine.answer.equity, rtol=0, atol=1e-9))
+        ):
+            args.disagreements.append(f"{game} NumPy baseline: {base} against {mine.answer.equity}")
+            print(f"  NumPy baseline DISAGREES: {base} against {mine.answer.equity}")
+            continue
+        how = f"first {chunks} chunks ({visited:,} outcomes) in {seconds:.2f} s, scaled" if chunks else "agrees"
+        against = f"; equity() warm, 1 worker, is {full / mine.median:,.0f}x faster" if mine and mine.seconds else ""
+        print(f"  NumPy baseline, every outcome dealt: {full:.2f} s ({how}){against}", flush=True)
     print()
 
 
 def part_b(args: argparse.Namespace) -> None:
     print(f"(b) exact, heads-up third street: {' | '.join(SPOT_B[0])}, dead {SPOT_B[1]}")
-    print(
-        f"  {'game':<7} {'workers':>7} {'outcomes':>15} {'seconds':>8} {'outcomes/s':>15}"
-        f"  target < {TARGET_EXACT_SECONDS:g} s"
-    )
+    print(f"    {spot('7stud', SPOT_B).outcomes:,} outcomes; target: under {TARGET_B_SECONDS:g} s")
     for game in ("7stud", "razz", "7stud8"):
         s = spot(game, SPOT_B)
-        for workers in (1, 2):
-            try:
-                seconds, _ = best_time(ours(s, "exact", workers), args.repeat)
-            except EquityError as error:
-                print(f"  {game:<7} {workers:>7} {s.outcomes:>15,}  refused: {error}")
-                break
-            rate = s.outcomes / seconds
-            ok = verdict(seconds < TARGET_EXACT_SECONDS)
-            print(f"  {game:<7} {workers:>7} {s.outcomes:>15,} {seconds:>8.2f} {rate:>15,.0f}  {ok}", flush=True)
+        print(f"  -- {game}")
+        try:
+            equity(s, method="exact")  # warm-up
+        except EquityError as error:
+            print(f"  refused: {error}")
+            continue
+        ours = [warm(s, "exact", 1), warm(s, "exact", 2)]
+        _, checked = compare(args, game, SPOT_B, None, ours)
+        for timing in checked:
+            print(f"  {timing.name}: median {timing.median:.2f} s ({verdict(timing.median < TARGET_B_SECONDS)})")
     print()
 
 
 def part_c(args: argparse.Namespace) -> None:
     trials = args.trials
-    print(
-        f"(c) Monte Carlo, heads-up third street (7stud): {' | '.join(SPOT_B[0])}, dead {SPOT_B[1]}; {trials:,} trials"
-    )
+    print(f"(c) Monte Carlo, heads-up third street (7stud): {' | '.join(SPOT_B[0])}, dead {SPOT_B[1]}")
+    print(f"    {trials:,} trials for every tool")
+    print(f"    target: ours >= {TARGET_C_RATIO:g}x faster than pokenum")
     s = spot("7stud", SPOT_B)
     equity(s, method="montecarlo", trials=10_000, seed=0)  # warm-up
-    print(
-        f"  {'implementation':<36} {'trials':>11} {'seconds':>8} {'trials/s':>12} {'vs pokenum 7.3M/s':>18}"
-        f" {'vs NumPy 2M/s':>14} {'vs NumPy baseline':>18}"
-    )
-    exact_answer = equities(equity(s, method="exact")) if not args.quick else None
-    rows: list[tuple[str, int, float]] = []
-    answer: EquityResult | None = None
-    for workers in (1, 2):
-        seconds, answer = best_time(ours(s, "montecarlo", workers, trials), args.repeat)
-        rows.append((f"studpoker Monte Carlo, {workers} worker(s)", trials, seconds))
-        if exact_answer is not None:
-            assert answer is not None
-            se = np.array([p.equity_se or 0.0 for p in answer.players])
-            if np.any(np.abs(equities(answer) - exact_answer) > 5 * se + 1e-12):
-                raise SystemExit(f"bench/equity.py: Monte Carlo {equities(answer)} is far from exact {exact_answer}")
-    base_rate = None
+    reference = Answer.of_result(equity(s, method="exact"))
+    options = ("--trials", str(trials), "--seed", "1", "--workers", "1")
+    ours = [warm(s, "montecarlo", 1, trials), cold(f"--trials {trials:,}", "7stud", SPOT_B, *options)]
+    pokenum, checked = compare(args, "7stud", SPOT_B, trials, ours, reference)
+    ratio_line("7stud", pokenum, checked, TARGET_C_RATIO)
     if not args.skip_baseline:
         base_trials = max(trials // 10, 100_000)
         start = time.perf_counter()
         mean, se = baseline_montecarlo(s, base_trials, seed=1)
         seconds = time.perf_counter() - start
-        if exact_answer is not None and np.any(np.abs(mean - exact_answer) > 5 * se):
-            raise SystemExit(f"bench/equity.py: the baseline {mean} is far from exact {exact_answer}")
-        rows.append(("NumPy baseline (argsort shuffle)", base_trials, seconds))
-        base_rate = base_trials / seconds
-    for name, count, seconds in rows:
-        rate = count / seconds
-        against = f"{rate / base_rate:>17.1f}x" if base_rate else f"{'':>18}"
+        scaled = seconds * trials / base_trials
+        if np.any(np.abs(mean - reference.equity) > SIGMAS * se):
+            args.disagreements.append(f"(c) NumPy baseline {mean} is far from exact {reference.equity}")
+            print(f"  NumPy baseline DISAGREES: {mean} against exact {reference.equity}")
+        else:
+            mine = ours[0]
+            against = f"; equity() warm is {scaled / mine.median:,.1f}x faster" if mine.seconds else ""
+            print(
+                f"  NumPy baseline (argsort shuffle): {scaled:.2f} s for {trials:,} trials ({base_trials:,} in"
+                f" {seconds:.2f} s, scaled; within 5 SE of exact){against}"
+            )
+    print()
+
+
+def part_d(args: argparse.Namespace) -> None:
+    trials = args.trials7
+    print(f"(d) Monte Carlo, 7 players on third street (7stud): {' | '.join(SPOT_D[0])}; {trials:,} trials")
+    print(f"    target: ours >= {TARGET_D_RATIO:g}x faster than pokenum")
+    s = spot("7stud", SPOT_D)
+    equity(s, method="montecarlo", trials=10_000, seed=0)  # warm-up
+    options = ("--trials", str(trials), "--seed", "1", "--workers", "1")
+    ours = [warm(s, "montecarlo", 1, trials), cold(f"--trials {trials:,}", "7stud", SPOT_D, *options)]
+    pokenum, checked = compare(args, "7stud", SPOT_D, trials, ours)
+    ratio_line("7stud", pokenum, checked, TARGET_D_RATIO)
+    print()
+
+
+def part_e(args: argparse.Namespace) -> None:
+    print("(e) spots pokenum cannot take, ours only (7stud, warm, 1 worker)")
+    warm_up = spot("7stud", SPOT_B)
+    equity(warm_up, method="exact")
+    equity(warm_up, method="montecarlo", trials=10_000, seed=0)
+    for label, which, asked, target_se, target_seconds in SPOTS_E:
+        hands, dead = which
+        print(f"  -- {label}: {' | '.join(hands)}" + (f", dead {dead}" if dead else ""))
+        why = _pokenum.cannot("7stud", hands, dead, None if asked == "exact" else 1)
+        print(f"  pokenum: cannot ({why})" if why else "  pokenum: could (not measured here)")
+        try:
+            s = spot("7stud", which)
+            method = asked
+            if asked == "auto":
+                method = "exact" if exact.feasible(s) else "montecarlo"
+            trials = None
+            if method == "montecarlo":
+                assert target_se is not None
+                pilot = equity(s, method="montecarlo", trials=E_PILOT_TRIALS, seed=2, workers=1)
+                se = max(p.equity_se or 0.0 for p in pilot.players)
+                trials = min(max(math.ceil(E_PILOT_TRIALS * (se / target_se) ** 2), 1000), E_MAX_TRIALS)
+                print(
+                    f"  pilot: {E_PILOT_TRIALS:,} trials, standard error {100 * se:.3f} points:"
+                    f" {trials:,} trials for {100 * target_se:.1f}"
+                )
+            timing = warm(s, method, 1, trials)
+            alternate([timing], args.repeat)
+            if timing.error is not None:
+                raise EquityError(timing.error)
+        except EquityError as error:
+            print(f"  refused: {error}")
+            continue
+        answer = timing.answer
+        assert answer is not None
+        size = f"{answer.outcomes:,} outcomes" if answer.exact else f"{answer.outcomes:,} trials"
+        if answer.equity_se is not None:
+            size += f", standard error {100 * float(answer.equity_se.max()):.3f} points"
+        s_ = timing.seconds
         print(
-            f"  {name:<36} {count:>11,} {seconds:>8.2f} {rate:>12,.0f} {rate / ISSUE_POKENUM_MC:>17.2f}x"
-            f" {rate / ISSUE_NUMPY_MC:>13.2f}x {against}"
+            f"  {timing.name}: {size}; min {min(s_):.3f} s, median {timing.median:.3f} s, max {max(s_):.3f} s"
+            f" (target < {target_seconds:g} s: {verdict(timing.median < target_seconds)})",
+            flush=True,
         )
-    best = max(count / seconds for name, count, seconds in rows if name.startswith("studpoker"))
-    print(f"  best {best:,.0f} trials/s (target >= {TARGET_MC_RATE:,.0f}/s: {verdict(best >= TARGET_MC_RATE)})")
-    if exact_answer is not None:
-        print("  (both Monte Carlo answers checked against the exact one: within 5 standard errors)")
     print()
 
 
@@ -319,21 +649,31 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="a smoke run: fewer trials, a partial baseline")
     parser.add_argument("--skip-baseline", action="store_true", help="do not run the NumPy baseline")
-    parser.add_argument("--repeat", type=int, help="runs per timing, the best one counts (default 3; --quick 1)")
-    parser.add_argument("--trials", type=int, help="Monte Carlo trials per run (default 10,000,000; --quick 1,000,000)")
-    parser.add_argument("--part", choices=["a", "b", "c"], action="append", help="run only this part (repeatable)")
+    parser.add_argument("--repeat", type=int, help="rounds, each tool once per round (default 3; --quick 1)")
+    parser.add_argument("--trials", type=int, help="(c): Monte Carlo trials (default 10,000,000; --quick 1,000,000)")
+    parser.add_argument("--trials7", type=int, help="(d): Monte Carlo trials (default 3,000,000; --quick 500,000)")
+    parts = {"a": part_a, "b": part_b, "c": part_c, "d": part_d, "e": part_e}
+    parser.add_argument("--part", choices=list(parts), action="append", help="run only this part (repeatable)")
     args = parser.parse_args()
     args.repeat = args.repeat or (1 if args.quick else 3)
     args.trials = args.trials or (1_000_000 if args.quick else 10_000_000)
+    args.trials7 = args.trials7 or (500_000 if args.quick else 3_000_000)
+    args.disagreements = []
     print(__doc__.split("\n")[0])
     print(
         f"Python {platform.python_version()} on {platform.machine()} ({platform.processor() or platform.system()}),"
-        f" NumPy {np.__version__}, {os.cpu_count()} CPUs; best of {args.repeat} run(s)"
+        f" NumPy {np.__version__}, {os.cpu_count()} CPUs; {args.repeat} round(s), the tools taking turns"
     )
+    args.pokenum, args.pokenum_why = _pokenum.find()
+    print(f"pokenum: {args.pokenum} ({args.pokenum_why})" if args.pokenum else f"pokenum: skipped ({args.pokenum_why})")
+    if not STUD.is_file():
+        print(f"stud: not found at {STUD}: the command-line (cold) rows will fail")
     print()
-    parts = {"a": part_a, "b": part_b, "c": part_c}
     for name in args.part or list(parts):
         parts[name](args)
+    if args.disagreements:
+        print("answers that disagree:", *args.disagreements, sep="\n  ")
+        raise SystemExit(1)
 
 
 if __name__ == "__main__":
