@@ -84,6 +84,7 @@ def test_monte_carlo_with_a_seed_is_reproducible(capsys: pytest.CaptureFixture[s
     assert sum(float(row[3].split()[0]) for row in rows[1:]) == pytest.approx(100, abs=0.02)
     assert untimed(stud(capsys, *args)[1]) == untimed(out)
     assert untimed(stud(capsys, *args, "--workers", "2")[1]) == untimed(out)  # workers do not change the answer
+    assert untimed(stud(capsys, *args, "--workers", "auto")[1]) == untimed(out)
     assert untimed(stud(capsys, *args[:-1], "8")[1]) != untimed(out)
 
 

@@ -93,7 +93,12 @@ def add_commands(sub: Any) -> None:
         metavar="S",
         help="Monte Carlo seed, 0 to 2**63-1, for a reproducible answer (default: a random one)",
     )
-    eq.add_argument("--workers", metavar="N", default="1", help="processes to spread the work over (default: 1)")
+    eq.add_argument(
+        "--workers",
+        metavar="N",
+        default="auto",
+        help="processes to spread the work over (default: auto, every core for a job of half a second or more)",
+    )
     eq.add_argument("--json", action="store_true", help="print the result as one JSON document")
     eq.set_defaults(run=_equity)
     options.one_line_errors(eq)
@@ -167,7 +172,7 @@ def _answer(args: argparse.Namespace) -> int:
     if args.exact and args.trials is not None:
         raise UsageError("--exact counts every outcome and --trials samples: use one or the other")
     trials = _whole("--trials", args.trials, 1)
-    workers = _whole("--workers", args.workers, 1) or 1
+    workers = None if args.workers.strip() == "auto" else _whole("--workers", args.workers, 1)
     seed: int | None = args.seed  # checked while parsing (options.seed)
     community = _community(args.community)
     if seed is None and not args.exact:

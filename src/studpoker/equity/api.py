@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Iterable, Sequence
 
@@ -10,10 +11,14 @@ from ..engine import Variant
 from .result import EquityResult
 from .spot import CommunityLike, EquityError, Spot
 
-__all__ = ["DEFAULT_TRIALS", "Progress", "equity"]
+__all__ = ["DEFAULT_TRIALS", "LONG_JOB", "Progress", "auto_workers", "equity"]
 
 #: Monte Carlo trials when none are asked for: a standard error of at most 0.05 percentage points of equity.
 DEFAULT_TRIALS = 1_000_000
+
+#: Seconds of estimated work from which ``workers=None`` uses every core: below it, starting the processes costs
+#: about as much as they save.
+LONG_JOB = 0.5
 
 #: ``progress(done, total)``: called now and then by long calculations (units are the method's own).
 Progress = Callable[[int, int], None]
@@ -28,7 +33,7 @@ def equity(
     method: str = "auto",
     trials: int | None = None,
     seed: int | None = None,
-    workers: int = 1,
+    workers: int | None = 1,
     progress: Progress | None = None,
 ) -> EquityResult:
     """Each player's equity: ``hands`` holds every player's known cards (``"As Ad 7c"``), ``dead`` the cards out of
@@ -37,15 +42,17 @@ def equity(
     already dealt; see :class:`Spot`). ``variant``, ``dead`` and ``community`` are the spot's when ``hands`` is a
     :class:`Spot`. ``method``: ``"exact"`` counts every outcome, ``"montecarlo"`` samples ``trials`` deals (reproducibly
     with ``seed``), ``"auto"`` counts when :func:`studpoker.equity.exact.feasible` says it is quick and samples
-    otherwise. ``workers`` > 1 spreads the work over processes; the answer does not depend on it.
+    otherwise. ``workers`` > 1 spreads the work over processes; the answer does not depend on it. ``workers=None``
+    lets :func:`auto_workers` choose (the command line's default): every core for a job long enough to gain, else
+    one process; the default stays 1 so that a library call never starts processes unasked.
     """
     spot = hands if isinstance(hands, Spot) else Spot.parse(variant, hands, dead, community)
     if method not in ("auto", "exact", "montecarlo"):
         raise EquityError(f"unknown method {method!r}: use auto, exact or montecarlo")
     if trials is not None and (type(trials) is not int or trials < 1):
         raise EquityError(f"trials must be a positive whole number, got {trials!r}")
-    if type(workers) is not int or workers < 1:
-        raise EquityError(f"workers must be a positive whole number, got {workers!r}")
+    if workers is not None and (type(workers) is not int or workers < 1):
+        raise EquityError(f"workers must be a positive whole number or None (auto), got {workers!r}")
     start = time.perf_counter()
     if method == "exact" or (method == "auto" and trials is None):
         from . import small
@@ -60,6 +67,8 @@ def equity(
 
     if method == "auto":
         method = "montecarlo" if trials is not None or not exact.feasible(spot) else "exact"
+    if workers is None:
+        workers = auto_workers(spot, method, trials or DEFAULT_TRIALS)
     if method == "exact":
         tally = exact.count(spot, workers=workers, progress=progress)
         return EquityResult.from_tally(spot, "exact", tally, time.perf_counter() - start)
@@ -67,3 +76,25 @@ def equity(
 
     tally = montecarlo.sample(spot, trials or DEFAULT_TRIALS, seed=seed, workers=workers, progress=progress)
     return EquityResult.from_tally(spot, "montecarlo", tally, time.perf_counter() - start, seed)
+
+
+def auto_workers(spot: Spot, method: str, trials: int = DEFAULT_TRIALS) -> int:
+    """How many processes ``workers=None`` uses for ``spot`` by ``method`` (``"exact"`` or ``"montecarlo"``):
+    the cores this process may run on when the work is estimated at :data:`LONG_JOB` seconds or more, else 1.
+    The estimate is a rate per unit of work measured on the reference machine (compiled kernel, or NumPy without
+    it): inclusion-exclusion terms for the exact tuple counter, trials (times players when dealing by shuffle)
+    for Monte Carlo; the heads-up sweep is one pass and always runs in one process."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    if cores < 2:
+        return 1
+    from . import exact, montecarlo, sweep
+
+    if method == "exact":
+        if sweep.suitable(spot):
+            return 1
+        seconds = exact.plan(spot).work / (75e6 if exact._kernel is not None else 15e6)
+    else:
+        sampler = montecarlo.choose_sampler(spot, trials)
+        per_trial = 15e-9 if sampler == "completions" else 22e-9 * spot.n
+        seconds = trials * per_trial * (1 if montecarlo._kernel is not None else 5)
+    return cores if seconds >= LONG_JOB else 1
