@@ -3,7 +3,7 @@
 The engine is plain, fully typed Python; mypyc turns the modules below into C
 extensions that play hands about twice as fast (see docs/performance.md). The
 hand-evaluation kernel (``src/studpoker/evaluation/_kernel.c``) and the equity
-kernel (``src/studpoker/equity/_kernel.c``) are small C extensions that need only
+kernels (``src/studpoker/equity/_sample.c`` and ``_count.c``) are small C extensions that need only
 the Python headers. Every extension is optional: set
 STUDPOKER_PURE=1, or lack a C compiler, and the package installs and runs as
 pure Python (and NumPy) with identical behaviour.
@@ -31,18 +31,21 @@ KERNEL = Extension(
     extra_compile_args=["-O3", "-std=c99"] if sys.platform != "win32" else ["/O2"],
     optional=True,  # no compiler, or it fails: batch.py and high.py use the NumPy / Python path
 )
-EQUITY_KERNEL = Extension(
-    "studpoker.equity._kernel",
-    sources=["src/studpoker/equity/_kernel.c"],
-    extra_compile_args=["-O3", "-std=c99"] if sys.platform != "win32" else ["/O2"],
-    optional=True,  # without it the samplers run in NumPy and the heads-up sweep is not offered
-)
+EQUITY_KERNELS = [
+    Extension(
+        f"studpoker.equity.{name}",
+        sources=[f"src/studpoker/equity/{name}.c"],
+        extra_compile_args=["-O3", "-std=c99"] if sys.platform != "win32" else ["/O2"],
+        optional=True,  # without them the samplers and the tuple counter run in NumPy, and the sweep is not offered
+    )
+    for name in ("_sample", "_count")
+]
 
 
 def extensions() -> list[object]:
     if os.environ.get("STUDPOKER_PURE") == "1":
         return []
-    return [KERNEL, EQUITY_KERNEL, *mypyc_modules()]
+    return [KERNEL, *EQUITY_KERNELS, *mypyc_modules()]
 
 
 def mypyc_modules() -> list[object]:

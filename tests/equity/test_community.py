@@ -332,7 +332,7 @@ MC_SPOTS = [
 
 
 def _kernels() -> list[str]:
-    return ["numpy", "compiled"] if getattr(mc, "_kernel", None) is not None else ["numpy"]
+    return ["numpy", "compiled"] if getattr(mc, "_sample", None) is not None else ["numpy"]
 
 
 @pytest.mark.parametrize("path", _kernels())
@@ -341,7 +341,7 @@ def test_monte_carlo_agrees_with_exact(
     variant: str, hands: list[str], dead: str, path: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     if path == "numpy":
-        monkeypatch.setattr(mc, "_kernel", None, raising=False)
+        monkeypatch.setattr(mc, "_sample", None, raising=False)
     spot = Spot.parse(variant, hands, dead, community=True)
     assert mc.choose_sampler(spot, 200_000) == "shuffle"
     assert mc._plan(spot, "shuffle").community
@@ -364,7 +364,7 @@ def test_monte_carlo_agrees_with_exact(
 def test_monte_carlo_with_eight_players(path: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Eight players, two of them on fifth street: the shuffle deals their two cards, then the community card."""
     if path == "numpy":
-        monkeypatch.setattr(mc, "_kernel", None, raising=False)
+        monkeypatch.setattr(mc, "_sample", None, raising=False)
     spot = _eight_on_sixth(random.Random(3), "razz", 2)
     truth = equity(spot, method="exact")
     sampled = equity(spot, method="montecarlo", trials=100_000, seed=2)
@@ -395,7 +395,7 @@ def test_the_completions_sampler_cannot_deal_a_community_card() -> None:
 @pytest.mark.parametrize("path", _kernels())
 def test_the_eight_handed_third_street_spot(path: str, monkeypatch: pytest.MonkeyPatch) -> None:
     if path == "numpy":
-        monkeypatch.setattr(mc, "_kernel", None, raising=False)
+        monkeypatch.setattr(mc, "_sample", None, raising=False)
     result = equity(EIGHT, trials=20_000, seed=1)
     assert result.method == "montecarlo" and result.outcomes == 20_000
     assert result.spot.community_to_come

@@ -1,5 +1,5 @@
-"""The compiled equity kernel: the heads-up sweep counts exactly what the tuple counter counts, the compiled
-samplers agree with exact answers, a seed repeats, and the kernel refuses malformed calls."""
+"""The compiled equity kernels (``_sample``, ``_count``): the heads-up sweep counts exactly what the tuple counter
+counts, the compiled samplers agree with exact answers, a seed repeats, and the kernels refuse malformed calls."""
 
 from __future__ import annotations
 
@@ -13,21 +13,22 @@ from studpoker.cards import CARDS
 from studpoker.equity import Spot, equity, exact, montecarlo, sweep
 from studpoker.equity.result import Tally
 
-kernel = pytest.importorskip("studpoker.equity._kernel", reason="built without a C compiler: the NumPy path only")
+sample = pytest.importorskip("studpoker.equity._sample", reason="built without a C compiler: the NumPy path only")
+count = pytest.importorskip("studpoker.equity._count", reason="built without a C compiler: the NumPy path only")
 
 
 def _tuple_count(spot: Spot, compiled: bool = True) -> Tally:
     """The spot counted by the tuple counter of :mod:`exact` (the sweep bypassed), compiled or in NumPy."""
     counter = exact._Counter(exact.plan(spot))
     tally = counter.empty()
-    saved = exact._kernel
+    saved = exact._count
     try:
         if not compiled:
-            exact._kernel = None
+            exact._count = None
         for chunk in counter.chunks():
             tally.add(counter.count(chunk))
     finally:
-        exact._kernel = saved
+        exact._count = saved
     return tally
 
 
@@ -145,7 +146,7 @@ def test_a_seed_repeats_for_any_number_of_workers() -> None:
 def test_the_numpy_samplers_still_answer_without_the_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
     spot = Spot.parse("7stud", ["As 2d 5c", "Kh Ks 4d"], "7c 9h Js Ts")
     compiled = equity(spot, trials=300_000, seed=2)
-    monkeypatch.setattr(montecarlo, "_kernel", None)
+    monkeypatch.setattr(montecarlo, "_sample", None)
     plain = equity(spot, trials=300_000, seed=2)
     for a, b in zip(compiled.players, plain.players, strict=True):
         assert a.equity_se is not None and b.equity_se is not None
@@ -155,7 +156,7 @@ def test_the_numpy_samplers_still_answer_without_the_kernel(monkeypatch: pytest.
 def test_combinations_are_itertools_order() -> None:
     for m, k in [(5, 1), (9, 4), (12, 6), (7, 7)]:
         rows = np.empty((len(list(combinations(range(m), k))), k), dtype=np.uint8)
-        kernel.combinations(m, k, rows)
+        count.combinations(m, k, rows)
         assert [tuple(r) for r in rows.tolist()] == list(combinations(range(m), k))
 
 
@@ -163,18 +164,18 @@ def test_the_kernel_refuses_malformed_calls() -> None:
     counts = np.zeros(4, dtype=np.int64)
     table = np.zeros(2, dtype=[("mask", "<u8"), ("value", "<i4"), ("pad", "<i4")]).tobytes()
     with pytest.raises(ValueError, match="32 bytes"):
-        kernel.completions((table, table), bytearray(8), 10, True, False, counts)
+        sample.completions((table, table), bytearray(8), 10, True, False, counts)
     with pytest.raises(ValueError, match="one int64 per trial code"):
-        kernel.completions((table, table), bytearray(32), 10, True, False, np.zeros(3, dtype=np.int64))
+        sample.completions((table, table), bytearray(32), 10, True, False, np.zeros(3, dtype=np.int64))
     with pytest.raises(ValueError, match="16-byte entry"):
-        kernel.completions((table, b"123"), bytearray(32), 10, True, False, counts)
+        sample.completions((table, b"123"), bytearray(32), 10, True, False, counts)
     with pytest.raises(ValueError, match="C\\(m, k\\)"):
-        kernel.combinations(5, 2, np.empty(3, dtype=np.uint8))
+        count.combinations(5, 2, np.empty(3, dtype=np.uint8))
     with pytest.raises(ValueError, match="at most 4 cards"):
-        kernel.sweep(20, b"", 5, b"", b"", 5, b"")
+        count.sweep(20, b"", 5, b"", b"", 5, b"")
     with pytest.raises(ValueError, match=r"0\.\.8191"):
-        kernel.sweep(5, b"\x00", 1, np.array([9000], dtype=np.int32), b"\x01", 1, np.array([1], dtype=np.int32))
+        count.sweep(5, b"\x00", 1, np.array([9000], dtype=np.int32), b"\x01", 1, np.array([1], dtype=np.int32))
     with pytest.raises(ValueError, match="outside the pool"):
-        kernel.sweep(5, b"\x07", 1, np.array([1], dtype=np.int32), b"\x01", 1, np.array([1], dtype=np.int32))
+        count.sweep(5, b"\x07", 1, np.array([1], dtype=np.int32), b"\x01", 1, np.array([1], dtype=np.int32))
     with pytest.raises(ValueError, match="more cards to deal"):
-        kernel.deal(b"\x00\x01", (b"", b""), (7, 7), False, bytearray(32), 1, 7, np.empty(14, dtype=np.uint8))
+        sample.deal(b"\x00\x01", (b"", b""), (7, 7), False, bytearray(32), 1, 7, np.empty(14, dtype=np.uint8))

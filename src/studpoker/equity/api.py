@@ -92,9 +92,9 @@ def auto_workers(spot: Spot, method: str, trials: int = DEFAULT_TRIALS) -> int:
     if method == "exact":
         if sweep.suitable(spot):
             return 1
-        seconds = exact.plan(spot).work / (75e6 if exact._kernel is not None else 15e6)
+        seconds = exact.plan(spot).work / (75e6 if exact._count is not None else 15e6)
     else:
         sampler = montecarlo.choose_sampler(spot, trials)
         per_trial = 15e-9 if sampler == "completions" else 22e-9 * spot.n
-        seconds = trials * per_trial * (1 if montecarlo._kernel is not None else 5)
+        seconds = trials * per_trial * (1 if montecarlo._sample is not None else 5)
     return cores if seconds >= LONG_JOB else 1

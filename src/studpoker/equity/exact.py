@@ -46,11 +46,11 @@ from ._deal import combination_rows, hand_values, masks
 from .result import Tally
 from .spot import EquityError, Spot
 
-_kernel: ModuleType | None
+_count: ModuleType | None
 try:
-    from . import _kernel
+    from . import _count
 except ImportError:  # no compiled kernel: the NumPy counter below
-    _kernel = None
+    _count = None
 
 __all__ = ["MAX_TERMS", "Plan", "count", "feasible", "plan"]
 
@@ -125,7 +125,7 @@ def plan(spot: Spot) -> Plan:
 
 def feasible(spot: Spot) -> bool:
     """Whether counting ``spot`` exactly is quick (a few seconds at most); ``auto`` samples otherwise. Heads-up
-    spots of the high games are counted by :mod:`~studpoker.equity.sweep` when the compiled kernel is there."""
+    spots are counted by :mod:`~studpoker.equity.sweep` when the compiled kernel is there."""
     if sweep.suitable(spot):
         return sweep.work(spot) <= sweep.MAX_WORK
     return plan(spot).feasible
@@ -252,7 +252,7 @@ class _Counter:
         self._sides: tuple[_Side, ...] | None = None  # the explicit players' arrays for the compiled counter
         # hi/lo in the compiled counter: keys before each position with a low below each threshold 0..57
         self._prefix: npt.NDArray[np.int32] | None = None
-        if self.hilo and _kernel is not None and len(self.keys) <= MAX_PREFIX_KEYS:
+        if self.hilo and _count is not None and len(self.keys) <= MAX_PREFIX_KEYS:
             below = self.sorted_lows[:, None] < np.arange(_LOWS, dtype=np.int8)[None, :]
             self._prefix = np.zeros((len(self.keys) + 1, _LOWS), dtype=np.int32)
             np.cumsum(below, axis=0, dtype=np.int32, out=self._prefix[1:])
@@ -304,7 +304,7 @@ class _Counter:
     def count(self, chunk: npt.NDArray[np.int64]) -> Tally:
         """The tally of every outcome whose first explicit completion is in ``chunk``."""
         explicit = self.how.explicit
-        if _kernel is not None and len(chunk) and (not self.hilo or self._prefix is not None):
+        if _count is not None and len(chunk) and (not self.hilo or self._prefix is not None):
             return self._compiled(chunk)
         picked = self._tuples(chunk)
         tally = self.empty()
@@ -324,7 +324,7 @@ class _Counter:
 
     def _compiled(self, chunk: npt.NDArray[np.int64]) -> Tally:
         """:meth:`count` in the compiled kernel: the same tuples, terms and shares, in one C loop."""
-        assert _kernel is not None
+        assert _count is not None
         explicit, last = self.how.explicit, self.how.last
         if self._sides is None:
             self._sides = tuple(
@@ -338,7 +338,7 @@ class _Counter:
                 for p in explicit
             )
         out = np.zeros((5, len(explicit) + 1), dtype=np.int64)
-        tuples, no_low = _kernel.tuples(
+        tuples, no_low = _count.tuples(
             self.size,
             int(chunk[0]),
             int(chunk[-1]) + 1,

@@ -46,11 +46,11 @@ from ._deal import completions, hand_values, masks
 from .result import Tally
 from .spot import EquityError, Spot
 
-_kernel: ModuleType | None
+_sample: ModuleType | None
 try:
-    from . import _kernel
+    from . import _sample
 except ImportError:  # built without a C compiler (or STUDPOKER_PURE=1): the NumPy samplers below
-    _kernel = None
+    _sample = None
 
 __all__ = ["CHUNK", "MAX_PICKS", "MAX_ROWS", "Sampler", "acceptance", "choose_sampler", "sample"]
 
@@ -199,7 +199,7 @@ def _plan(spot: Spot, sampler: str) -> _Plan:
     fits = [a for a, rows in zip(acceptance(spot), table_masks, strict=True) if len(rows) > 1]
     drop = fits[-1] if len(fits) == 2 and fits[-1] >= _DROP_ABOVE else 0.0
     entries: tuple[bytes, ...] = ()
-    if _kernel is not None:
+    if _sample is not None:
         entries = tuple(_entries(m, v) for m, v in zip(table_masks, table_values, strict=True))
     return _Plan(
         sampler,
@@ -235,7 +235,7 @@ def _pack(high: Values, low: Values | None) -> Values:
 
 def _chunk(plan: _Plan, entropy: int, index: int, size: int) -> Counts:
     """How often each trial code came up in chunk ``index`` (``size`` trials, its own random stream)."""
-    if _kernel is not None:
+    if _sample is not None:
         return _compiled_chunk(plan, entropy, index, size)
     rng = np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=(index,)))
     draw = _draw_completions if plan.sampler == "completions" else _draw_shuffle
@@ -249,11 +249,11 @@ def _chunk(plan: _Plan, entropy: int, index: int, size: int) -> Counts:
 def _compiled_chunk(plan: _Plan, entropy: int, index: int, size: int) -> Counts:
     """:func:`_chunk` with the compiled kernel: the same law of trials, its own random numbers (xoshiro256**
     seeded from the chunk's ``SeedSequence``), so a seed repeats exactly on a build with the kernel."""
-    assert _kernel is not None
+    assert _sample is not None
     state = bytearray(np.random.SeedSequence(entropy, spawn_key=(index,)).generate_state(4, np.uint64).tobytes())
     counts = np.zeros(plan.codes, dtype=np.int64)
     if plan.sampler == "completions":
-        _kernel.completions(plan.entries, state, size, plan.drop > 0, plan.hilo, counts)
+        _sample.completions(plan.entries, state, size, plan.drop > 0, plan.hilo, counts)
         return counts
     community = bool(getattr(plan, "community", False))
     width = plan.variant.cards
@@ -262,11 +262,11 @@ def _compiled_chunk(plan: _Plan, entropy: int, index: int, size: int) -> Counts:
     for start in range(0, size, block):
         trials = min(block, size - start)
         rows = np.empty((trials, plan.players, width), dtype=np.uint8)
-        _kernel.deal(plan.pool.tobytes(), hands, plan.needs, community, state, trials, width, rows)
+        _sample.deal(plan.pool.tobytes(), hands, plan.needs, community, state, trials, width, rows)
         values = np.empty((trials, plan.players), dtype=np.int32)
         for p in range(plan.players):
             values[:, p] = _pack(*_evaluate(plan.variant, rows[:, p, :]))
-        _kernel.tally(values, plan.players, plan.hilo, counts)
+        _sample.tally(values, plan.players, plan.hilo, counts)
     return counts
 
 

@@ -1,9 +1,8 @@
 """Exact heads-up equity by one sweep in order of value, for the spots the tuple counter cannot hold.
 
-Heads-up in a high game (seven-card stud, razz, five-card stud), with an opponent whose down cards are unknown,
-one player has millions of completions (heads-up 3rd street: 12,271,512 for a hand with only its door card
-known), and the sorted key arrays of :mod:`~studpoker.equity.exact` would hold hundreds of millions of keys.
-The sweep needs none of them. Call one player *Q* (queried) and the other *I* (inserted); both lists are put in
+Heads-up with an opponent whose down cards are unknown, one player has millions of completions (heads-up 3rd
+street: 12,271,512 for a hand with only its door card known), and the sorted key arrays of
+:mod:`~studpoker.equity.exact` would hold hundreds of millions of keys. The sweep needs none of them. Call one player *Q* (queried) and the other *I* (inserted); both lists are put in
 order of value. Walking up the values, each of I's completions adds one to a counter for every subset of its
 cards of at most ``s = min(k_Q, k_I)`` cards (``k``: cards still to come). When the walk reaches a completion
 ``q`` of Q, the counters hold exactly I's completions worth less than ``q``, and those sharing no card with ``q``
@@ -15,7 +14,9 @@ are, by inclusion-exclusion,
 value gives "at most as much", so every outcome is counted: Q wins, ties or loses. The work is one pass over
 both lists, ``C(k_I, <=s)`` counter updates per I completion and twice ``C(k_Q, <=s)`` reads per Q completion
 (the roles are given the cheaper way round), with counters for every subset of the pool of at most four cards.
-It runs in the compiled equity kernel only; without it these spots are sampled.
+In stud hi/lo each counter is a Fenwick tree over the inserted completions' lows, so each read also splits the
+disjoint completions by how their low compares. It runs in the compiled counting kernel (``_count.c``) only;
+without it these spots are left to the tuple counter or sampled.
 """
 
 from __future__ import annotations
@@ -32,11 +33,11 @@ from ..evaluation import high_batch, low8_batch, razz_batch
 from .result import Tally
 from .spot import Spot
 
-_kernel: ModuleType | None
+_count: ModuleType | None
 try:
-    from . import _kernel
+    from . import _count
 except ImportError:  # no compiled kernel: exact.feasible then leaves these spots to Monte Carlo
-    _kernel = None
+    _count = None
 
 __all__ = ["MAX_ROWS", "MAX_WORK", "count", "suitable", "work"]
 
@@ -73,7 +74,7 @@ def _roles(spot: Spot) -> tuple[int, int, int]:
 def suitable(spot: Spot) -> bool:
     """Whether the sweep can count ``spot``: the compiled kernel is there, two players who both get cards (no
     community card to come), and lists and counters that fit (:data:`MAX_ROWS`, four-card subsets)."""
-    if _kernel is None or spot.n != 2 or spot.community_to_come:
+    if _count is None or spot.n != 2 or spot.community_to_come:
         return False
     needs, m = spot.needs, len(spot.pool)
     if min(needs) < 1 or min(needs) > _MAX_SUBSET:
@@ -91,12 +92,12 @@ def _completions(
 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int32], npt.NDArray[np.int32] | None]:
     """The player's completions as rows of pool positions (lexicographic order), their values and, in hi/lo,
     their eight-or-better lows (0: none)."""
-    assert _kernel is not None
+    assert _count is not None
     m, k = len(spot.pool), spot.needs[player]
     known = bytes(c.index for c in spot.known[player])
     rows = np.empty((math.comb(m, k), k), dtype=np.uint8)
     hands = np.empty((len(rows), len(known) + k), dtype=np.uint8)
-    _kernel.deal_all(bytes(spot.pool), known, k, rows, hands)
+    _count.deal_all(bytes(spot.pool), known, k, rows, hands)
     values, lows = _values(spot.variant, hands)
     as_int32 = np.ascontiguousarray
     return rows, as_int32(values, dtype=np.int32), None if lows is None else as_int32(lows, dtype=np.int32)
@@ -114,7 +115,7 @@ def _values(
 
 def count(spot: Spot) -> Tally:
     """Every outcome of ``spot`` counted (see the module docstring); ``spot`` must be :func:`suitable`."""
-    if not suitable(spot) or _kernel is None:
+    if not suitable(spot) or _count is None:
         raise ValueError("the sweep counts heads-up spots only, with the compiled kernel")
     q, i, _ = _roles(spot)
     q_rows, q_values, q_lows = _completions(spot, q)
@@ -123,11 +124,11 @@ def count(spot: Spot) -> Tally:
     disjoint = math.comb(m - spot.needs[q], spot.needs[i])  # I's completions beside each of Q's
     total = len(q_values) * disjoint
     if q_lows is not None and i_lows is not None:
-        ways = _kernel.sweep_hilo(m, q_rows, spot.needs[q], q_values, q_lows, i_rows, spot.needs[i], i_values, i_lows)
+        ways = _count.sweep_hilo(m, q_rows, spot.needs[q], q_values, q_lows, i_rows, spot.needs[i], i_values, i_lows)
         tally = _hilo(q, i, ways)
         tally.outcomes = total
         return tally
-    below, upto = _kernel.sweep(m, q_rows, spot.needs[q], q_values, i_rows, spot.needs[i], i_values)
+    below, upto = _count.sweep(m, q_rows, spot.needs[q], q_values, i_rows, spot.needs[i], i_values)
     equal, above = upto - below, total - upto
     tally = Tally(2, 2)  # shares in half pots: a tie is one half each
     tally.outcomes = total

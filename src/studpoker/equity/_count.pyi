@@ -1,23 +1,9 @@
-"""The compiled equity kernel (``_kernel.c``): the samplers' and the heads-up sweep's inner loops."""
+"""The compiled exact counting (``_count.c``): completions, the heads-up sweeps and the tuple counter's loop."""
 
 from typing_extensions import Buffer
 
-def completions(
-    tables: tuple[Buffer, ...], state: Buffer, trials: int, drop: bool, hilo: bool, counts: Buffer, /
-) -> None: ...
-def deal(
-    pool: Buffer,
-    hands: tuple[bytes, ...],
-    needs: tuple[int, ...],
-    community: bool,
-    state: Buffer,
-    trials: int,
-    width: int,
-    out: Buffer,
-    /,
-) -> None: ...
-def tally(values: Buffer, players: int, hilo: bool, counts: Buffer, /) -> None: ...
 def combinations(m: int, k: int, out: Buffer, /) -> None: ...
+def deal_all(pool: Buffer, known: Buffer, k: int, rows: Buffer, hands: Buffer, /) -> None: ...
 def sweep(
     m: int, q_rows: Buffer, q_k: int, q_values: Buffer, i_rows: Buffer, i_k: int, i_values: Buffer, /
 ) -> tuple[int, int]: ...
@@ -47,4 +33,3 @@ def tuples(
     out: Buffer,
     /,
 ) -> tuple[int, int]: ...
-def deal_all(pool: Buffer, known: Buffer, k: int, rows: Buffer, hands: Buffer, /) -> None: ...

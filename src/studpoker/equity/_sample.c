@@ -1,0 +1,408 @@
+/* Compiled Monte Carlo loops for studpoker.equity.montecarlo (optional; see docs/performance.md).
+ *
+ * The two samplers' inner loops: picking completions (with their values, handed over by Python) and
+ * dealing by partial shuffles, and the tally of the trials' codes. No hand is evaluated here: the
+ * values come from the evaluation kernel or NumPy, so every path rests on the same evaluators.
+ *
+ * Random numbers: xoshiro256** with a 32-byte state that the caller seeds (from NumPy's
+ * SeedSequence, one stream per chunk) and gets back advanced; integers in [0, n) by
+ * Lemire's multiply-and-reject method, exactly uniform.
+ *
+ * Only the CPython C API and the buffer protocol are used (no NumPy headers).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#define MAX_PLAYERS 10
+#define LOW_BITS 6
+#define LOW_MASK ((1 << LOW_BITS) - 1)
+#define PICKS 32 /* trials drawn ahead so that their table reads overlap */
+
+#if defined(__GNUC__)
+#define PREFETCH(p) __builtin_prefetch(p)
+#else
+#define PREFETCH(p) ((void)0)
+#endif
+
+/* ---- random numbers ------------------------------------------------------------------------ */
+
+typedef struct {
+    uint64_t s[4];
+} rng_t;
+
+static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+static inline uint64_t next64(rng_t *r) {
+    uint64_t *s = r->s;
+    const uint64_t result = rotl(s[1] * 5, 7) * 9;
+    const uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return result;
+}
+
+/* Uniform in [0, n), n >= 1, exactly (Lemire 2019: reject the few low products that bias). */
+static inline uint32_t below(rng_t *r, uint32_t n) {
+    uint64_t m = (next64(r) >> 32) * (uint64_t)n;
+    uint32_t low = (uint32_t)m;
+    if (low < n) {
+        uint32_t floor = (uint32_t)(-n) % n;
+        while (low < floor) {
+            m = (next64(r) >> 32) * (uint64_t)n;
+            low = (uint32_t)m;
+        }
+    }
+    return (uint32_t)(m >> 32);
+}
+
+/* Two uniform picks at once, one in [0, na) and one in [0, nb), from the two halves of one draw (each
+ * half exactly uniform as in below(); a half that must be rejected is redrawn on its own). */
+static inline void pair(rng_t *r, uint32_t na, uint32_t nb, uint32_t *x, uint32_t *y) {
+    const uint64_t z = next64(r);
+    uint64_t ma = (z >> 32) * (uint64_t)na, mb = (z & 0xFFFFFFFFu) * (uint64_t)nb;
+    uint32_t ia = (uint32_t)(ma >> 32), ib = (uint32_t)(mb >> 32);
+    if ((uint32_t)ma < na && (uint32_t)ma < (uint32_t)(-na) % na) ia = below(r, na);
+    if ((uint32_t)mb < nb && (uint32_t)mb < (uint32_t)(-nb) % nb) ib = below(r, nb);
+    *x = ia;
+    *y = ib;
+}
+
+static int get_state(PyObject *obj, Py_buffer *view, rng_t *r) {
+    if (PyObject_GetBuffer(obj, view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) return -1;
+    if (view->len != 32) {
+        PyBuffer_Release(view);
+        PyErr_SetString(PyExc_ValueError, "the random state is 32 bytes");
+        return -1;
+    }
+    memcpy(r->s, view->buf, 32);
+    if ((r->s[0] | r->s[1] | r->s[2] | r->s[3]) == 0) r->s[0] = 1; /* the one state xoshiro cannot leave */
+    return 0;
+}
+
+static void put_state(Py_buffer *view, const rng_t *r) {
+    memcpy(view->buf, r->s, 32);
+    PyBuffer_Release(view);
+}
+
+/* ---- trial codes ----------------------------------------------------------------------------- */
+
+/* The code of one trial (see montecarlo._codes): bit p for each best high hand; in hi/lo the high
+ * bits shifted up by n, below them bit p for each best qualifying low (none if no low qualifies). */
+static inline uint32_t code_of(const int32_t *v, int n, int hilo) {
+    if (!hilo) {
+        int32_t best = v[0];
+        for (int p = 1; p < n; p++)
+            if (v[p] > best) best = v[p];
+        uint32_t code = 0;
+        for (int p = 0; p < n; p++) code |= (uint32_t)(v[p] == best) << p;
+        return code;
+    }
+    int32_t best = v[0] >> LOW_BITS, best_low = v[0] & LOW_MASK;
+    for (int p = 1; p < n; p++) {
+        int32_t h = v[p] >> LOW_BITS, l = v[p] & LOW_MASK;
+        if (h > best) best = h;
+        if (l > best_low) best_low = l;
+    }
+    uint32_t high = 0, low = 0;
+    for (int p = 0; p < n; p++) {
+        high |= (uint32_t)((v[p] >> LOW_BITS) == best) << p;
+        low |= (uint32_t)((v[p] & LOW_MASK) == best_low) << p;
+    }
+    return (high << n) | (best_low ? low : 0);
+}
+
+/* ---- the completions sampler ----------------------------------------------------------------- */
+
+typedef struct {
+    uint64_t mask;
+    int32_t value;
+    int32_t pad;
+} entry_t; /* one completion: its cards (pool positions) and its value, 16 bytes, one cache line read */
+
+/* completions(tables, state, trials, drop, hilo, counts) -> None
+ * tables: one buffer of 16-byte entries per player (a player with nothing to get has one entry);
+ * each trial picks one entry per player in seat order, again while it shares a card with the earlier
+ * picks, or with `drop` (heads-up) throws away the trial whose last pick clashes. Adds each trial's
+ * code into the int64 buffer counts (length 1 << n, or 1 << 2n in hi/lo). */
+static PyObject *completions(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "completions(tables, state, trials, drop, hilo, counts)");
+        return NULL;
+    }
+    PyObject *tables = args[0];
+    if (!PyTuple_Check(tables)) {
+        PyErr_SetString(PyExc_TypeError, "tables must be a tuple of buffers");
+        return NULL;
+    }
+    Py_ssize_t n = PyTuple_GET_SIZE(tables);
+    long long trials = PyLong_AsLongLong(args[2]);
+    int drop = PyObject_IsTrue(args[3]), hilo = PyObject_IsTrue(args[4]);
+    if (PyErr_Occurred() || drop < 0 || hilo < 0) return NULL;
+    if (n < 2 || n > MAX_PLAYERS || (hilo && n > 8) || trials < 0) {
+        PyErr_SetString(PyExc_ValueError, "2..10 players (8 in hi/lo) and trials >= 0");
+        return NULL;
+    }
+    Py_buffer views[MAX_PLAYERS], state, counts_view;
+    const entry_t *rows[MAX_PLAYERS];
+    uint32_t sizes[MAX_PLAYERS];
+    Py_ssize_t got = 0;
+    PyObject *result = NULL;
+    rng_t rng;
+    int have_state = 0, have_counts = 0;
+    for (; got < n; got++) {
+        if (PyObject_GetBuffer(PyTuple_GET_ITEM(tables, got), &views[got], PyBUF_C_CONTIGUOUS) < 0) goto done;
+        Py_ssize_t len = views[got].len / (Py_ssize_t)sizeof(entry_t);
+        if (len < 1 || len > UINT32_MAX || views[got].len % (Py_ssize_t)sizeof(entry_t)) {
+            got++;
+            PyErr_SetString(PyExc_ValueError, "each table holds at least one 16-byte entry");
+            goto done;
+        }
+        rows[got] = (const entry_t *)views[got].buf;
+        sizes[got] = (uint32_t)len;
+    }
+    if (get_state(args[1], &state, &rng) < 0) goto done;
+    have_state = 1;
+    if (PyObject_GetBuffer(args[5], &counts_view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) goto done;
+    have_counts = 1;
+    if (counts_view.len != (Py_ssize_t)(8 << (hilo ? 2 * n : n))) {
+        PyErr_SetString(PyExc_ValueError, "counts must hold one int64 per trial code");
+        goto done;
+    }
+    int64_t *counts = (int64_t *)counts_view.buf;
+    int last = -1; /* the last player with a choice */
+    for (int p = 0; p < n; p++)
+        if (sizes[p] > 1) last = p;
+    Py_BEGIN_ALLOW_THREADS
+    int32_t v[MAX_PLAYERS];
+    for (int p = 0; p < n; p++) v[p] = rows[p][0].value;
+    if (drop && last >= 0) {
+        /* two players with a choice: pick both, keep the trial if they fit */
+        int first = -1;
+        for (int p = 0; p < last; p++)
+            if (sizes[p] > 1) first = p;
+        const entry_t *a = rows[first], *b = rows[last];
+        const uint32_t na = sizes[first], nb = sizes[last];
+        long long done = 0;
+        const entry_t *xs[PICKS], *ys[PICKS];
+        int64_t first_best = 0, last_best = 0, tied = 0; /* heads-up high only: the trials won by each, tied */
+        const int plain = n == 2 && !hilo;
+        while (done < trials) {
+            /* draw a batch of picks and ask for their entries first: the reads then overlap */
+            for (int j = 0; j < PICKS; j++) {
+                uint32_t i, k;
+                pair(&rng, na, nb, &i, &k);
+                xs[j] = a + i;
+                ys[j] = b + k;
+                PREFETCH(xs[j]);
+                PREFETCH(ys[j]);
+            }
+            if (plain && trials - done >= PICKS) {
+                int kept = 0;
+                for (int j = 0; j < PICKS && done + kept < trials; j++) {
+                    const int fits = (xs[j]->mask & ys[j]->mask) == 0;
+                    const int32_t vx = xs[j]->value, vy = ys[j]->value;
+                    first_best += fits & (vx > vy);
+                    last_best += fits & (vy > vx);
+                    tied += fits & (vx == vy);
+                    kept += fits;
+                }
+                done += kept;
+                continue;
+            }
+            for (int j = 0; j < PICKS && done < trials; j++) {
+                if (xs[j]->mask & ys[j]->mask) continue;
+                v[first] = xs[j]->value;
+                v[last] = ys[j]->value;
+                counts[code_of(v, (int)n, hilo)]++;
+                done++;
+            }
+        }
+        if (plain) { /* codes: 1 the first player's, 2 the last's, 3 both (a tie) */
+            counts[1 << first] += first_best;
+            counts[1 << last] += last_best;
+            counts[(1 << first) | (1 << last)] += tied;
+        }
+    } else {
+        const entry_t *firsts[PICKS][MAX_PLAYERS];
+        for (long long t0 = 0; t0 < trials; t0 += PICKS) {
+            const int batch = trials - t0 < PICKS ? (int)(trials - t0) : PICKS;
+            for (int j = 0; j < batch; j++) /* each player's first pick of the batch's trials, asked for early */
+                for (int p = 0; p < n; p++)
+                    if (sizes[p] > 1) {
+                        firsts[j][p] = rows[p] + below(&rng, sizes[p]);
+                        PREFETCH(firsts[j][p]);
+                    }
+            for (int j = 0; j < batch; j++) {
+                uint64_t taken = 0;
+                for (int p = 0; p < n; p++) {
+                    if (sizes[p] == 1) continue;
+                    const entry_t *e = firsts[j][p];
+                    while (e->mask & taken) e = rows[p] + below(&rng, sizes[p]);
+                    taken |= e->mask;
+                    v[p] = e->value;
+                }
+                counts[code_of(v, (int)n, hilo)]++;
+            }
+        }
+    }
+    Py_END_ALLOW_THREADS
+    result = Py_NewRef(Py_None);
+done:
+    for (Py_ssize_t p = 0; p < got; p++) PyBuffer_Release(&views[p]);
+    if (have_state) put_state(&state, &rng);
+    if (have_counts) PyBuffer_Release(&counts_view);
+    return result;
+}
+
+/* ---- the shuffle sampler: dealing ----------------------------------------------------------- */
+
+/* deal(pool, hands, needs, community, state, trials, out) -> None
+ * For each of `trials` trials, a partial Fisher-Yates shuffle of `pool` (card bytes): the first
+ * cards go to the players in seat order (needs[p] each), then, with `community`, one more card
+ * that every player gets. out: a writable uint8 buffer of trials x n x 7 bytes (each player's
+ * known cards, then his dealt cards, then the community card; `width` cards a hand). */
+static PyObject *deal(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 8) {
+        PyErr_SetString(PyExc_TypeError, "deal(pool, hands, needs, community, state, trials, width, out)");
+        return NULL;
+    }
+    Py_buffer pool_view, state, out_view;
+    if (PyObject_GetBuffer(args[0], &pool_view, PyBUF_C_CONTIGUOUS) < 0) return NULL;
+    PyObject *result = NULL;
+    int have_state = 0, have_out = 0;
+    rng_t rng;
+    PyObject *hands = args[1], *needs_obj = args[2];
+    int community = PyObject_IsTrue(args[3]);
+    long long trials = PyLong_AsLongLong(args[5]);
+    long width = PyLong_AsLong(args[6]);
+    if (PyErr_Occurred() || community < 0) goto done;
+    if (!PyTuple_Check(hands) || !PyTuple_Check(needs_obj) || PyTuple_GET_SIZE(hands) != PyTuple_GET_SIZE(needs_obj)) {
+        PyErr_SetString(PyExc_TypeError, "hands and needs must be tuples of the same length");
+        goto done;
+    }
+    Py_ssize_t n = PyTuple_GET_SIZE(hands), m = pool_view.len;
+    if (n < 2 || n > MAX_PLAYERS || m > 52 || width < 1 || width > 7 || trials < 0) {
+        PyErr_SetString(PyExc_ValueError, "2..10 players, at most 52 cards in the pool, 1..7 cards a hand");
+        goto done;
+    }
+    uint8_t known[MAX_PLAYERS][8];
+    int nknown[MAX_PLAYERS], need[MAX_PLAYERS], dealt = 0;
+    for (Py_ssize_t p = 0; p < n; p++) {
+        PyObject *h = PyTuple_GET_ITEM(hands, p);
+        char *data;
+        Py_ssize_t len;
+        if (PyBytes_AsStringAndSize(h, &data, &len) < 0) goto done;
+        need[p] = (int)PyLong_AsLong(PyTuple_GET_ITEM(needs_obj, p));
+        if (PyErr_Occurred()) goto done;
+        if (need[p] < 0 || len + need[p] + community != width) {
+            PyErr_SetString(PyExc_ValueError, "each hand's known and dealt cards must make `width` cards");
+            goto done;
+        }
+        memcpy(known[p], data, (size_t)len);
+        nknown[p] = (int)len;
+        dealt += need[p];
+    }
+    if (dealt + community > m) {
+        PyErr_SetString(PyExc_ValueError, "more cards to deal than the pool holds");
+        goto done;
+    }
+    if (get_state(args[4], &state, &rng) < 0) goto done;
+    have_state = 1;
+    if (PyObject_GetBuffer(args[7], &out_view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) goto done;
+    have_out = 1;
+    if (out_view.len != (Py_ssize_t)(trials * n * width)) {
+        PyErr_SetString(PyExc_ValueError, "out must hold trials x players x width bytes");
+        goto done;
+    }
+    {
+        uint8_t deck[52];
+        const uint8_t *pool = (const uint8_t *)pool_view.buf;
+        uint8_t *out = (uint8_t *)out_view.buf;
+        const int draw = dealt + community;
+        Py_BEGIN_ALLOW_THREADS
+        memcpy(deck, pool, (size_t)m);
+        for (long long t = 0; t < trials; t++) {
+            /* the deck stays a permutation of the pool from trial to trial: each shuffle starts from the last */
+            for (int j = 0; j < draw; j++) {
+                int r = j + (int)below(&rng, (uint32_t)(m - j));
+                uint8_t c = deck[r];
+                deck[r] = deck[j];
+                deck[j] = c;
+            }
+            int at = 0;
+            for (Py_ssize_t p = 0; p < n; p++, out += width) {
+                memcpy(out, known[p], (size_t)nknown[p]);
+                memcpy(out + nknown[p], deck + at, (size_t)need[p]);
+                at += need[p];
+                if (community) out[width - 1] = deck[dealt];
+            }
+        }
+        Py_END_ALLOW_THREADS
+    }
+    result = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&pool_view);
+    if (have_state) put_state(&state, &rng);
+    if (have_out) PyBuffer_Release(&out_view);
+    return result;
+}
+
+/* tally(values, players, hilo, counts) -> None
+ * values: an int32 buffer of trials x players values (packed high << 6 | low in hi/lo); adds each
+ * trial's code into the int64 buffer counts. */
+static PyObject *tally(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "tally(values, players, hilo, counts)");
+        return NULL;
+    }
+    long n = PyLong_AsLong(args[1]);
+    int hilo = PyObject_IsTrue(args[2]);
+    if (PyErr_Occurred() || hilo < 0) return NULL;
+    if (n < 2 || n > MAX_PLAYERS || (hilo && n > 8)) {
+        PyErr_SetString(PyExc_ValueError, "2..10 players (8 in hi/lo)");
+        return NULL;
+    }
+    Py_buffer vv, cv;
+    if (PyObject_GetBuffer(args[0], &vv, PyBUF_C_CONTIGUOUS) < 0) return NULL;
+    if (PyObject_GetBuffer(args[3], &cv, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
+        PyBuffer_Release(&vv);
+        return NULL;
+    }
+    PyObject *result = NULL;
+    if (vv.len % (4 * n) || cv.len != (Py_ssize_t)(8 << (hilo ? 2 * n : n))) {
+        PyErr_SetString(PyExc_ValueError, "values: trials x players int32; counts: one int64 per code");
+    } else {
+        const int32_t *v = (const int32_t *)vv.buf;
+        int64_t *counts = (int64_t *)cv.buf;
+        Py_ssize_t trials = vv.len / (4 * n);
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t t = 0; t < trials; t++, v += n) counts[code_of(v, (int)n, hilo)]++;
+        Py_END_ALLOW_THREADS
+        result = Py_NewRef(Py_None);
+    }
+    PyBuffer_Release(&vv);
+    PyBuffer_Release(&cv);
+    return result;
+}
+
+
+static PyMethodDef methods[] = {
+    {"completions", (PyCFunction)(void (*)(void))completions, METH_FASTCALL,
+     "completions(tables, state, trials, drop, hilo, counts)"},
+    {"deal", (PyCFunction)(void (*)(void))deal, METH_FASTCALL,
+     "deal(pool, hands, needs, community, state, trials, width, out)"},
+    {"tally", (PyCFunction)(void (*)(void))tally, METH_FASTCALL, "tally(values, players, hilo, counts)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_sample", "studpoker's compiled Monte Carlo loops", -1, methods, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__sample(void) { return PyModule_Create(&module); }

@@ -1,0 +1,19 @@
+"""The compiled Monte Carlo loops (``_sample.c``): picking completions, dealing by shuffles, tallying trials."""
+
+from typing_extensions import Buffer
+
+def completions(
+    tables: tuple[Buffer, ...], state: Buffer, trials: int, drop: bool, hilo: bool, counts: Buffer, /
+) -> None: ...
+def deal(
+    pool: Buffer,
+    hands: tuple[bytes, ...],
+    needs: tuple[int, ...],
+    community: bool,
+    state: Buffer,
+    trials: int,
+    width: int,
+    out: Buffer,
+    /,
+) -> None: ...
+def tally(values: Buffer, players: int, hilo: bool, counts: Buffer, /) -> None: ...
