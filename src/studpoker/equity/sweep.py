@@ -2,11 +2,11 @@
 
 Heads-up with an opponent whose down cards are unknown, one player has millions of completions (heads-up 3rd
 street: 12,271,512 for a hand with only its door card known), and the sorted key arrays of
-:mod:`~studpoker.equity.exact` would hold hundreds of millions of keys. The sweep needs none of them. Call one player *Q* (queried) and the other *I* (inserted); both lists are put in
-order of value. Walking up the values, each of I's completions adds one to a counter for every subset of its
-cards of at most ``s = min(k_Q, k_I)`` cards (``k``: cards still to come). When the walk reaches a completion
-``q`` of Q, the counters hold exactly I's completions worth less than ``q``, and those sharing no card with ``q``
-are, by inclusion-exclusion,
+:mod:`~studpoker.equity.exact` would hold hundreds of millions of keys. The sweep needs none of them. Call one
+player *Q* (queried) and the other *I* (inserted); both lists are put in order of value. Walking up the values,
+each of I's completions adds one to a counter for every subset of its cards of at most ``s = min(k_Q, k_I)``
+cards (``k``: cards still to come). When the walk reaches a completion ``q`` of Q, the counters hold exactly I's
+completions worth less than ``q``, and those sharing no card with ``q`` are, by inclusion-exclusion,
 
     sum over T subset of q, |T| <= s, of (-1)^|T| counter[T]
 
