@@ -39,13 +39,14 @@ play: $(call installed,tui)
 test: $(call installed,test)
 	$(PY) -m pytest
 
-# The engine and history tests again on pure Python (a copy of src/ without compiled modules).
+# The engine, history, evaluation and equity tests again on pure Python (a copy of src/ without compiled modules).
 test-pure: $(call installed,test)
 	rm -rf build/pure && mkdir -p build/pure && cp -r src setup.py build/pure/
 	find build/pure -name '*.so' -delete
 	PYTHONPATH=build/pure/src $(PY) -c "import studpoker.engine.state as s; assert s.__file__.endswith('.py'), s.__file__"
 	PYTHONPATH=build/pure/src $(PY) -c "import importlib.util as u; assert u.find_spec('studpoker.evaluation._kernel') is None"
-	PYTHONPATH=build/pure/src $(PY) -m pytest -q -p no:cacheprovider tests/engine tests/history tests/evaluation tests/test_source_doctests.py
+	PYTHONPATH=build/pure/src $(PY) -c "import importlib.util as u; assert u.find_spec('studpoker.equity._sample') is None"
+	PYTHONPATH=build/pure/src $(PY) -m pytest -q -p no:cacheprovider tests/engine tests/history tests/evaluation tests/equity tests/test_source_doctests.py
 
 # The card room's tests again on PostgreSQL: STUDPOKER_TEST_POSTGRES is the URL of a role that may create databases.
 test-postgres: $(call installed,test)

@@ -4,6 +4,7 @@ counts, the compiled samplers agree with exact answers, a seed repeats, and the 
 from __future__ import annotations
 
 import random
+import struct
 from itertools import combinations
 
 import numpy as np
@@ -175,7 +176,59 @@ def test_the_kernel_refuses_malformed_calls() -> None:
         count.sweep(20, b"", 5, b"", b"", 5, b"")
     with pytest.raises(ValueError, match=r"0\.\.8191"):
         count.sweep(5, b"\x00", 1, np.array([9000], dtype=np.int32), b"\x01", 1, np.array([1], dtype=np.int32))
-    with pytest.raises(ValueError, match="outside the pool"):
+    with pytest.raises(ValueError, match="ascending, distinct positions in the pool"):
         count.sweep(5, b"\x07", 1, np.array([1], dtype=np.int32), b"\x01", 1, np.array([1], dtype=np.int32))
     with pytest.raises(ValueError, match="more cards to deal"):
         sample.deal(b"\x00\x01", (b"", b""), (7, 7), False, bytearray(32), 1, 7, np.empty(14, dtype=np.uint8))
+
+
+def _entries(*items: tuple[int, int]) -> bytes:
+    """Completions for the sampler: (card mask, value) pairs as its 16-byte entries."""
+    return b"".join(struct.pack("<Qii", mask, value, 0) for mask, value in items)
+
+
+def test_the_kernels_refuse_what_used_to_crash_or_hang() -> None:
+    """Malformed calls found by a hostile test: each crashed the interpreter or never returned."""
+    counts = np.zeros(4, dtype=np.int64)
+    # heads-up dropping with only one player who has a choice: falls back to picking again
+    sample.completions((_entries((0, 5)), _entries((1, 1), (2, 2))), bytearray(32), 1000, True, False, counts)
+    assert counts.sum() == 1000
+    # no pick can ever fit: an error instead of an endless loop
+    with pytest.raises(ValueError, match="no completion fits"):
+        sample.completions(
+            (_entries((1, 5), (1, 6)), _entries((1, 1), (1, 2))), bytearray(32), 10, False, False, counts
+        )
+    with pytest.raises(ValueError, match="no completion fits"):
+        sample.completions((_entries((1, 5), (1, 6)), _entries((1, 1), (1, 2))), bytearray(32), 10, True, False, counts)
+    # a size that overflows when multiplied out
+    with pytest.raises(ValueError, match="trials x players x width"):
+        sample.deal(bytes(range(40)), (b"\0\1\2", b"\3\4\5"), (1, 1), False, bytearray(32), 2**61, 4, bytearray(0))
+    with pytest.raises(ValueError, match="m <= 52"):
+        count.combinations(63, 61, bytearray(19337))
+    # rows with a repeated position
+    repeated = np.full((2000, 4), 51, np.uint8)
+    with pytest.raises(ValueError, match="ascending, distinct"):
+        count.sweep(
+            52, np.array([[0, 1, 2, 3]], np.uint8), 4, np.array([5], np.int32), repeated, 4, np.zeros(2000, np.int32)
+        )
+    zeros = np.zeros(2000, np.int32)
+    with pytest.raises(ValueError, match="ascending, distinct"):
+        count.sweep_hilo(
+            52,
+            np.array([[0, 1, 2, 3]], np.uint8),
+            4,
+            np.array([5], np.int32),
+            np.array([0], np.int32),
+            repeated,
+            4,
+            zeros,
+            zeros,
+        )
+    # tuples whose masks do not match their rows
+    players = tuple(
+        (np.array([[51]], np.uint8), 1, np.array([1 << bit], np.uint64), np.array([3], np.int32), None)
+        for bit in range(4)
+    )
+    keys, starts = np.zeros(1, np.int64), np.zeros(60, np.int64)
+    with pytest.raises(ValueError, match="each mask the bits of its row"):
+        count.tuples(52, 0, 1, players, keys, starts, 1, 1, 24, None, np.zeros((5, 5), np.int64))

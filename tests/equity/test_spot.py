@@ -203,7 +203,8 @@ def test_bad_method(method: str) -> None:
 
 @pytest.mark.parametrize("trials", [0, -5, 1.5, 1000.0, "1000", True])
 def test_bad_trials(trials: Any) -> None:
-    with pytest.raises(EquityError, match=re.escape(f"trials must be a positive whole number, got {trials!r}")):
+    message = f"trials must be a whole number from 1 to 1,000,000,000,000, got {trials!r}"
+    with pytest.raises(EquityError, match=re.escape(message)):
         equity(["As Kd Qc Jd Tc 9d", "2s 3s 4c 5d 6c 7d"], method="montecarlo", trials=trials)
 
 

@@ -18,6 +18,15 @@
 
 /* ---- combinations ---------------------------------------------------------------------------- */
 
+/* Whether each of the n rows of k pool positions is strictly ascending and below m: the subset ids
+ * of the counters are computed from rows in that form. */
+static int rows_ok(const uint8_t *rows, Py_ssize_t n, long k, long m) {
+    for (Py_ssize_t i = 0; i < n; i++, rows += k)
+        for (long j = 0; j < k; j++)
+            if (rows[j] >= m || (j && rows[j] <= rows[j - 1])) return 0;
+    return 1;
+}
+
 /* combinations(m, k, out) -> None: every k-subset of range(m) in lexicographic order (as
  * itertools.combinations), k bytes a row, into the writable buffer out (C(m, k) x k bytes). */
 static PyObject *combinations(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
@@ -27,8 +36,8 @@ static PyObject *combinations(PyObject *self, PyObject *const *args, Py_ssize_t 
     }
     long m = PyLong_AsLong(args[0]), k = PyLong_AsLong(args[1]);
     if (PyErr_Occurred()) return NULL;
-    if (m < 0 || m > 64 || k < 1 || k > m) {
-        PyErr_SetString(PyExc_ValueError, "need 1 <= k <= m <= 64");
+    if (m < 0 || m > 52 || k < 1 || k > m) {
+        PyErr_SetString(PyExc_ValueError, "need 1 <= k <= m <= 52");
         return NULL;
     }
     Py_buffer ov;
@@ -261,10 +270,7 @@ static int sweep_open(sweep_t *w, PyObject *const *args, Py_ssize_t nargs, int h
         if (w->qv[i] < 0 || w->qv[i] >= VALUES || (hilo && (w->ql[i] < 0 || w->ql[i] >= LOW_CLASSES))) goto bad_value;
     for (Py_ssize_t i = 0; i < w->ni; i++)
         if (w->iv[i] < 0 || w->iv[i] >= VALUES || (hilo && (w->il[i] < 0 || w->il[i] >= LOW_CLASSES))) goto bad_value;
-    for (Py_ssize_t i = 0; i < w->nq * w->qk; i++)
-        if (w->qr[i] >= w->m) goto bad_row;
-    for (Py_ssize_t i = 0; i < w->ni * w->ik; i++)
-        if (w->ir[i] >= w->m) goto bad_row;
+    if (!rows_ok(w->qr, w->nq, w->qk, w->m) || !rows_ok(w->ir, w->ni, w->ik, w->m)) goto bad_row;
     set_offsets((int)w->m, w->offset);
     w->q_order = order_by_value(w->qv, w->nq);
     w->i_order = order_by_value(w->iv, w->ni);
@@ -277,7 +283,7 @@ bad_value:
     PyErr_SetString(PyExc_ValueError, hilo ? "values must be 0..8191 and lows 0..56" : "values must be 0..8191");
     goto fail;
 bad_row:
-    PyErr_SetString(PyExc_ValueError, "a row holds a position outside the pool");
+    PyErr_SetString(PyExc_ValueError, "each row must hold ascending, distinct positions in the pool");
 fail:
     sweep_close(w);
     return -1;
@@ -636,8 +642,8 @@ static PyObject *tuples(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_ValueError, "players: a tuple of 1..9 (rows, k, masks, values, lows)");
         return NULL;
     }
-    if (m < 1 || m > 52 || k < 0 || k > MAX_K || scale < 1 || disjoint < 0) {
-        PyErr_SetString(PyExc_ValueError, "a pool of 1..52 cards, k 0..8, scale >= 1");
+    if (m < 0 || m > 52 || k < 0 || k > MAX_K || scale < 1 || disjoint < 0) {
+        PyErr_SetString(PyExc_ValueError, "a pool of 0..52 cards, k 0..8, scale >= 1");
         return NULL;
     }
     tuples_t *t = PyMem_RawCalloc(1, sizeof(tuples_t));
@@ -715,12 +721,20 @@ static PyObject *tuples(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_ValueError, "out must hold 5 x (players) int64");
         goto done;
     }
-    for (int e = 0; e < t->explicit; e++)
-        for (Py_ssize_t i = 0; i < t->side[e].n * t->side[e].k; i++)
-            if (t->side[e].rows[i] >= m) {
-                PyErr_SetString(PyExc_ValueError, "a row holds a position outside the pool");
-                goto done;
-            }
+    for (int e = 0; e < t->explicit; e++) {
+        const side_t *p = &t->side[e];
+        int ok = rows_ok(p->rows, p->n, p->k, m);
+        for (Py_ssize_t i = 0; ok && i < p->n; i++) { /* the masks must be the rows' cards: disjointness rests on them */
+            uint64_t mask = 0;
+            for (int j = 0; j < p->k; j++) mask |= (uint64_t)1 << p->rows[i * p->k + j];
+            ok = mask == p->masks[i];
+        }
+        if (!ok) {
+            PyErr_SetString(PyExc_ValueError, "each row must hold ascending, distinct positions in the pool, "
+                                              "and each mask the bits of its row");
+            goto done;
+        }
+    }
     t->k = (int)k;
     t->disjoint = disjoint;
     t->scale = scale;

@@ -19,6 +19,7 @@
 #define LOW_BITS 6
 #define LOW_MASK ((1 << LOW_BITS) - 1)
 #define PICKS 32 /* trials drawn ahead so that their table reads overlap */
+#define MAX_TRIES (1u << 26) /* picks in a row that do not fit before giving up: no completion can fit */
 
 #if defined(__GNUC__)
 #define PREFETCH(p) __builtin_prefetch(p)
@@ -175,24 +176,30 @@ static PyObject *completions(PyObject *self, PyObject *const *args, Py_ssize_t n
         goto done;
     }
     int64_t *counts = (int64_t *)counts_view.buf;
-    int last = -1; /* the last player with a choice */
+    int last = -1, first = -1; /* the last player with a choice, and the one before him */
     for (int p = 0; p < n; p++)
-        if (sizes[p] > 1) last = p;
+        if (sizes[p] > 1) {
+            first = last;
+            last = p;
+        }
+    int stuck = 0;
     Py_BEGIN_ALLOW_THREADS
     int32_t v[MAX_PLAYERS];
     for (int p = 0; p < n; p++) v[p] = rows[p][0].value;
-    if (drop && last >= 0) {
-        /* two players with a choice: pick both, keep the trial if they fit */
-        int first = -1;
-        for (int p = 0; p < last; p++)
-            if (sizes[p] > 1) first = p;
+    if (drop && first >= 0) {
+        /* two players with a choice (the others have none): pick both, keep the trial if they fit */
         const entry_t *a = rows[first], *b = rows[last];
         const uint32_t na = sizes[first], nb = sizes[last];
         long long done = 0;
         const entry_t *xs[PICKS], *ys[PICKS];
         int64_t first_best = 0, last_best = 0, tied = 0; /* heads-up high only: the trials won by each, tied */
         const int plain = n == 2 && !hilo;
+        uint64_t misses = 0; /* picks in a row that did not fit */
         while (done < trials) {
+            if (misses > MAX_TRIES) {
+                stuck = 1;
+                break;
+            }
             /* draw a batch of picks and ask for their entries first: the reads then overlap */
             for (int j = 0; j < PICKS; j++) {
                 uint32_t i, k;
@@ -213,10 +220,15 @@ static PyObject *completions(PyObject *self, PyObject *const *args, Py_ssize_t n
                     kept += fits;
                 }
                 done += kept;
+                misses = kept ? 0 : misses + PICKS;
                 continue;
             }
             for (int j = 0; j < PICKS && done < trials; j++) {
-                if (xs[j]->mask & ys[j]->mask) continue;
+                if (xs[j]->mask & ys[j]->mask) {
+                    misses++;
+                    continue;
+                }
+                misses = 0;
                 v[first] = xs[j]->value;
                 v[last] = ys[j]->value;
                 counts[code_of(v, (int)n, hilo)]++;
@@ -243,7 +255,13 @@ static PyObject *completions(PyObject *self, PyObject *const *args, Py_ssize_t n
                 for (int p = 0; p < n; p++) {
                     if (sizes[p] == 1) continue;
                     const entry_t *e = firsts[j][p];
-                    while (e->mask & taken) e = rows[p] + below(&rng, sizes[p]);
+                    for (uint32_t tries = 0; e->mask & taken; tries++) {
+                        if (tries > MAX_TRIES) {
+                            stuck = 1;
+                            goto out;
+                        }
+                        e = rows[p] + below(&rng, sizes[p]);
+                    }
                     taken |= e->mask;
                     v[p] = e->value;
                 }
@@ -251,8 +269,12 @@ static PyObject *completions(PyObject *self, PyObject *const *args, Py_ssize_t n
             }
         }
     }
+out:
     Py_END_ALLOW_THREADS
-    result = Py_NewRef(Py_None);
+    if (stuck)
+        PyErr_SetString(PyExc_ValueError, "no completion fits beside the others' (every pick shares a card)");
+    else
+        result = Py_NewRef(Py_None);
 done:
     for (Py_ssize_t p = 0; p < got; p++) PyBuffer_Release(&views[p]);
     if (have_state) put_state(&state, &rng);
@@ -316,7 +338,7 @@ static PyObject *deal(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     have_state = 1;
     if (PyObject_GetBuffer(args[7], &out_view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) goto done;
     have_out = 1;
-    if (out_view.len != (Py_ssize_t)(trials * n * width)) {
+    if (trials > PY_SSIZE_T_MAX / (n * width) || out_view.len != (Py_ssize_t)(trials * n * width)) {
         PyErr_SetString(PyExc_ValueError, "out must hold trials x players x width bytes");
         goto done;
     }

@@ -13,6 +13,9 @@ from .spot import CommunityLike, EquityError, Spot
 
 __all__ = ["DEFAULT_TRIALS", "LONG_JOB", "Progress", "auto_workers", "equity"]
 
+#: The most Monte Carlo trials one call draws (as :data:`studpoker.equity.montecarlo.MAX_TRIALS`; kept here so
+#: that checking a call imports no NumPy).
+MAX_TRIALS = 10**12
 #: Monte Carlo trials when none are asked for: a standard error of at most 0.05 percentage points of equity.
 DEFAULT_TRIALS = 1_000_000
 
@@ -28,7 +31,7 @@ def equity(
     hands: Sequence[str | Iterable[Card | str]] | Spot,
     *,
     variant: str | Variant = "7stud",
-    dead: str | Iterable[Card | str] = (),
+    dead: str | Iterable[Card | str] | None = (),
     community: CommunityLike = None,
     method: str = "auto",
     trials: int | None = None,
@@ -49,8 +52,14 @@ def equity(
     spot = hands if isinstance(hands, Spot) else Spot.parse(variant, hands, dead, community)
     if method not in ("auto", "exact", "montecarlo"):
         raise EquityError(f"unknown method {method!r}: use auto, exact or montecarlo")
-    if trials is not None and (type(trials) is not int or trials < 1):
-        raise EquityError(f"trials must be a positive whole number, got {trials!r}")
+    if trials is not None and (type(trials) is not int or not 1 <= trials <= MAX_TRIALS):
+        raise EquityError(f"trials must be a whole number from 1 to {MAX_TRIALS:,}, got {trials!r}")
+    if trials is not None and method == "exact":
+        raise EquityError("trials are for Monte Carlo: method='exact' counts every outcome")
+    if seed is not None and (type(seed) is not int or not 0 <= seed < 2**128):
+        raise EquityError(f"seed must be a whole number from 0 to 2**128 - 1, got {seed!r}")
+    if progress is not None and not callable(progress):
+        raise EquityError(f"progress must be a function progress(done, total), got {progress!r}")
     if workers is not None and (type(workers) is not int or workers < 1):
         raise EquityError(f"workers must be a positive whole number or None (auto), got {workers!r}")
     start = time.perf_counter()

@@ -31,6 +31,7 @@ counted ``len(pool)`` times (:attr:`Plan.repeats`).
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import reduce
@@ -156,15 +157,18 @@ def count(spot: Spot, *, workers: int = 1, progress: Progress | None = None) -> 
 
         global _SHARED
         _SHARED = counter
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+        pool = ProcessPoolExecutor(
+            max_workers=max(1, min(workers, total, cores)), mp_context=multiprocessing.get_context("fork")
+        )
         try:
-            context = multiprocessing.get_context("fork")
-            with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-                futures = [pool.submit(_count_chunk, chunk) for chunk in chunks]
-                for done, future in enumerate(as_completed(futures), 1):
-                    tally.add(future.result())
-                    if progress is not None:
-                        progress(done, total)
-        finally:
+            futures = [pool.submit(_count_chunk, chunk) for chunk in chunks]
+            for done, future in enumerate(as_completed(futures), 1):
+                tally.add(future.result())
+                if progress is not None:
+                    progress(done, total)
+        finally:  # on an error or Ctrl-C, the chunks not started are dropped rather than waited for
+            pool.shutdown(wait=True, cancel_futures=True)
             _SHARED = None
     else:
         for done, chunk in enumerate(chunks, 1):

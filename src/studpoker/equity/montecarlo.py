@@ -31,7 +31,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from math import comb
 from types import ModuleType
@@ -52,10 +52,24 @@ try:
 except ImportError:  # built without a C compiler (or STUDPOKER_PURE=1): the NumPy samplers below
     _sample = None
 
-__all__ = ["CHUNK", "MAX_PICKS", "MAX_ROWS", "Sampler", "acceptance", "choose_sampler", "sample"]
+__all__ = [
+    "CHUNK",
+    "MAX_PICKS",
+    "MAX_ROWS",
+    "MAX_SEED",
+    "MAX_TRIALS",
+    "Sampler",
+    "acceptance",
+    "choose_sampler",
+    "sample",
+]
 
 #: Trials per chunk: each chunk has its own random stream, so this fixes the answer for a seed.
 CHUNK = 1 << 18
+#: The most trials one call draws (about three hours at 100 million a second): more is a mistake.
+MAX_TRIALS = 10**12
+#: Seeds are whole numbers below this (SeedSequence takes any; a bound keeps hostile input small).
+MAX_SEED = 2**128
 #: The completions sampler lists at most this many completions per player.
 MAX_ROWS = 3_000_000
 #: ... and at most this many picks per trial on average (the sum over players of 1 / acceptance); beyond it the
@@ -136,23 +150,26 @@ def sample(
     ``workers`` > 1 shares the chunks among that many processes. ``progress(done, trials)`` is called after each
     chunk. ``sampler`` forces a method (see the module documentation); ``"auto"`` is :func:`choose_sampler`'s.
     """
-    if type(trials) is not int or trials < 1:
-        raise EquityError(f"trials must be a positive whole number, got {trials!r}")
+    if type(trials) is not int or not 1 <= trials <= MAX_TRIALS:
+        raise EquityError(f"trials must be a whole number from 1 to {MAX_TRIALS:,}, got {trials!r}")
     if type(workers) is not int or workers < 1:
         raise EquityError(f"workers must be a positive whole number, got {workers!r}")
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
-        raise EquityError(f"seed must be a whole number >= 0, got {seed!r}")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < MAX_SEED):
+        raise EquityError(f"seed must be a whole number from 0 to 2**128 - 1, got {seed!r}")
     if sampler not in ("auto", "completions", "shuffle"):
         raise EquityError(f"unknown sampler {sampler!r}: use auto, completions or shuffle")
     if sampler == "completions" and spot.community_to_come:
         raise EquityError("the completions sampler cannot deal a community card: use the shuffle sampler (or auto)")
     entropy: int = np.random.SeedSequence().entropy if seed is None else seed  # type: ignore[assignment]
     plan = _plan(spot, choose_sampler(spot, trials) if sampler == "auto" else sampler)
-    sizes = [min(CHUNK, trials - start) for start in range(0, trials, CHUNK)]
+    chunks = -(-trials // CHUNK)
+    sizes = ((index, min(CHUNK, trials - index * CHUNK)) for index in range(chunks))  # lazily: trials may be many
     counts = np.zeros(plan.codes, dtype=np.int64)
     done = 0
-    if workers == 1 or len(sizes) == 1:
-        for index, size in enumerate(sizes):
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    processes = min(workers, chunks, cores)
+    if processes <= 1:
+        for index, size in sizes:
             counts += _chunk(plan, entropy, index, size)
             done += size
             if progress is not None:
@@ -161,23 +178,33 @@ def sample(
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     executor = ProcessPoolExecutor(
-        max_workers=min(workers, len(sizes), os.cpu_count() or workers),
-        mp_context=context,
-        initializer=_start_worker,
-        initargs=(plan,),
+        max_workers=processes, mp_context=context, initializer=_start_worker, initargs=(plan,)
     )
     try:
-        futures: dict[Future[Counts], int] = {
-            executor.submit(_worker_chunk, entropy, index, size): size for index, size in enumerate(sizes)
-        }
-        for future in as_completed(futures):
-            counts += future.result()
-            done += futures[future]
+        pending: dict[Future[Counts], int] = {}
+        for index, size in sizes:  # a few chunks ahead of the processes, not all of them at once
+            pending[executor.submit(_worker_chunk, entropy, index, size)] = size
+            while len(pending) >= 4 * processes:
+                done += _collect(pending, counts)
+                if progress is not None:
+                    progress(done, trials)
+        while pending:
+            done += _collect(pending, counts)
             if progress is not None:
                 progress(done, trials)
-    finally:
+    finally:  # on an error or Ctrl-C, the chunks not started are dropped rather than waited for
         executor.shutdown(wait=True, cancel_futures=True)
     return _tally(plan, counts)
+
+
+def _collect(pending: dict[Future[Counts], int], counts: Counts) -> int:
+    """Wait for at least one pending chunk, add its counts, and return how many trials came in."""
+    finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+    trials = 0
+    for future in finished:
+        counts += future.result()
+        trials += pending.pop(future)
+    return trials
 
 
 def _plan(spot: Spot, sampler: str) -> _Plan:

@@ -35,6 +35,11 @@ VARIANT_NAMES = {
 }
 
 
+#: Limits on what a caller may hand over (beyond them nothing is a hand): hands, and characters of card text.
+MAX_HANDS = 64
+MAX_TEXT = 1000
+
+
 class EquityError(ValueError):
     """A question that cannot be answered as asked: a bad card, a card in two places, too many cards for the game,
     too many players for the deck. The message says what and where."""
@@ -65,6 +70,14 @@ class Spot:
     community: bool | Card | None = None
 
     def __post_init__(self) -> None:
+        if not isinstance(self.variant, Variant):
+            raise EquityError(f"variant must be an engine Variant, got {self.variant!r}: use Spot.parse for names")
+        if not isinstance(self.hands, tuple) or not all(
+            isinstance(hand, tuple) and all(isinstance(c, Card) for c in hand) for hand in self.hands
+        ):
+            raise EquityError("hands must be a tuple of tuples of Cards: use Spot.parse for text")
+        if not isinstance(self.dead, tuple) or not all(isinstance(c, Card) for c in self.dead):
+            raise EquityError("dead must be a tuple of Cards: use Spot.parse for text")
         n, most = len(self.hands), self.variant.max_seats
         if n < 2:
             raise EquityError(f"equity needs at least two hands, got {n}")
@@ -120,21 +133,27 @@ class Spot:
         cls,
         variant: str | Variant,
         hands: Sequence[str | Iterable[Card | str]],
-        dead: str | Iterable[Card | str] = (),
+        dead: str | Iterable[Card | str] | None = (),
         community: CommunityLike = None,
     ) -> Spot:
         """A spot from text: ``variant`` by name (``7stud``, ``7stud8``, ``razz``, ``5stud``) or as a
         :class:`~studpoker.engine.Variant`; each hand and the dead cards as ``"As Ad 7c"`` or cards; ``community``
         True, False, None (auto) or the dealt community card (``"Kd"`` or a card)."""
         if not isinstance(variant, Variant):
-            try:
-                variant = VARIANT_NAMES[variant] if variant in VARIANT_NAMES else Variant(str(variant).upper())
-            except ValueError:
-                raise EquityError(f"unknown game {variant!r}: use {', '.join(VARIANT_NAMES)}") from None
+            known = {v.value for v in Variant}
+            if not isinstance(variant, str) or (variant not in VARIANT_NAMES and variant.upper() not in known):
+                raise EquityError(f"unknown game {variant!r}: use {', '.join(VARIANT_NAMES)}")
+            variant = VARIANT_NAMES[variant] if variant in VARIANT_NAMES else Variant(variant.upper())
+        if isinstance(hands, str) or not isinstance(hands, Sequence):
+            raise EquityError(
+                f'hands must be a list of hands (each "As Ad 7c" or a list of cards), got {type(hands).__name__}'
+            )
+        if len(hands) > MAX_HANDS:
+            raise EquityError(f"equity takes at most {MAX_HANDS} hands, got {len(hands)}")
         parsed = tuple(_cards(hand, f"hand {i}") for i, hand in enumerate(hands, 1))
         if isinstance(community, str):
             community = _community_card(community)
-        return cls(variant, parsed, _cards(dead, "the dead cards"), community)
+        return cls(variant, parsed, _cards(() if dead is None else dead, "the dead cards"), community)
 
     @property
     def n(self) -> int:
@@ -168,6 +187,8 @@ class Spot:
         if isinstance(card, str):
             card = _community_card(card)
         elif not isinstance(card, Card):
+            if type(card) is not int or not 0 <= card < 52:
+                raise EquityError(f"the community card: expected a card, its text or an index 0..51, got {card!r}")
             card = Card.from_index(card)
         return Spot(self.variant, self.hands, self.dead, card)
 
@@ -205,9 +226,22 @@ def _community_card(text: str) -> Card:
 
 
 def _cards(cards: str | Iterable[Card | str], where: str) -> tuple[Card, ...]:
+    """Cards from text or an iterable of cards and card texts; anything else is an :class:`EquityError`."""
+    if isinstance(cards, str):
+        if len(cards) > MAX_TEXT:
+            raise EquityError(f"{where}: {len(cards):,} characters is not a hand (at most {MAX_TEXT})")
+    elif not isinstance(cards, Iterable) or isinstance(cards, (bytes, bytearray, dict)):
+        raise EquityError(f'{where}: expected cards as text ("As Kd") or a list of cards, got {type(cards).__name__}')
     try:
         if isinstance(cards, str):
             return parse_cards(cards) if cards.strip() else ()
-        return tuple(c if isinstance(c, Card) else parse_card(c) for c in cards)
+        out: list[Card] = []
+        for c in cards:
+            if len(out) == 52:
+                raise EquityError(f"{where}: more than 52 cards")
+            if not isinstance(c, (Card, str)):
+                raise EquityError(f'{where}: expected a card ("As" or a Card), got {c!r}')
+            out.append(c if isinstance(c, Card) else parse_card(c))
+        return tuple(out)
     except CardError as error:
         raise EquityError(f"{where}: {error}") from None
