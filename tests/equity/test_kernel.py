@@ -179,7 +179,7 @@ def test_the_kernel_refuses_malformed_calls() -> None:
     with pytest.raises(ValueError, match="ascending, distinct positions in the pool"):
         count.sweep(5, b"\x07", 1, np.array([1], dtype=np.int32), b"\x01", 1, np.array([1], dtype=np.int32))
     with pytest.raises(ValueError, match="more cards to deal"):
-        sample.deal(b"\x00\x01", (b"", b""), (7, 7), False, bytearray(32), 1, 7, np.empty(14, dtype=np.uint8))
+        sample.deal(b"\x00\x01", (b"", b""), (7, 7), False, bytearray(32), 1, 7, np.empty(14, dtype=np.uint8), None)
 
 
 def _entries(*items: tuple[int, int]) -> bytes:
@@ -202,7 +202,9 @@ def test_the_kernels_refuse_what_used_to_crash_or_hang() -> None:
         sample.completions((_entries((1, 5), (1, 6)), _entries((1, 1), (1, 2))), bytearray(32), 10, True, False, counts)
     # a size that overflows when multiplied out
     with pytest.raises(ValueError, match="trials x players x width"):
-        sample.deal(bytes(range(40)), (b"\0\1\2", b"\3\4\5"), (1, 1), False, bytearray(32), 2**61, 4, bytearray(0))
+        sample.deal(
+            bytes(range(40)), (b"\0\1\2", b"\3\4\5"), (1, 1), False, bytearray(32), 2**61, 4, bytearray(0), None
+        )
     with pytest.raises(ValueError, match="m <= 52"):
         count.combinations(63, 61, bytearray(19337))
     # rows with a repeated position

@@ -256,7 +256,7 @@ def format_result(result: EquityResult) -> str:
     titles = ["hand", "scoop %", "high %", "low %", "equity %"] if hilo else ["hand", "win %", "tie %", "equity %"]
     rows = [titles]
     for player in result.players:
-        hand = format_cards(player.hand) or "-"
+        hand = player.range or format_cards(player.hand) or "-"
         if hilo:
             cells = [
                 _percent(player.win, player.win_se, monte),

@@ -3,11 +3,37 @@
 * :func:`equity`: the answer, exact (every outcome counted) when that is quick, Monte Carlo otherwise.
 * :class:`Spot`: the question (the game, each player's known cards, the dead cards); :class:`EquityError`.
 * :class:`EquityResult`, :class:`PlayerEquity`: win, tie and equity, or for stud hi/lo scoop, high and low shares.
-* :mod:`~studpoker.equity.exact`, :mod:`~studpoker.equity.montecarlo`: the two methods.
+* :class:`Range`, :class:`RangeError`: what an opponent may hold face down (:mod:`~studpoker.equity.ranges`);
+  any hand given to :func:`equity` may be one (:mod:`~studpoker.equity.ranged`).
+* :mod:`~studpoker.equity.exact`, :mod:`~studpoker.equity.sweep`, :mod:`~studpoker.equity.montecarlo`: the methods.
 """
+
+from typing import TYPE_CHECKING, Any
 
 from .api import DEFAULT_TRIALS, equity
 from .result import EquityResult, PlayerEquity
 from .spot import VARIANT_NAMES, EquityError, Spot
 
-__all__ = ["DEFAULT_TRIALS", "VARIANT_NAMES", "EquityError", "EquityResult", "PlayerEquity", "Spot", "equity"]
+if TYPE_CHECKING:
+    from .ranges import Range, RangeError
+
+__all__ = [
+    "DEFAULT_TRIALS",
+    "VARIANT_NAMES",
+    "EquityError",
+    "EquityResult",
+    "PlayerEquity",
+    "Range",
+    "RangeError",
+    "Spot",
+    "equity",
+]
+
+
+def __getattr__(name: str) -> Any:
+    """``Range`` and ``RangeError`` on first use: the range compiler is not needed by every equity question."""
+    if name in ("Range", "RangeError"):
+        from . import ranges
+
+        return getattr(ranges, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

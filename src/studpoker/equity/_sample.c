@@ -284,28 +284,58 @@ done:
 
 /* ---- the shuffle sampler: dealing ----------------------------------------------------------- */
 
-/* deal(pool, hands, needs, community, state, trials, out) -> None
+/* A player's range for deal(): his possible down cards (`down` cards each) and their cumulative weights. */
+typedef struct {
+    const uint8_t *combos; /* NULL: no range (his down cards are known, or dealt like the rest) */
+    const double *cumulative;
+    Py_ssize_t n;
+    int down;
+} range_t;
+
+/* A uniform double in [0, 1). */
+static inline double uniform(rng_t *r) { return (double)(next64(r) >> 11) * (1.0 / 9007199254740992.0); }
+
+/* The combination a weighted pick lands on: the first whose cumulative weight exceeds u * total. */
+static inline Py_ssize_t pick_combo(rng_t *r, const range_t *g) {
+    const double x = uniform(r) * g->cumulative[g->n - 1];
+    Py_ssize_t lo = 0, hi = g->n - 1;
+    while (lo < hi) {
+        Py_ssize_t mid = lo + ((hi - lo) >> 1);
+        if (g->cumulative[mid] > x) hi = mid;
+        else lo = mid + 1;
+    }
+    return lo;
+}
+
+/* deal(pool, hands, needs, community, state, trials, width, out, ranges) -> None
  * For each of `trials` trials, a partial Fisher-Yates shuffle of `pool` (card bytes): the first
  * cards go to the players in seat order (needs[p] each), then, with `community`, one more card
- * that every player gets. out: a writable uint8 buffer of trials x n x 7 bytes (each player's
- * known cards, then his dealt cards, then the community card; `width` cards a hand). */
+ * that every player gets. out: a writable uint8 buffer of trials x n x width bytes (each player's
+ * known cards, then his down cards from his range, then his dealt cards, then the community card).
+ * ranges: None, or one entry per player, None or (combos, down, cumulative weights): each trial
+ * first picks every ranged player's down cards with probability proportional to their weight,
+ * again as a whole while two picks share a card (so an assignment of down cards comes with
+ * probability proportional to the product of its weights), and takes them out of the shuffle. */
 static PyObject *deal(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 8) {
-        PyErr_SetString(PyExc_TypeError, "deal(pool, hands, needs, community, state, trials, width, out)");
+    if (nargs != 9) {
+        PyErr_SetString(PyExc_TypeError, "deal(pool, hands, needs, community, state, trials, width, out, ranges)");
         return NULL;
     }
-    Py_buffer pool_view, state, out_view;
+    Py_buffer pool_view, state, out_view, views[2 * MAX_PLAYERS];
     if (PyObject_GetBuffer(args[0], &pool_view, PyBUF_C_CONTIGUOUS) < 0) return NULL;
     PyObject *result = NULL;
-    int have_state = 0, have_out = 0;
+    int have_state = 0, have_out = 0, got = 0, ranged = 0, stuck = 0;
     rng_t rng;
-    PyObject *hands = args[1], *needs_obj = args[2];
+    range_t ranges[MAX_PLAYERS];
+    memset(ranges, 0, sizeof ranges);
+    PyObject *hands = args[1], *needs_obj = args[2], *ranges_obj = args[8];
     int community = PyObject_IsTrue(args[3]);
     long long trials = PyLong_AsLongLong(args[5]);
     long width = PyLong_AsLong(args[6]);
     if (PyErr_Occurred() || community < 0) goto done;
-    if (!PyTuple_Check(hands) || !PyTuple_Check(needs_obj) || PyTuple_GET_SIZE(hands) != PyTuple_GET_SIZE(needs_obj)) {
-        PyErr_SetString(PyExc_TypeError, "hands and needs must be tuples of the same length");
+    if (!PyTuple_Check(hands) || !PyTuple_Check(needs_obj) || PyTuple_GET_SIZE(hands) != PyTuple_GET_SIZE(needs_obj) ||
+        (ranges_obj != Py_None && (!PyTuple_Check(ranges_obj) || PyTuple_GET_SIZE(ranges_obj) != PyTuple_GET_SIZE(hands)))) {
+        PyErr_SetString(PyExc_TypeError, "hands, needs (and ranges) must be tuples of the same length");
         goto done;
     }
     Py_ssize_t n = PyTuple_GET_SIZE(hands), m = pool_view.len;
@@ -313,8 +343,18 @@ static PyObject *deal(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
         PyErr_SetString(PyExc_ValueError, "2..10 players, at most 52 cards in the pool, 1..7 cards a hand");
         goto done;
     }
+    const uint8_t *pool = (const uint8_t *)pool_view.buf;
+    int in_pool[52];
+    for (int c = 0; c < 52; c++) in_pool[c] = 0;
+    for (Py_ssize_t i = 0; i < m; i++) {
+        if (pool[i] > 51 || in_pool[pool[i]]) {
+            PyErr_SetString(PyExc_ValueError, "the pool must hold distinct cards 0..51");
+            goto done;
+        }
+        in_pool[pool[i]] = 1;
+    }
     uint8_t known[MAX_PLAYERS][8];
-    int nknown[MAX_PLAYERS], need[MAX_PLAYERS], dealt = 0;
+    int nknown[MAX_PLAYERS], need[MAX_PLAYERS], dealt = 0, held = 0;
     for (Py_ssize_t p = 0; p < n; p++) {
         PyObject *h = PyTuple_GET_ITEM(hands, p);
         char *data;
@@ -322,7 +362,32 @@ static PyObject *deal(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
         if (PyBytes_AsStringAndSize(h, &data, &len) < 0) goto done;
         need[p] = (int)PyLong_AsLong(PyTuple_GET_ITEM(needs_obj, p));
         if (PyErr_Occurred()) goto done;
-        if (need[p] < 0 || len + need[p] + community != width) {
+        PyObject *g = ranges_obj == Py_None ? Py_None : PyTuple_GET_ITEM(ranges_obj, p);
+        if (g != Py_None) {
+            PyObject *combos, *cumulative;
+            int down;
+            if (!PyTuple_Check(g) || !PyArg_ParseTuple(g, "OiO", &combos, &down, &cumulative)) goto done;
+            if (PyObject_GetBuffer(combos, &views[got], PyBUF_C_CONTIGUOUS) < 0) goto done;
+            ranges[p].combos = views[got].buf;
+            Py_ssize_t bytes = views[got++].len;
+            if (PyObject_GetBuffer(cumulative, &views[got], PyBUF_C_CONTIGUOUS) < 0) goto done;
+            ranges[p].cumulative = views[got].buf;
+            ranges[p].n = views[got++].len / 8;
+            ranges[p].down = down;
+            int ok = down >= 1 && down <= 3 && ranges[p].n >= 1 && bytes == ranges[p].n * down &&
+                     views[got - 1].len == ranges[p].n * 8 && ranges[p].cumulative[ranges[p].n - 1] > 0;
+            for (Py_ssize_t i = 0; ok && i < ranges[p].n; i++)
+                ok = (i == 0 ? ranges[p].cumulative[0] >= 0 : ranges[p].cumulative[i] >= ranges[p].cumulative[i - 1]);
+            for (Py_ssize_t i = 0; ok && i < bytes; i++) ok = ranges[p].combos[i] < 52 && in_pool[ranges[p].combos[i]];
+            if (!ok) {
+                PyErr_SetString(PyExc_ValueError,
+                                "a range: combos of `down` pool cards each and rising cumulative weights, the last > 0");
+                goto done;
+            }
+            ranged = 1;
+            held += down;
+        }
+        if (need[p] < 0 || len + ranges[p].down + need[p] + community != width || len > 7) {
             PyErr_SetString(PyExc_ValueError, "each hand's known and dealt cards must make `width` cards");
             goto done;
         }
@@ -330,7 +395,7 @@ static PyObject *deal(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
         nknown[p] = (int)len;
         dealt += need[p];
     }
-    if (dealt + community > m) {
+    if (dealt + community + held > m) {
         PyErr_SetString(PyExc_ValueError, "more cards to deal than the pool holds");
         goto done;
     }
@@ -343,33 +408,79 @@ static PyObject *deal(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
         goto done;
     }
     {
-        uint8_t deck[52];
-        const uint8_t *pool = (const uint8_t *)pool_view.buf;
+        uint8_t deck[52], where[52]; /* the deck, and each card's place in it */
         uint8_t *out = (uint8_t *)out_view.buf;
         const int draw = dealt + community;
+        const uint8_t *chosen[MAX_PLAYERS];
         Py_BEGIN_ALLOW_THREADS
         memcpy(deck, pool, (size_t)m);
+        for (int i = 0; i < m; i++) where[deck[i]] = (uint8_t)i;
         for (long long t = 0; t < trials; t++) {
+            int first = 0; /* the deck's first `first` cards are the ranged players' down cards */
+            if (ranged) {
+                uint64_t taken = 0;
+                for (uint32_t tries = 0;; tries++) { /* an assignment with no card twice, as a whole */
+                    if (tries > MAX_TRIES) {
+                        stuck = 1;
+                        goto out;
+                    }
+                    taken = 0;
+                    int clash = 0;
+                    for (Py_ssize_t p = 0; p < n && !clash; p++) {
+                        if (ranges[p].combos == NULL) continue;
+                        chosen[p] = ranges[p].combos + pick_combo(&rng, &ranges[p]) * ranges[p].down;
+                        for (int j = 0; j < ranges[p].down; j++) {
+                            const uint64_t bit = (uint64_t)1 << chosen[p][j];
+                            clash |= (taken & bit) != 0;
+                            taken |= bit;
+                        }
+                    }
+                    if (!clash) break;
+                }
+                for (Py_ssize_t p = 0; p < n; p++) { /* move the chosen cards to the front */
+                    if (ranges[p].combos == NULL) continue;
+                    for (int j = 0; j < ranges[p].down; j++, first++) {
+                        const uint8_t c = chosen[p][j], other = deck[first];
+                        const uint8_t at = where[c];
+                        deck[at] = other;
+                        where[other] = at;
+                        deck[first] = c;
+                        where[c] = (uint8_t)first;
+                    }
+                }
+            }
             /* the deck stays a permutation of the pool from trial to trial: each shuffle starts from the last */
-            for (int j = 0; j < draw; j++) {
+            for (int j = first; j < first + draw; j++) {
                 int r = j + (int)below(&rng, (uint32_t)(m - j));
                 uint8_t c = deck[r];
                 deck[r] = deck[j];
                 deck[j] = c;
+                where[deck[r]] = (uint8_t)r;
+                where[c] = (uint8_t)j;
             }
-            int at = 0;
+            int at = first;
             for (Py_ssize_t p = 0; p < n; p++, out += width) {
                 memcpy(out, known[p], (size_t)nknown[p]);
-                memcpy(out + nknown[p], deck + at, (size_t)need[p]);
+                int w = nknown[p];
+                if (ranges[p].combos != NULL) {
+                    memcpy(out + w, chosen[p], (size_t)ranges[p].down);
+                    w += ranges[p].down;
+                }
+                memcpy(out + w, deck + at, (size_t)need[p]);
                 at += need[p];
-                if (community) out[width - 1] = deck[dealt];
+                if (community) out[width - 1] = deck[first + dealt];
             }
         }
+    out:
         Py_END_ALLOW_THREADS
     }
-    result = Py_NewRef(Py_None);
+    if (stuck)
+        PyErr_SetString(PyExc_ValueError, "no assignment of the ranges' down cards has no card twice");
+    else
+        result = Py_NewRef(Py_None);
 done:
     PyBuffer_Release(&pool_view);
+    for (int j = 0; j < got; j++) PyBuffer_Release(&views[j]);
     if (have_state) put_state(&state, &rng);
     if (have_out) PyBuffer_Release(&out_view);
     return result;
@@ -418,7 +529,7 @@ static PyMethodDef methods[] = {
     {"completions", (PyCFunction)(void (*)(void))completions, METH_FASTCALL,
      "completions(tables, state, trials, drop, hilo, counts)"},
     {"deal", (PyCFunction)(void (*)(void))deal, METH_FASTCALL,
-     "deal(pool, hands, needs, community, state, trials, width, out)"},
+     "deal(pool, hands, needs, community, state, trials, width, out, ranges)"},
     {"tally", (PyCFunction)(void (*)(void))tally, METH_FASTCALL, "tally(values, players, hilo, counts)"},
     {NULL, NULL, 0, NULL},
 };

@@ -14,6 +14,7 @@ def deal(
     trials: int,
     width: int,
     out: Buffer,
+    ranges: tuple[tuple[Buffer, int, Buffer] | None, ...] | None,
     /,
 ) -> None: ...
 def tally(values: Buffer, players: int, hilo: bool, counts: Buffer, /) -> None: ...

@@ -5,11 +5,15 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, cast
 
 from ..cards import Card
 from ..engine import Variant
 from .result import EquityResult
 from .spot import CommunityLike, EquityError, Spot
+
+if TYPE_CHECKING:
+    from .ranges import Range
 
 __all__ = ["DEFAULT_TRIALS", "LONG_JOB", "Progress", "auto_workers", "equity"]
 
@@ -28,7 +32,7 @@ Progress = Callable[[int, int], None]
 
 
 def equity(
-    hands: Sequence[str | Iterable[Card | str]] | Spot,
+    hands: Sequence[str | Iterable[Card | str] | Range] | Spot,
     *,
     variant: str | Variant = "7stud",
     dead: str | Iterable[Card | str] | None = (),
@@ -49,7 +53,6 @@ def equity(
     lets :func:`auto_workers` choose (the command line's default): every core for a job long enough to gain, else
     one process; the default stays 1 so that a library call never starts processes unasked.
     """
-    spot = hands if isinstance(hands, Spot) else Spot.parse(variant, hands, dead, community)
     if method not in ("auto", "exact", "montecarlo"):
         raise EquityError(f"unknown method {method!r}: use auto, exact or montecarlo")
     if trials is not None and (type(trials) is not int or not 1 <= trials <= MAX_TRIALS):
@@ -62,6 +65,23 @@ def equity(
         raise EquityError(f"progress must be a function progress(done, total), got {progress!r}")
     if workers is not None and (type(workers) is not int or workers < 1):
         raise EquityError(f"workers must be a positive whole number or None (auto), got {workers!r}")
+    if not isinstance(hands, Spot) and not isinstance(hands, str) and isinstance(hands, Sequence):
+        from . import ranged
+
+        if ranged.has_range(hands):
+            return ranged.range_equity(
+                hands,
+                variant=variant,
+                dead=dead,
+                community=community,
+                method=method,
+                trials=trials,
+                seed=seed,
+                workers=workers if workers is not None else 1,
+                progress=progress,
+                default_trials=DEFAULT_TRIALS,
+            )
+    spot = hands if isinstance(hands, Spot) else Spot.parse(variant, cast(Sequence[str], hands), dead, community)
     start = time.perf_counter()
     if method == "exact" or (method == "auto" and trials is None):
         from . import small

@@ -32,7 +32,7 @@ import multiprocessing
 import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from math import comb
 from types import ModuleType
 from typing import Literal
@@ -84,6 +84,8 @@ _LOW_BITS = 6  # stud hi/lo values are packed as high << 6 | low (the low is 0..
 _LOW_MASK = (1 << _LOW_BITS) - 1
 
 Values = npt.NDArray[np.int32]
+#: A player's range for :func:`sample`: every combination of his down cards (rows of card indices) and its weight.
+Combos = tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64]]
 Counts = npt.NDArray[np.int64]
 
 
@@ -103,6 +105,8 @@ class _Plan:
     drop: float = 0.0  # > 0: throw away the trials whose last pick clashes; the chance that it fits
     entries: tuple[bytes, ...] = ()  # for the compiled sampler: per player, 16 bytes a completion (mask, value)
     community: bool = False  # a community card to come: after the players' own cards, one more, part of every hand
+    # per player: None, or his range (down-card combinations as card bytes, cards in each, cumulative weights)
+    ranges: tuple[tuple[bytes, int, npt.NDArray[np.float64]] | None, ...] = ()
 
     @property
     def codes(self) -> int:
@@ -143,12 +147,17 @@ def sample(
     workers: int = 1,
     progress: Callable[[int, int], None] | None = None,
     sampler: Sampler = "auto",
+    ranges: Sequence[Combos | None] | None = None,
 ) -> Tally:
     """Deal the missing cards ``trials`` times at random and total each player's results (see :class:`Tally`).
 
     The same ``seed`` gives the same tally for any ``workers``; ``seed=None`` draws fresh entropy from the OS.
     ``workers`` > 1 shares the chunks among that many processes. ``progress(done, trials)`` is called after each
     chunk. ``sampler`` forces a method (see the module documentation); ``"auto"`` is :func:`choose_sampler`'s.
+    ``ranges``: per player, None or his range as ``(combos, weights)``, every combination of his down cards (rows
+    of card indices, none of them known anywhere) and its weight; his hand in ``spot`` is then his up cards only.
+    Each trial picks every ranged player's down cards with probability proportional to their weight (the whole
+    assignment again while two share a card), then deals the rest by the shuffle.
     """
     if type(trials) is not int or not 1 <= trials <= MAX_TRIALS:
         raise EquityError(f"trials must be a whole number from 1 to {MAX_TRIALS:,}, got {trials!r}")
@@ -160,8 +169,13 @@ def sample(
         raise EquityError(f"unknown sampler {sampler!r}: use auto, completions or shuffle")
     if sampler == "completions" and spot.community_to_come:
         raise EquityError("the completions sampler cannot deal a community card: use the shuffle sampler (or auto)")
+    if ranges is not None and sampler == "completions":
+        raise EquityError("the completions sampler cannot deal ranges: use the shuffle sampler (or auto)")
     entropy: int = np.random.SeedSequence().entropy if seed is None else seed  # type: ignore[assignment]
-    plan = _plan(spot, choose_sampler(spot, trials) if sampler == "auto" else sampler)
+    if ranges is not None:
+        plan = replace(_plan(spot, "shuffle"), ranges=tuple(_range(spot, p, r) for p, r in enumerate(ranges)))
+    else:
+        plan = _plan(spot, choose_sampler(spot, trials) if sampler == "auto" else sampler)
     chunks = -(-trials // CHUNK)
     sizes = ((index, min(CHUNK, trials - index * CHUNK)) for index in range(chunks))  # lazily: trials may be many
     counts = np.zeros(plan.codes, dtype=np.int64)
@@ -205,6 +219,20 @@ def _collect(pending: dict[Future[Counts], int], counts: Counts) -> int:
         counts += future.result()
         trials += pending.pop(future)
     return trials
+
+
+def _range(spot: Spot, player: int, given: Combos | None) -> tuple[bytes, int, npt.NDArray[np.float64]] | None:
+    """A player's range as the plan keeps it: combination bytes, cards in each, cumulative weights."""
+    if given is None:
+        return None
+    combos, weights = np.ascontiguousarray(given[0], dtype=np.uint8), np.asarray(given[1], dtype=np.float64)
+    if combos.ndim != 2 or len(combos) != len(weights) or not len(combos) or combos.shape[1] > spot.needs[player]:
+        raise EquityError(f"hand {player + 1}: a range needs one weight per combination and at least one of each")
+    if not np.all(np.isfinite(weights)) or np.any(weights < 0) or not weights.sum() > 0:
+        raise EquityError(f"hand {player + 1}: range weights must be finite, at least 0, and not all 0")
+    if not set(combos.ravel().tolist()) <= set(spot.pool):
+        raise EquityError(f"hand {player + 1}: a range's down cards must be cards nobody is known to hold")
+    return combos.tobytes(), int(combos.shape[1]), np.cumsum(weights)
 
 
 def _plan(spot: Spot, sampler: str) -> _Plan:
@@ -282,19 +310,26 @@ def _compiled_chunk(plan: _Plan, entropy: int, index: int, size: int) -> Counts:
     if plan.sampler == "completions":
         _sample.completions(plan.entries, state, size, plan.drop > 0, plan.hilo, counts)
         return counts
-    community = bool(getattr(plan, "community", False))
     width = plan.variant.cards
     hands = tuple(known.tobytes() for known in plan.known)
+    needs = _own_needs(plan)
     block = _BLOCK["shuffle"]
     for start in range(0, size, block):
         trials = min(block, size - start)
         rows = np.empty((trials, plan.players, width), dtype=np.uint8)
-        _sample.deal(plan.pool.tobytes(), hands, plan.needs, community, state, trials, width, rows)
+        _sample.deal(plan.pool.tobytes(), hands, needs, plan.community, state, trials, width, rows, plan.ranges or None)
         values = np.empty((trials, plan.players), dtype=np.int32)
         for p in range(plan.players):
             values[:, p] = _pack(*_evaluate(plan.variant, rows[:, p, :]))
         _sample.tally(values, plan.players, plan.hilo, counts)
     return counts
+
+
+def _own_needs(plan: _Plan) -> tuple[int, ...]:
+    """The cards each player is dealt from the shuffle: his cards to come less a range's down cards."""
+    if not plan.ranges:
+        return plan.needs
+    return tuple(need - (r[1] if r is not None else 0) for need, r in zip(plan.needs, plan.ranges, strict=True))
 
 
 def _evaluate(variant: Variant, hands: npt.NDArray[np.uint8]) -> tuple[Values, Values | None]:
@@ -382,10 +417,12 @@ def _draw_shuffle(plan: _Plan, rng: np.random.Generator, size: int) -> list[Valu
     players' own cards come first, in seat order; with :attr:`_Plan.community` the next card is the community
     card, added to every hand."""
     m = len(plan.pool)
-    dealt = sum(plan.needs) + plan.community
+    needs = _own_needs(plan)
     deck = np.tile(plan.pool, size)  # trial t's pool at deck[t * m : (t + 1) * m]
     rows = np.arange(size, dtype=np.intp) * m
-    for j in range(dealt):  # swap position j with a uniform position in j..m-1
+    first, chosen = _draw_ranges(plan, rng, deck, rows)
+    dealt = first + sum(needs) + plan.community
+    for j in range(first, dealt):  # swap position j with a uniform position in j..m-1
         here = rows + j
         there = rows + rng.integers(j, m, size=size)
         card = deck[there]
@@ -393,14 +430,59 @@ def _draw_shuffle(plan: _Plan, rng: np.random.Generator, size: int) -> list[Valu
         deck[here] = card
     cards = deck.reshape(size, m)
     values: list[Values] = []
-    start = 0
-    for known, need in zip(plan.known, plan.needs, strict=True):
+    start = first
+    for p, (known, need) in enumerate(zip(plan.known, needs, strict=True)):
         extra = cards[:, start : start + need]
+        if p in chosen:
+            extra = np.concatenate([chosen[p], extra], axis=1)
         if plan.community:
             extra = np.concatenate([extra, cards[:, dealt - 1 : dealt]], axis=1)
         values.append(_pack(*hand_values(plan.variant, known.tolist(), extra)))
         start += need
     return values
+
+
+def _draw_ranges(
+    plan: _Plan, rng: np.random.Generator, deck: npt.NDArray[np.uint8], rows: npt.NDArray[np.intp]
+) -> tuple[int, dict[int, npt.NDArray[np.uint8]]]:
+    """The ranged players' down cards for each trial (picked by weight, each assignment again while two picks
+    share a card), moved to the front of each trial's deck. Returns how many cards that is per trial, and each
+    ranged player's down cards (trials x cards)."""
+    ranged = [(p, r) for p, r in enumerate(plan.ranges) if r is not None]
+    if not ranged:
+        return 0, {}
+    size = len(rows)
+    tables = {p: np.frombuffer(r[0], dtype=np.uint8).reshape(-1, r[1]) for p, r in ranged}
+    picks = {p: np.zeros(size, dtype=np.intp) for p, _ in ranged}
+    redo = np.arange(size)
+    for _ in range(1000):
+        taken = np.zeros(len(redo), dtype=np.uint64)
+        clash = np.zeros(len(redo), dtype=bool)
+        for p, (_, _, cumulative) in ranged:
+            index = np.searchsorted(cumulative, rng.random(len(redo)) * cumulative[-1], side="right")
+            index = np.minimum(index, len(cumulative) - 1)
+            picks[p][redo] = index
+            bits = masks(tables[p][index])
+            clash |= (taken & bits) != 0
+            taken |= bits
+        redo = redo[clash]
+        if not len(redo):
+            break
+    else:
+        raise EquityError("no assignment of the ranges' down cards has no card twice")
+    where = np.zeros((size, 52), dtype=np.intp)  # each card's place in each trial's deck
+    where[np.repeat(np.arange(size), len(plan.pool)), np.tile(plan.pool, size)] = np.tile(
+        np.arange(len(plan.pool)), size
+    )
+    chosen = {p: tables[p][picks[p]] for p, _ in ranged}
+    first, trial = 0, np.arange(size)
+    for p, _ in ranged:
+        for column in chosen[p].T:  # swap each chosen card with the card at the front
+            at, other = where[trial, column], deck[rows + first]
+            deck[rows + at], deck[rows + first] = other, column
+            where[trial, other], where[trial, column] = at, first
+            first += 1
+    return first, chosen
 
 
 def _codes(plan: _Plan, values: Sequence[Values]) -> npt.NDArray[np.intp]:

@@ -94,6 +94,7 @@ class PlayerEquity:
     tie_se: float | None = None
     high_se: float | None = None
     low_se: float | None = None
+    range: str | None = None  # the range a ranged player's down cards came from (``hand`` is then his up cards)
 
     @property
     def scoop(self) -> float:
@@ -195,6 +196,8 @@ class EquityResult:
         rows = []
         for player in self.players:
             row: dict[str, object] = {"hand": format_cards(player.hand), "equity": player.equity}
+            if player.range is not None:
+                row["range"] = player.range
             if player.high is not None:
                 row.update(scoop=player.win, high=player.high, low=player.low)
             else:
