@@ -27,6 +27,16 @@ static int rows_ok(const uint8_t *rows, Py_ssize_t n, long k, long m) {
     return 1;
 }
 
+/* The k-subset of range(m) after c (ascending) in lexicographic order, in place; 0 after the last one. */
+static inline int next_subset(uint8_t *c, long k, long m) {
+    long i = k - 1;
+    while (i >= 0 && c[i] == m - k + i) i--;
+    if (i < 0) return 0;
+    c[i]++;
+    for (long j = i + 1; j < k; j++) c[j] = (uint8_t)(c[j - 1] + 1);
+    return 1;
+}
+
 /* combinations(m, k, out) -> None: every k-subset of range(m) in lexicographic order (as
  * itertools.combinations), k bytes a row, into the writable buffer out (C(m, k) x k bytes). */
 static PyObject *combinations(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
@@ -56,11 +66,7 @@ static PyObject *combinations(PyObject *self, PyObject *const *args, Py_ssize_t 
     for (;;) {
         memcpy(out, c, (size_t)k);
         out += k;
-        long i = k - 1;
-        while (i >= 0 && c[i] == m - k + i) i--;
-        if (i < 0) break;
-        c[i]++;
-        for (long j = i + 1; j < k; j++) c[j] = (uint8_t)(c[j - 1] + 1);
+        if (!next_subset(c, k, m)) break;
     }
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&ov);
@@ -117,11 +123,7 @@ static PyObject *deal_all(PyObject *self, PyObject *const *args, Py_ssize_t narg
             memcpy(hands, hand, (size_t)width);
             rows += k;
             hands += width;
-            long i = k - 1;
-            while (i >= 0 && c[i] == m - k + i) i--;
-            if (i < 0) break;
-            c[i]++;
-            for (long j = i + 1; j < k; j++) c[j] = (uint8_t)(c[j - 1] + 1);
+            if (!next_subset(c, k, m)) break;
         }
         Py_END_ALLOW_THREADS
         result = Py_NewRef(Py_None);
