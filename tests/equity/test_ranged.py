@@ -155,3 +155,22 @@ def test_a_bad_range_is_a_one_line_error(capsys: pytest.CaptureFixture[str]) -> 
     code, out, err = _stud(capsys, "(KZ)As", "(XX)Kh")
     assert code == 2 and out == ""
     assert err.startswith("stud equity: error: ") and "Z" in err
+
+
+@pytest.mark.parametrize("game", ["7stud", "7stud8", "razz"])
+def test_the_final_board_is_one_showdown_per_assignment(game: str) -> None:
+    """Seventh street with three down cards in the range: the opponent's ``win`` is the share of his range (by
+    weight) that beats the hand, counted at once and equal to the loop over every assignment."""
+    hero = CARDS[:7]
+    rng = random.Random(game)
+    up = rng.sample(CARDS[7:], 4)
+    text = "(AXX),(KKX):0.5,(33X):0.25,!(AAA) " + format_cards(up)
+    opponent = Range.parse(text, game, down=3)
+    truth = _loop(game, [hero, opponent], [])
+    result = equity([hero, opponent], variant=game)
+    assert result.method == "exact" and result.outcomes == len(opponent.combos([*hero, *up]))
+    for p, player in enumerate(result.players):
+        for name in FIELDS:
+            value = getattr(player, name)
+            if value is not None:
+                assert value == pytest.approx(truth[name][p], abs=1e-12), name

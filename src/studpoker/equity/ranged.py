@@ -118,6 +118,8 @@ def _exact_seconds(base: Spot, combos: Sequence[Sequence[tuple[tuple[Card, ...],
     count = _assignments(combos)
     if count > MAX_ASSIGNMENTS:
         return math.inf
+    if _complete(base, combos):  # every hand complete once its down cards are known: one batch showdown
+        return count * 2e-6
     example = None
     for tried, assignment in enumerate(product(*(c if c is not None else [(None, 1.0)] for c in combos))):
         cards = [card for down, _ in assignment if down is not None for card in down]
@@ -160,6 +162,8 @@ def _exact(
             " to count one by one: use Monte Carlo (--trials)"
         )
     n, hilo = base.n, base.variant is Variant.STUD7_HL8
+    if _complete(base, combos):
+        return _showdown(base, ranges, combos, start)
     choices = [c if c is not None else [(None, 1.0)] for c in combos]
     total_weight, outcomes, no_low = 0.0, 0, 0.0
     sums = {name: [0.0] * n for name in ("equity", "win", "tie", "high", "low")}
@@ -204,6 +208,83 @@ def _exact(
         outcomes=outcomes,
         players=players,
         no_low=no_low / total_weight if hilo else None,
+        seconds=time.perf_counter() - start,
+    )
+
+
+def _complete(base: Spot, combos: Sequence[Sequence[tuple[tuple[Card, ...], float]] | None]) -> bool:
+    """Whether nothing is left to deal once the ranged players' down cards are known (the final board)."""
+    if base.community_to_come:
+        return False
+    downs = [0 if c is None else len(c[0][0]) for c in combos]
+    return all(need == down for need, down in zip(base.needs, downs, strict=True))
+
+
+def _showdown(
+    base: Spot,
+    ranges: Sequence[Range | None],
+    combos: Sequence[Sequence[tuple[tuple[Card, ...], float]] | None],
+    start: float,
+) -> EquityResult:
+    """The final board: every consistent assignment's showdown at once, weighted. A ranged player's ``win`` is
+    then the share of his range (by weight) that beats every other hand."""
+    import numpy as np
+
+    from ..evaluation import high_batch, low8_batch, razz_batch
+
+    n, hilo = base.n, base.variant is Variant.STUD7_HL8
+    choices = [c if c is not None else [((), 1.0)] for c in combos]
+    rows: list[list[list[int]]] = [[] for _ in range(n)]
+    weights: list[float] = []
+    for assignment in product(*choices):
+        cards = [c for down, _ in assignment for c in down]
+        if len(set(cards)) < len(cards):
+            continue
+        weights.append(math.prod(w for _, w in assignment))
+        for p, (down, _) in enumerate(assignment):
+            rows[p].append([c.index for c in base.known[p] + down])
+    if not weights or sum(weights) <= 0:
+        raise EquityError("the ranges have no assignment of down cards with no card twice (and a weight above 0)")
+    w = np.array(weights) / sum(weights)
+    hands = [np.array(r, dtype=np.uint8) for r in rows]
+    if base.variant is Variant.RAZZ:
+        highs = np.stack([razz_batch(h, check=False) for h in hands], axis=1)
+    else:
+        highs = np.stack([high_batch(h, check=False) for h in hands], axis=1)
+    at = highs == highs.max(axis=1, keepdims=True)
+    m = at.sum(axis=1, keepdims=True)
+    if hilo:
+        lows = np.stack([low8_batch(h, check=False) for h in hands], axis=1)
+        best_low = lows.max(axis=1, keepdims=True)
+        at_low = (lows == best_low) & (best_low > 0)
+        q = at_low.sum(axis=1, keepdims=True)
+        has_low = q > 0
+        high = np.where(has_low, 0.5, 1.0) * at / m
+        low = np.where(has_low, 0.5 * at_low / np.maximum(q, 1), 0.0)
+        win = at & (m == 1) & (~has_low | (at_low & (q == 1)))
+        tie = None
+    else:
+        high, low = at / m, np.zeros_like(at, dtype=np.float64)
+        win, tie = at & (m == 1), at & (m > 1)
+    players = tuple(
+        PlayerEquity(
+            hand=base.hands[p],
+            equity=float(w @ (high[:, p] + low[:, p])),
+            win=float(w @ win[:, p]),
+            tie=None if tie is None else float(w @ tie[:, p]),
+            high=float(w @ high[:, p]) if hilo else None,
+            low=float(w @ low[:, p]) if hilo else None,
+            range=r.text if r is not None else None,
+        )
+        for p, r in enumerate(ranges)
+    )
+    no_low = float(w @ (q[:, 0] == 0)) if hilo else None
+    return EquityResult(
+        spot=base,
+        method="exact",
+        outcomes=len(weights),
+        players=players,
+        no_low=no_low,
         seconds=time.perf_counter() - start,
     )
 
