@@ -10,7 +10,7 @@ the batch functions return the same numbers for many hands at once.
 True
 
 The batch functions (:func:`high_batch`, :func:`low8_batch`, :func:`razz_batch`,
-:func:`high_categories`) live in :mod:`studpoker.evaluation.batch` and import
+:func:`board_batch`, :func:`high_categories`) live in :mod:`studpoker.evaluation.batch` and import
 NumPy on first use, so importing this package stays cheap.
 """
 
@@ -24,13 +24,14 @@ from .high import HighHand, evaluate_high, high_category, high_value
 from .low import LowHand, evaluate_low8, evaluate_razz, low8_value, razz_value
 
 if TYPE_CHECKING:
-    from .batch import high_batch, high_categories, low8_batch, razz_batch
+    from .batch import board_batch, high_batch, high_categories, low8_batch, razz_batch
 
 __all__ = [
     "HandCategory",
     "HighHand",
     "LowCategory",
     "LowHand",
+    "board_batch",
     "board_tiebreak",
     "evaluate_high",
     "evaluate_low8",
@@ -48,7 +49,7 @@ __all__ = [
     "razz_value",
 ]
 
-_BATCH = {"high_batch", "high_categories", "low8_batch", "razz_batch"}
+_BATCH = {"board_batch", "high_batch", "high_categories", "low8_batch", "razz_batch"}
 
 
 def __getattr__(name: str) -> Any:

@@ -64,7 +64,7 @@ try:
 except ImportError:  # built without a C compiler (or STUDPOKER_PURE=1): the NumPy path below
     _kernel = None
 
-__all__ = ["high_batch", "high_categories", "low8_batch", "razz_batch"]
+__all__ = ["board_batch", "high_batch", "high_categories", "low8_batch", "razz_batch"]
 
 _OUTER = 65536  # rows transposed (and checked for duplicates) at a time
 _INNER = 8192  # rows per gather block: the block's intermediates stay in the L2 cache
@@ -292,3 +292,52 @@ def high_categories(values: npt.ArrayLike) -> npt.NDArray[np.int8]:
         raise ValueError(f"high values must lie in 1..{_tables.HIGH_CLASSES}")
     starts = np.array(CATEGORY_STARTS)
     return (np.searchsorted(starts, v, side="right") - 1).astype(np.int8)
+
+
+@cache
+def _board_arrays() -> tuple[npt.NDArray[np.int16], npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+    """The board automaton of :func:`~studpoker.evaluation.board.board_automaton` as arrays."""
+    from .board import board_automaton
+
+    step, high, low = board_automaton()
+    return np.array(step, dtype=np.int16), np.array(high, dtype=np.int32), np.array(low, dtype=np.int32)
+
+
+def board_batch(boards: Hands, *, low: bool = False, check: bool = True) -> Values:
+    """:func:`~studpoker.evaluation.high_board_value` (or, with ``low``, the razz board value) of every row of
+    ``boards``: an (N, k) array of card indices with 1 <= k <= 4, or a list of rows of indices, cards or card
+    text. Each card is one step of the board automaton, one table lookup for all the rows at once (no loop to
+    compile: the work is the lookups). Larger acts first, as for the one-board functions. ``check=False`` skips
+    the duplicate test."""
+    if isinstance(boards, (list, tuple)):
+        rows = [
+            [c.index for c in parse_cards(row)]
+            if isinstance(row, str)
+            else [parse_cards(c)[0].index if isinstance(c, str) else c.index if type(c) is Card else c for c in row]
+            for row in boards
+        ]
+        if len({len(row) for row in rows}) > 1:
+            raise CardError("boards in one batch must all hold the same number of cards")
+        arr = np.asarray(rows)
+    elif isinstance(boards, (bytes, bytearray, memoryview)):
+        raise CardError("boards must be an (N, k) array or a list of rows: bytes do not say how many cards a board has")
+    else:
+        arr = np.asarray(boards)
+    if arr.dtype.kind not in "iu" or arr.ndim != 2 or not 1 <= arr.shape[1] <= 4:
+        raise CardError(
+            f"boards must be an integer array of shape (N, k) with 1 to 4 cards a board, got {arr.dtype} {arr.shape}"
+        )
+    out = np.empty(len(arr), dtype=np.int32)
+    step, high, low_values = _board_arrays()
+    values = low_values if low else high
+    for start in range(0, len(arr), _OUTER):
+        block = arr[start : start + _OUTER]
+        _check_range(block, start)
+        cols = np.ascontiguousarray(block.T, dtype=np.uint8)
+        if check and cols.shape[0] > 1:
+            _check_duplicates(cols, start, arr)
+        state = np.zeros(len(block), dtype=np.intp)
+        for col in cols:
+            state = step[state, col >> 2]
+        out[start : start + len(block)] = values[state]
+    return out
