@@ -174,3 +174,16 @@ def test_the_final_board_is_one_showdown_per_assignment(game: str) -> None:
             value = getattr(player, name)
             if value is not None:
                 assert value == pytest.approx(truth[name][p], abs=1e-12), name
+
+
+def test_plain_questions_do_not_load_the_range_modules() -> None:
+    """A cold ``stud equity`` on known cards must not pay for the range compiler (about 40 ms)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from studpoker.equity import equity; equity(['As Ad 7c 7h 2s Kd', 'Kh Ks Qs Jc 9c 8h']);"
+        "print(sorted(m for m in sys.modules if m.startswith('studpoker.equity.rang')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
