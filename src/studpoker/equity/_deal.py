@@ -18,7 +18,7 @@ import numpy.typing as npt
 from ..engine import Variant
 from ..evaluation import high_batch, low8_batch, razz_batch
 
-__all__ = ["combination_rows", "completions", "hand_values", "masks"]
+__all__ = ["combination_rows", "completions", "hand_values", "masks", "whole_values"]
 
 Cards = npt.NDArray[np.uint8]
 
@@ -63,9 +63,14 @@ def hand_values(
     hands = np.empty((rows, len(known) + extra.shape[1]), dtype=np.uint8)
     hands[:, : len(known)] = np.asarray(known, dtype=np.uint8)
     hands[:, len(known) :] = extra
+    return whole_values(variant, hands)
+
+
+def whole_values(
+    variant: Variant, hands: npt.NDArray[np.uint8]
+) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32] | None]:
+    """(values, low values) of whole hands, one per row, as :func:`hand_values` gives them."""
     if variant is Variant.RAZZ:
         return razz_batch(hands, check=False), None
     high = high_batch(hands, check=False)
-    if variant is Variant.STUD7_HL8:
-        return high, low8_batch(hands, check=False)
-    return high, None
+    return high, (low8_batch(hands, check=False) if variant is Variant.STUD7_HL8 else None)

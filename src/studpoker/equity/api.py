@@ -11,16 +11,13 @@ from typing import TYPE_CHECKING, cast
 from ..cards import Card
 from ..engine import Variant
 from .result import EquityResult
-from .spot import CommunityLike, EquityError, Spot
+from .spot import MAX_SEED, MAX_TRIALS, CommunityLike, EquityError, Spot
 
 if TYPE_CHECKING:
     from .ranges import Range
 
 __all__ = ["DEFAULT_TRIALS", "LONG_JOB", "Progress", "auto_workers", "equity"]
 
-#: The most Monte Carlo trials one call draws (as :data:`studpoker.equity.montecarlo.MAX_TRIALS`; kept here so
-#: that checking a call imports no NumPy).
-MAX_TRIALS = 10**12
 #: Monte Carlo trials when none are asked for: a standard error of at most 0.05 percentage points of equity.
 DEFAULT_TRIALS = 1_000_000
 
@@ -60,7 +57,7 @@ def equity(
         raise EquityError(f"trials must be a whole number from 1 to {MAX_TRIALS:,}, got {trials!r}")
     if trials is not None and method == "exact":
         raise EquityError("trials are for Monte Carlo: method='exact' counts every outcome")
-    if seed is not None and (type(seed) is not int or not 0 <= seed < 2**128):
+    if seed is not None and (type(seed) is not int or not 0 <= seed < MAX_SEED):
         raise EquityError(f"seed must be a whole number from 0 to 2**128 - 1, got {seed!r}")
     if progress is not None and not callable(progress):
         raise EquityError(f"progress must be a function progress(done, total), got {progress!r}")

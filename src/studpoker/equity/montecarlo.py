@@ -41,10 +41,9 @@ import numpy as np
 import numpy.typing as npt
 
 from ..engine import Variant
-from ..evaluation import high_batch, low8_batch, razz_batch
-from ._deal import completions, hand_values, masks
+from ._deal import completions, hand_values, masks, whole_values
 from .result import Tally
-from .spot import EquityError, Spot
+from .spot import MAX_SEED, MAX_TRIALS, EquityError, Spot
 
 _sample: ModuleType | None
 try:
@@ -66,10 +65,6 @@ __all__ = [
 
 #: Trials per chunk: each chunk has its own random stream, so this fixes the answer for a seed.
 CHUNK = 1 << 18
-#: The most trials one call draws (about three hours at 100 million a second): more is a mistake.
-MAX_TRIALS = 10**12
-#: Seeds are whole numbers below this (SeedSequence takes any; a bound keeps hostile input small).
-MAX_SEED = 2**128
 #: The completions sampler lists at most this many completions per player.
 MAX_ROWS = 3_000_000
 #: ... and at most this many picks per trial on average (the sum over players of 1 / acceptance); beyond it the
@@ -320,7 +315,7 @@ def _compiled_chunk(plan: _Plan, entropy: int, index: int, size: int) -> Counts:
         _sample.deal(plan.pool.tobytes(), hands, needs, plan.community, state, trials, width, rows, plan.ranges or None)
         values = np.empty((trials, plan.players), dtype=np.int32)
         for p in range(plan.players):
-            values[:, p] = _pack(*_evaluate(plan.variant, rows[:, p, :]))
+            values[:, p] = _pack(*whole_values(plan.variant, rows[:, p, :]))
         _sample.tally(values, plan.players, plan.hilo, counts)
     return counts
 
@@ -330,14 +325,6 @@ def _own_needs(plan: _Plan) -> tuple[int, ...]:
     if not plan.ranges:
         return plan.needs
     return tuple(need - (r[1] if r is not None else 0) for need, r in zip(plan.needs, plan.ranges, strict=True))
-
-
-def _evaluate(variant: Variant, hands: npt.NDArray[np.uint8]) -> tuple[Values, Values | None]:
-    """Whole hands' values (and lows in hi/lo), as :func:`~._deal.hand_values` gives them."""
-    if variant is Variant.RAZZ:
-        return razz_batch(hands, check=False), None
-    high = high_batch(hands, check=False)
-    return high, (low8_batch(hands, check=False) if variant is Variant.STUD7_HL8 else None)
 
 
 _WORKER_PLAN: _Plan | None = None

@@ -25,13 +25,13 @@ from ..cards import Card
 from ..engine import Variant
 from .ranges import Range, is_range
 from .result import EquityResult, PlayerEquity
-from .spot import VARIANT_NAMES, CommunityLike, EquityError, Spot
+from .spot import CommunityLike, EquityError, Spot, game_of
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["EXACT_SECONDS", "MAX_ASSIGNMENTS", "has_range", "range_equity"]
+__all__ = ["EXACT_SECONDS", "MAX_ASSIGNMENTS", "range_equity"]
 
 #: ``auto`` counts exactly when the estimate is at most this many seconds, and samples otherwise.
 EXACT_SECONDS = 3.0
@@ -40,11 +40,6 @@ MAX_ASSIGNMENTS = 200_000
 _SPOT_SECONDS = 4e-4  # what one exact count costs beyond its work (building the spot, listing completions)
 
 Hand = str | Iterable[Card | str] | Range
-
-
-def has_range(hands: Sequence[Hand]) -> bool:
-    """Whether any hand is a range (a :class:`Range`, or text with a parenthesis)."""
-    return any(isinstance(h, Range) or (isinstance(h, str) and is_range(h)) for h in hands)
 
 
 def range_equity(
@@ -63,7 +58,7 @@ def range_equity(
     """Each player's equity when some hands are ranges (see the module docstring); the arguments are those of
     :func:`studpoker.equity.equity`, which calls this when a hand is a range."""
     start = time.perf_counter()
-    game = _variant(variant)
+    game = game_of(variant)
     ranges: list[Range | None] = []
     known: list[str | Iterable[Card | str]] = []
     for i, hand in enumerate(hands, 1):
@@ -97,14 +92,6 @@ def range_equity(
     if method == "exact":
         return _exact(base, ranges, combos, workers, progress, start)
     return _sample(base, ranges, combos, trials or default_trials, seed, workers, progress, start)
-
-
-def _variant(variant: str | Variant) -> Variant:
-    if isinstance(variant, Variant):
-        return variant
-    if isinstance(variant, str) and variant in VARIANT_NAMES:
-        return VARIANT_NAMES[variant]
-    return Spot.parse(variant, ["", ""]).variant  # the same words for a bad name as everywhere else
 
 
 def _assignments(combos: Sequence[Sequence[tuple[tuple[Card, ...], float]] | None]) -> int:
@@ -230,7 +217,7 @@ def _showdown(
     then the share of his range (by weight) that beats every other hand."""
     import numpy as np
 
-    from ..evaluation import high_batch, low8_batch, razz_batch
+    from ._deal import whole_values
 
     n, hilo = base.n, base.variant is Variant.STUD7_HL8
     choices = [c if c is not None else [((), 1.0)] for c in combos]
@@ -247,14 +234,12 @@ def _showdown(
         raise EquityError("the ranges have no assignment of down cards with no card twice (and a weight above 0)")
     w = np.array(weights) / sum(weights)
     hands = [np.array(r, dtype=np.uint8) for r in rows]
-    if base.variant is Variant.RAZZ:
-        highs = np.stack([razz_batch(h, check=False) for h in hands], axis=1)
-    else:
-        highs = np.stack([high_batch(h, check=False) for h in hands], axis=1)
+    valued = [whole_values(base.variant, h) for h in hands]
+    highs = np.stack([high for high, _ in valued], axis=1)
     at = highs == highs.max(axis=1, keepdims=True)
     m = at.sum(axis=1, keepdims=True)
     if hilo:
-        lows = np.stack([low8_batch(h, check=False) for h in hands], axis=1)
+        lows = np.stack([low for _, low in valued if low is not None], axis=1)
         best_low = lows.max(axis=1, keepdims=True)
         at_low = (lows == best_low) & (best_low > 0)
         q = at_low.sum(axis=1, keepdims=True)

@@ -37,7 +37,7 @@ from typing import Literal
 
 from ..cards import CARDS, RANK_CHARS, Card, CardError, Rank, format_cards, parse_card, parse_cards
 from ..engine import Variant
-from .spot import MAX_TEXT, VARIANT_NAMES, EquityError
+from .spot import MAX_TEXT, VARIANT_NAMES, EquityError, game_of
 
 __all__ = ["KEYWORDS", "MAX_UP", "Kind", "Range", "RangeError", "Term", "is_range"]
 
@@ -344,7 +344,7 @@ class Range:
         ``5stud`` or a :class:`~studpoker.engine.Variant`); ``down`` is the number of down cards the range
         describes (default 2 in the seven-card games, 1 in five-card stud; 3 for a seventh-street hand, 2 in
         five-card stud with the last card dealt down). Malformed text raises :class:`RangeError`."""
-        game = _variant(variant)
+        game = game_of(variant)
         allowed = _DOWN[game]
         if down is None:
             down = allowed[0]
@@ -446,17 +446,6 @@ class Range:
 def is_range(text: str) -> bool:
     """Whether ``text`` is range text (it has a ``(``) rather than plain known cards such as ``"As Kd 7c"``."""
     return isinstance(text, str) and "(" in text
-
-
-def _variant(variant: object) -> Variant:
-    if isinstance(variant, Variant):
-        return variant
-    if isinstance(variant, str):
-        if variant in VARIANT_NAMES:
-            return VARIANT_NAMES[variant]
-        if variant.upper() in {v.value for v in Variant}:
-            return Variant(variant.upper())
-    raise EquityError(f"unknown game {variant!r}: use {', '.join(VARIANT_NAMES)}")
 
 
 def _cards(n: int, noun: str) -> str:

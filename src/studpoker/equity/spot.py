@@ -24,7 +24,7 @@ from math import comb, prod
 from ..cards import Card, CardError, parse_card, parse_cards
 from ..engine import Variant
 
-__all__ = ["VARIANT_NAMES", "CommunityLike", "EquityError", "Spot"]
+__all__ = ["MAX_SEED", "MAX_TRIALS", "VARIANT_NAMES", "CommunityLike", "EquityError", "Spot", "game_of"]
 
 #: The variant names the command line takes, and the engine's variants.
 VARIANT_NAMES = {
@@ -38,6 +38,10 @@ VARIANT_NAMES = {
 #: Limits on what a caller may hand over (beyond them nothing is a hand): hands, and characters of card text.
 MAX_HANDS = 64
 MAX_TEXT = 1000
+#: The most Monte Carlo trials one call draws (about three hours at 100 million a second): more is a mistake.
+MAX_TRIALS = 10**12
+#: Seeds are whole numbers below this (SeedSequence takes any; a bound keeps hostile input small).
+MAX_SEED = 2**128
 
 
 class EquityError(ValueError):
@@ -139,11 +143,7 @@ class Spot:
         """A spot from text: ``variant`` by name (``7stud``, ``7stud8``, ``razz``, ``5stud``) or as a
         :class:`~studpoker.engine.Variant`; each hand and the dead cards as ``"As Ad 7c"`` or cards; ``community``
         True, False, None (auto) or the dealt community card (``"Kd"`` or a card)."""
-        if not isinstance(variant, Variant):
-            known = {v.value for v in Variant}
-            if not isinstance(variant, str) or (variant not in VARIANT_NAMES and variant.upper() not in known):
-                raise EquityError(f"unknown game {variant!r}: use {', '.join(VARIANT_NAMES)}")
-            variant = VARIANT_NAMES[variant] if variant in VARIANT_NAMES else Variant(variant.upper())
+        variant = game_of(variant)
         if isinstance(hands, str) or not isinstance(hands, Sequence):
             raise EquityError(
                 f'hands must be a list of hands (each "As Ad 7c" or a list of cards), got {type(hands).__name__}'
@@ -210,6 +210,19 @@ class Spot:
         if self.community_to_come:
             ways.append(left)
         return prod(ways)
+
+
+def game_of(variant: object) -> Variant:
+    """The game a name (``7stud``, ``7stud8``, ``razz``, ``5stud``, or an engine name such as ``STUD7``) or a
+    :class:`~studpoker.engine.Variant` stands for; anything else is an :class:`EquityError`."""
+    if isinstance(variant, Variant):
+        return variant
+    if isinstance(variant, str):
+        if variant in VARIANT_NAMES:
+            return VARIANT_NAMES[variant]
+        if variant.upper() in {v.value for v in Variant}:
+            return Variant(variant.upper())
+    raise EquityError(f"unknown game {variant!r}: use {', '.join(VARIANT_NAMES)}")
 
 
 def _place(seen: dict[Card, str], card: Card, where: str) -> None:

@@ -29,7 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..engine import Variant
-from ..evaluation import high_batch, low8_batch, razz_batch
+from ._deal import whole_values
 from .result import Tally
 from .spot import Spot
 
@@ -98,19 +98,9 @@ def _completions(
     rows = np.empty((math.comb(m, k), k), dtype=np.uint8)
     hands = np.empty((len(rows), len(known) + k), dtype=np.uint8)
     _count.deal_all(bytes(spot.pool), known, k, rows, hands)
-    values, lows = _values(spot.variant, hands)
+    values, lows = whole_values(spot.variant, hands)
     as_int32 = np.ascontiguousarray
     return rows, as_int32(values, dtype=np.int32), None if lows is None else as_int32(lows, dtype=np.int32)
-
-
-def _values(
-    variant: Variant, hands: npt.NDArray[np.uint8]
-) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32] | None]:
-    """Each whole hand's value and, in hi/lo, its eight-or-better low."""
-    if variant is Variant.RAZZ:
-        return razz_batch(hands, check=False), None
-    high = high_batch(hands, check=False)
-    return high, (low8_batch(hands, check=False) if variant is Variant.STUD7_HL8 else None)
 
 
 def count(spot: Spot) -> Tally:
