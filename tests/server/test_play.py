@@ -51,9 +51,11 @@ def test_a_hand_on_the_wire_leaks_no_hidden_card(tmp_path: Path) -> None:
         wire_hand(client)
 
 
-def wire_hand(client: TestClient) -> None:
+def wire_hand(client: TestClient, **table: Any) -> None:
+    """Three players' hand (cid folds at once) seen by them, a spectator and an anonymous socket: nobody sees a
+    down card that is not his before the showdown, nor ever a folded one; ``table``: the table's options."""
     users = [signup(client, n) for n in ("ann", "bob", "cid")]
-    table_id = create_table(users[0])
+    table_id = create_table(users[0], **table)
     watcher = signup(client, "dan")
     sockets = [u.socket(table_id) for u in users]
     spectator, anonymous = watcher.socket(table_id), client.websocket_connect(f"/ws/table/{table_id}")

@@ -428,7 +428,9 @@ def test_a_database_of_revision_0002_migrates(tmp_path: Path) -> None:
     with engine.connect() as connection:
         assert connection.execute(text("SELECT showdown_seconds FROM tables")).scalar() is None
         assert connection.execute(text("SELECT preferences FROM accounts")).scalar() is None
-        assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0004"
+        assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0005"
+        # revision 0005: the table there is not a training table
+        assert connection.execute(text("SELECT training FROM tables")).scalar() in (False, 0)
         # revision 0004 gives the table there a lease row, without an owner
         lease = connection.execute(text("SELECT table_id, worker, generation FROM table_leases")).all()
         assert [tuple(row) for row in lease] == [(1, None, 0)]
@@ -437,6 +439,7 @@ def test_a_database_of_revision_0002_migrates(tmp_path: Path) -> None:
     assert settings.db_url == url
     with room_client(settings) as client:
         assert client.get("/api/tables/1").json()["showdown_seconds"] == 4.0
+        assert client.get("/api/tables/1").json()["training"] is False
         ann = User(client, "ann", "ann-token", 1)
         assert ann.get("/api/me/preferences").json() == {"four_color": False, "sound": True, "volume": 70, "muted": []}
         assert ann.post("/api/me/preferences", {"volume": 10}).json()["volume"] == 10

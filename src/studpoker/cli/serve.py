@@ -51,6 +51,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     serve.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS", help="how long bots think")
     serve.add_argument("--starting-balance", type=int, default=10_000, metavar="CHIPS", help="play money per account")
     serve.add_argument("--no-default-table", action="store_true", help="do not create the Stud 10/20 table with bots")
+    serve.add_argument("--no-training-tables", action="store_true", help="no table may be opened as a training table")
     serve.add_argument(
         "--secure-cookies", action="store_true", help="mark the cookies Secure and send HSTS (behind HTTPS)"
     )
@@ -138,6 +139,7 @@ def _serve(args: argparse.Namespace) -> int:
             bot_delay=args.bot_delay,
             starting_balance=args.starting_balance,
             default_table=not args.no_default_table,
+            training_tables=not args.no_training_tables,
             secure_cookies=args.secure_cookies,
             allowed_origins=tuple(args.origin),
         )
@@ -291,6 +293,8 @@ def _worker_command(args: argparse.Namespace) -> list[str]:
     command += ["--clock", str(args.clock), "--time-bank", str(args.time_bank)]
     command += ["--between-hands", str(args.between_hands), "--showdown-seconds", str(args.showdown_seconds)]
     command += ["--bot-delay", str(args.bot_delay), "--starting-balance", str(args.starting_balance)]
+    if args.no_training_tables:
+        command.append("--no-training-tables")
     return command
 
 

@@ -37,7 +37,7 @@ from .connection import Connection
 from .db import HandRow, Runner, SeatRow, TableRow, utcnow
 from .dealer import dealer_messages
 from .errors import ApiError
-from .ledger import HOUSE, table_account, transfer, user_account
+from .ledger import HOUSE, cash_out_kind, purse, table_account, transfer
 from .limits import MAX_SHOWDOWN_SECONDS
 from .seating import Seating, SeatMeta
 
@@ -67,6 +67,8 @@ class Sign(Protocol):
     def created_by(self) -> int | None: ...
     @property
     def showdown_seconds(self) -> float | None: ...
+    @property
+    def training(self) -> bool: ...
 
 
 def showdown_pause(stored: float | None, settings: Settings) -> float:
@@ -112,6 +114,7 @@ def table_info(
         "created_by": sign.created_by,
         "clock": {"action": settings.action_seconds, "bank": settings.time_bank},
         "showdown_seconds": showdown_pause(sign.showdown_seconds, settings),
+        "training": bool(sign.training),
     }
 
 
@@ -136,6 +139,7 @@ class TableActor(Seating):
         self.created_by = row.created_by
         self.status = row.status  # open, closing (no new hand; closes when the one in play ends) or closed
         self.showdown_seconds = showdown_pause(row.showdown_seconds, self.settings)
+        self.training = bool(row.training)  # practice chips from the house; cards public after the hand
         self.table = table
         self.seats = seats
         self.hands_played = len(pots)
@@ -677,8 +681,8 @@ class TableActor(Seating):
                     session, HOUSE, table_account(self.id), amount, "bot_top_up", table_id=self.id, memo=f"seat {seat}"
                 )
             for n, meta in leaving_meta.items():
-                target = HOUSE if meta.bot is not None else user_account(meta.account_id or 0)
-                kind = "bot_cash_out" if meta.bot is not None else "cash_out"
+                target = purse(meta.account_id, bot=meta.bot is not None, training=self.training)
+                kind = cash_out_kind(bot=meta.bot is not None, training=self.training)
                 transfer(
                     session,
                     table_account(self.id),

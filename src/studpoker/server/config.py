@@ -28,6 +28,8 @@ class Settings:
     * ``bot_delay``: how long a server bot "thinks" before acting; ``between_hands``: the pause after a hand.
     * ``showdown_seconds``: the pause after a hand that ended with a showdown, 0 to 30 (the next deal waits the
       longer of it and ``between_hands``): the default of a new table, which may choose its own.
+    * ``training_tables``: whether a new table may be a training table (practice chips, every card public after
+      the hand, equities in the replayer; docs/server.md); an operator who wants none says ``False``.
     * ``timeouts_to_sit_out``: hands in a row the server had to act for a player before he is sat out.
     * ``default_table``: create "Stud 10/20" with ``default_bots`` bots when the database has no table.
     * ``secure_cookies``: mark the session cookie ``Secure`` (behind HTTPS).
@@ -62,6 +64,7 @@ class Settings:
     bot_delay: float = 0.6
     between_hands: float = 2.0
     showdown_seconds: float = 5.0
+    training_tables: bool = True
     timeouts_to_sit_out: int = 2
     default_table: bool = True
     default_bots: int = 5

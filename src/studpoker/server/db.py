@@ -35,6 +35,7 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    false,
     text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
@@ -133,7 +134,8 @@ class TableRow(Base):
     """A table's sign and counters. ``hand_number`` is the last hand dealt (finished or voided). ``status``:
     ``open``, ``closing`` (no new hand; everyone is cashed out when the one in play ends) or ``closed``.
     ``name_key`` is unique among tables not closed. ``showdown_seconds``: the pause after a hand shown down
-    (``None``, a table from before it was chosen: ``Settings.showdown_seconds``)."""
+    (``None``, a table from before it was chosen: ``Settings.showdown_seconds``). ``training``: a training table
+    (practice chips from the house, every card of a finished hand public, the replayer's equities)."""
 
     __tablename__ = "tables"
     __table_args__ = (
@@ -163,6 +165,7 @@ class TableRow(Base):
     status: Mapped[str] = mapped_column(String(10), default="open", index=True)
     closed_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     showdown_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
+    training: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class SeatRow(Base):
@@ -188,7 +191,8 @@ class SeatRow(Base):
 
 class HandRow(Base):
     """A hand: ``playing`` from the deal (with the stacks it started from), then ``finished`` (with its PHH and
-    the final stacks) or ``voided`` (cut short by a server stop; the chips went back)."""
+    the final stacks) or ``voided`` (cut short by a server stop; the chips went back). ``equity``: at a training
+    table, the equities street by street, computed when first asked for (``None`` until then)."""
 
     __tablename__ = "hands"
     __table_args__ = (UniqueConstraint("table_id", "number", name="one_hand_number_per_table"),)
@@ -203,6 +207,7 @@ class HandRow(Base):
     pot: Mapped[int] = mapped_column(BigInteger, default=0)
     winners: Mapped[list[int]] = mapped_column(JSON, default=list)
     phh: Mapped[str | None] = mapped_column(Text, nullable=True)
+    equity: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, nullable=True)  # a training hand's streets
 
 
 class LeaseRow(Base):

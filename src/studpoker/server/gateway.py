@@ -210,6 +210,7 @@ class GatewayRoom(Room):
         with contextlib.suppress(Exception):
             await self.bus.redis.zrem(channels.GATEWAYS, self.gateway_id)
         await self.bus.close()
+        self.equity_desk.close()
         self.db.close()
 
     # -- tables --------------------------------------------------------------------------------------

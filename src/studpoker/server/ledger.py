@@ -29,7 +29,9 @@ __all__ = [
     "InsufficientFundsError",
     "Invariants",
     "balance_of",
+    "cash_out_kind",
     "check_invariants",
+    "purse",
     "table_account",
     "transfer",
     "user_account",
@@ -52,6 +54,17 @@ def user_account(account_id: int) -> str:
 
 def table_account(table_id: int) -> str:
     return f"table:{table_id}"
+
+
+def purse(account_id: int | None, *, bot: bool, training: bool) -> str:
+    """Where a seat's chips come from and go back to: the account's balance, or the house for a bot and for
+    everyone at a training table (practice chips: a training table never moves a balance)."""
+    return HOUSE if bot or training or account_id is None else user_account(account_id)
+
+
+def cash_out_kind(*, bot: bool, training: bool) -> str:
+    """The ledger entry's kind for chips leaving a seat (:func:`purse` says where to)."""
+    return "bot_cash_out" if bot else "training_cash_out" if training else "cash_out"
 
 
 def _user_id(name: str) -> int | None:

@@ -33,11 +33,12 @@ from .connection import Connection
 from .db import Database, HandRow, Runner, SeatRow, TableRow, utcnow
 from .errors import ApiError
 from .handle import TableHandle
-from .ledger import HOUSE, table_account, transfer, user_account
+from .ledger import cash_out_kind, purse, table_account, transfer
 from .names import BadNameError, name_key, table_name
 from .schemas import CreateTable
 from .seating import SeatMeta
 from .throttle import Throttle
+from .training import EquityDesk
 
 __all__ = ["LOGGED_OUT", "STAKES", "Room", "rules_of"]
 
@@ -109,17 +110,18 @@ def void_unfinished(session: Session, table_id: int | None = None) -> list[tuple
         players = [{"seat": int(p["seat"]), "name": str(p["name"]), "stack": int(p["start"])} for p in hand.players]
         at = now.replace(microsecond=0).isoformat() + "Z"
         voided.append((hand.table_id, {"hand": hand.number, "at": at, "players": players}))
+    training = set(session.scalars(select(TableRow.id).where(TableRow.training.is_(True))).all())
     for row in session.scalars(seats).all():
         if row.queued:
             row.stack, row.queued = row.stack + row.queued, 0
         if row.leaving:
-            target = HOUSE if row.bot_tag is not None else user_account(row.account_id or 0)
+            bot, practice = row.bot_tag is not None, row.table_id in training
             transfer(
                 session,
                 table_account(row.table_id),
-                target,
+                purse(row.account_id, bot=bot, training=practice),
                 row.stack,
-                "bot_cash_out" if row.bot_tag else "cash_out",
+                cash_out_kind(bot=bot, training=practice),
                 table_id=row.table_id,
                 memo=f"left seat {row.seat} (after a server stop)",
             )
@@ -190,6 +192,7 @@ class Room:
         self.voided: dict[int, deque[dict[str, Any]]] = {}
         self._creating = asyncio.Lock()
         self._sweeper: asyncio.Task[None] | None = None
+        self.equity_desk = EquityDesk()  # training tables' equities, computed off the event loop
 
     async def open(self) -> None:
         await asyncio.to_thread(_warm_up)
@@ -226,6 +229,7 @@ class Room:
                 await self._sweeper
         for actor in list(self.actors.values()):
             await actor.stop()
+        self.equity_desk.close()
         self.db.close()
 
     # -- sessions and their sockets ------------------------------------------------------------------------
@@ -347,6 +351,8 @@ class Room:
         except (EngineError, TableError, ValueError, TypeError) as error:
             raise ApiError(400, "invalid", str(error)) from None
         assert rules.max_seats is not None
+        if request.training and not self.settings.training_tables:
+            raise ApiError(403, "forbidden", "this card room has no training tables")
         if request.bots >= rules.max_seats:
             raise ApiError(400, "invalid", f"bots must be 0 to {rules.max_seats - 1}, got {request.bots}")
         key = name_key(name)
@@ -386,6 +392,7 @@ class Room:
                 showdown_seconds=(
                     settings.showdown_seconds if request.showdown_seconds is None else request.showdown_seconds
                 ),
+                training=request.training,
             )
 
             def work(session: Session) -> TableRow:

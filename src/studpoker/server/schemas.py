@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
 from pydantic.json_schema import SkipJsonSchema
 
 from ..engine import Variant
@@ -244,6 +244,9 @@ class TableInfo(BaseModel):
     created_by: int | None
     clock: Clock
     showdown_seconds: float = Field(description="the pause after a hand that was shown down, in seconds")
+    training: bool = Field(
+        False, description="a training table: practice chips, every card of a finished hand public, equities"
+    )
 
 
 class TableList(BaseModel):
@@ -294,6 +297,13 @@ class CreateTable(_Request):
     bots: int = Field(0, ge=0, le=9)
     showdown_seconds: ShowdownSeconds | None = Field(
         None, description="the pause after a hand shown down, 0 to 30 seconds (the room's default if left out)"
+    )
+    training: StrictBool = Field(
+        False,
+        description=(
+            "a training table: practice chips from the house (no balance moves), every card of a finished hand"
+            " public, each player's equity street by street in the replayer"
+        ),
     )
 
 
@@ -381,7 +391,35 @@ class HandList(BaseModel):
 class HandDetail(HandSummary):
     table_id: int
     phh: str | None = Field(description="the hand as PHH; cards the asker did not see at the table are ??")
-    seen_as: Literal["public", "player", "admin"]
+    seen_as: Literal["public", "player", "admin", "training"] = Field(
+        description="what the asker sees: the table's view, a player's, an admin's, or everything (a training table)"
+    )
+    training: bool = Field(False, description="a training table's hand: GET .../equity gives its equities")
+
+
+class EquityPlayer(BaseModel):
+    seat: int
+    name: str
+    cards: list[str] = Field(description="his cards so far, in dealing order")
+    up: list[bool] = Field(description="which of them were dealt face up")
+    actual: float = Field(description="his share of the pot against the others' actual cards, 0 to 1")
+    ranged: float = Field(description="his share against the others' up cards with any down cards, 0 to 1")
+
+
+class EquityStreet(BaseModel):
+    street: int
+    name: str = Field(examples=["4th street"])
+    community: str | None = Field(description="the community card, on the street it was dealt")
+    players: list[EquityPlayer]
+
+
+class HandEquity(BaseModel):
+    """A training table's hand, street by street: each live player's equity when that street was dealt."""
+
+    table_id: int
+    number: int
+    variant: Variant
+    streets: list[EquityStreet]
 
 
 # -- admin -------------------------------------------------------------------------------------------------

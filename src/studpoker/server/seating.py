@@ -21,7 +21,7 @@ from ..table import Table, TableError
 from .connection import Connection
 from .db import Account, Runner, SeatRow, TableRow, utcnow
 from .errors import ApiError
-from .ledger import HOUSE, InsufficientFundsError, table_account, transfer, user_account
+from .ledger import HOUSE, InsufficientFundsError, cash_out_kind, purse, table_account, transfer
 
 if TYPE_CHECKING:
     from .config import Settings
@@ -50,6 +50,7 @@ class Seating:
     id: int
     name: str
     status: str
+    training: bool
     room: Room
     db: Runner
     settings: Settings
@@ -105,10 +106,10 @@ class Seating:
             def work(session: Session) -> int:
                 transfer(
                     session,
-                    user_account(account_id),
+                    purse(account_id, bot=False, training=self.training),
                     table_account(self.id),
                     buy_in,
-                    "buy_in",
+                    "training_buy_in" if self.training else "buy_in",
                     table_id=self.id,
                     memo=f"buy-in at {self.name} seat {number}",
                 )
@@ -160,9 +161,9 @@ class Seating:
                 transfer(
                     session,
                     table_account(self.id),
-                    user_account(account_id),
+                    purse(account_id, bot=False, training=self.training),
                     amount,
-                    "cash_out",
+                    cash_out_kind(bot=False, training=self.training),
                     table_id=self.id,
                     memo=f"left {self.name} seat {number}",
                 )
@@ -196,10 +197,10 @@ class Seating:
             def work(session: Session) -> int:
                 transfer(
                     session,
-                    user_account(account_id),
+                    purse(account_id, bot=False, training=self.training),
                     table_account(self.id),
                     amount,
-                    "top_up",
+                    "training_top_up" if self.training else "top_up",
                     table_id=self.id,
                     memo=f"top-up at {self.name} seat {number}",
                 )
@@ -365,13 +366,13 @@ class Seating:
 
         def work(session: Session) -> None:
             for seat, meta in seats:
-                target = HOUSE if meta.bot_tag is not None else user_account(meta.account_id or 0)
+                bot = meta.bot_tag is not None
                 transfer(
                     session,
                     table_account(self.id),
-                    target,
+                    purse(meta.account_id, bot=bot, training=self.training),
                     seat.stack + seat.queued,
-                    "bot_cash_out" if meta.bot_tag is not None else "cash_out",
+                    cash_out_kind(bot=bot, training=self.training),
                     table_id=self.id,
                     memo=f"{self.name} closed: seat {seat.number}",
                 )

@@ -14,11 +14,12 @@ _WHAT = {
     400: "the request is not valid (the message says what is wrong and where)",
     401: "no valid session: sign in",
     402: "not enough chips in the balance",
-    403: "not allowed: another site's request (csrf), or not the table's manager or an admin",
+    403: "not allowed: another site's request (csrf), not the table's manager or an admin, or not in this room",
     404: "no such table or hand",
     409: "in conflict with the state: seat taken, already seated, name taken, a limit reached",
     413: "the request body is too large",
     429: "too many attempts: wait for Retry-After seconds",
+    503: "busy or between owners: try again after Retry-After seconds",
 }
 
 

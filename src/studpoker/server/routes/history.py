@@ -3,6 +3,9 @@
 A hand history shows what was seen at the table: every card dealt face up and the hands shown at the showdown;
 the player's own down cards too when a player of that hand asks; everything only to an admin. Folded and mucked
 hands stay hidden (written ``??``, as PHH writes an unknown card), in the JSON and in the ``.phh`` download alike.
+
+A training table is the exception: practice chips, and every card of a finished hand public, with each player's
+equity street by street (``GET .../hands/{number}/equity``, computed once when first asked for, then stored).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from ..db import HandRow, TableRow
 from ..deps import MaybeAccount, RoomDep, TableId, check_csrf
 from ..errors import ApiError
 from ..limits import MAX_ID
-from ..schemas import HandDetail, HandList
+from ..schemas import HandDetail, HandEquity, HandList
 from . import errors
 from .auth import iso
 
@@ -44,14 +47,17 @@ def _summary(row: HandRow) -> dict[str, Any]:
     }
 
 
-async def _table_exists(room: Any, table_id: int) -> None:
-    found = await room.db.run(lambda s: s.scalar(select(TableRow.id).where(TableRow.id == table_id)))
+async def _table_exists(room: Any, table_id: int) -> bool:
+    """Whether the table is a training table (404 if there is no such table)."""
+    found = await room.db.run(lambda s: s.execute(select(TableRow.training).where(TableRow.id == table_id)).first())
     if found is None:
         raise ApiError(404, "not_found", f"there is no table {table_id}")
+    return bool(found[0])
 
 
-async def _finished(room: Any, table_id: int, number: int) -> HandRow:
-    await _table_exists(room, table_id)
+async def _finished(room: Any, table_id: int, number: int) -> tuple[HandRow, bool]:
+    """The finished (or voided) hand, and whether its table is a training table."""
+    training = await _table_exists(room, table_id)
     row = await room.db.run(
         lambda s: s.scalar(
             select(HandRow).where(HandRow.table_id == table_id, HandRow.number == number, HandRow.status != "playing")
@@ -60,7 +66,7 @@ async def _finished(room: Any, table_id: int, number: int) -> HandRow:
     if row is None:
         raise ApiError(404, "not_found", f"table {table_id} has no finished hand {number}")
     assert isinstance(row, HandRow)
-    return row
+    return row, training
 
 
 def _seat_of(row: HandRow, who: Who | None) -> int | None:
@@ -74,10 +80,14 @@ def _seat_of(row: HandRow, who: Who | None) -> int | None:
     return None
 
 
-def _as_seen(row: HandRow, who: Who | None) -> tuple[str | None, Literal["public", "player", "admin"]]:
-    """The hand's PHH as ``who`` may see it, and which view that is."""
+def _as_seen(
+    row: HandRow, who: Who | None, training: bool
+) -> tuple[str | None, Literal["public", "player", "admin", "training"]]:
+    """The hand's PHH as ``who`` may see it, and which view that is (everything, at a training table)."""
     if row.phh is None:
         return None, "public"
+    if training:
+        return row.phh, "training"
     if who is not None and who.is_admin:
         return row.phh, "admin"
     player = _seat_of(row, who)
@@ -116,8 +126,8 @@ async def hands(
 )
 async def hand_file(table_id: TableId, number: HandNumber, room: RoomDep, who: MaybeAccount) -> PlainTextResponse:
     """The hand as a PHH file (a download), as the asker may see it."""
-    row = await _finished(room, table_id, number)
-    text, _ = _as_seen(row, who)
+    row, training = await _finished(room, table_id, number)
+    text, _ = _as_seen(row, who, training)
     if text is None:
         raise ApiError(404, "not_found", f"hand {row.number} was voided: it has no history")
     return PlainTextResponse(
@@ -128,6 +138,22 @@ async def hand_file(table_id: TableId, number: HandNumber, room: RoomDep, who: M
 @router.get("/{number}", responses=errors(404))
 async def hand(table_id: TableId, number: HandNumber, room: RoomDep, who: MaybeAccount) -> HandDetail:
     """One hand with its PHH, as the asker may see it (``seen_as`` says how)."""
-    row = await _finished(room, table_id, number)
-    text, seen_as = _as_seen(row, who)
-    return HandDetail.model_validate({**_summary(row), "table_id": table_id, "phh": text, "seen_as": seen_as})
+    row, training = await _finished(room, table_id, number)
+    text, seen_as = _as_seen(row, who, training)
+    detail = {**_summary(row), "table_id": table_id, "phh": text, "seen_as": seen_as, "training": training}
+    return HandDetail.model_validate(detail)
+
+
+@router.get("/{number}/equity", responses=errors(404, 503))
+async def hand_equity(table_id: TableId, number: HandNumber, room: RoomDep) -> HandEquity:
+    """A training table's finished hand, street by street: each live player's equity against the others' actual
+    cards and against their up cards with any down cards (404 at any other table: its down cards are private)."""
+    row, training = await _finished(room, table_id, number)
+    if not training:
+        raise ApiError(404, "not_found", f"table {table_id} is not a training table: its hands have no equities")
+    if row.phh is None:
+        raise ApiError(404, "not_found", f"hand {row.number} was voided: it has no history")
+    streets = await room.equity_desk.streets(room, row)
+    return HandEquity.model_validate(
+        {"table_id": table_id, "number": row.number, "variant": phh.loads(row.phh).rules.variant, "streets": streets}
+    )

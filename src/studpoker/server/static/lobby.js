@@ -17,7 +17,7 @@ async function loadTables() {
     el(
       "tr",
       { dataset: { table: t.id } },
-      el("th", { scope: "row" }, t.name),
+      el("th", { scope: "row" }, t.name, t.training ? el("span", { class: "training-tag", title: "practice chips; every card shown after the hand, with the equities" }, "training") : null),
       cell("td", { class: "game" }, "Game", `${t.variant_name} (${t.preset})`),
       cell("td", { class: "stakes" }, "Stakes", t.stakes_text),
       cell("td", { class: "num" }, "Min buy-in", chips(t.min_buy_in)),
@@ -112,6 +112,7 @@ document.getElementById("create-form").addEventListener("submit", async (event) 
     preset: document.getElementById("create-preset").value,
     ...stakes,
     bots: Number(document.getElementById("create-bots").value) || 0,
+    training: document.getElementById("create-training").checked,
   };
   const name = document.getElementById("create-name").value.trim();
   if (name) body.name = name;

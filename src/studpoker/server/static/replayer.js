@@ -1,6 +1,8 @@
 // The hand replayer: lists a table's past hands (GET /api/tables/{id}/hands) and steps through one of them,
 // street by street or action by action, from its PHH text (GET /api/tables/{id}/hands/{n}).
-// Used by the history page and by the "History" tab of the table page.
+// Used by the history page and by the "History" tab of the table page. At a training table it also shows each
+// player's equity street by street (GET /api/tables/{id}/hands/{n}/equity): against the others' actual cards, and
+// against their up cards with any down cards (what he could know at the table).
 
 import { api, cardElement, cell, chips, el } from "./common.js";
 import { replayPhh, streetName } from "./poker.js";
@@ -17,6 +19,7 @@ export function mountReplayer(container, tableId, { limit = 20, compact = false 
   const now = el("p", { class: "replay-now", "aria-live": "polite" });
   const players = el("ul", { class: "replay-players" });
   const lines = el("ol", { class: "log" });
+  const equities = el("div", { class: "replay-equity", hidden: true });
   const problem = el("p", { class: "error", hidden: true });
   const button = (step, text, onclick, primary = false) =>
     el("button", { type: "button", class: primary ? null : "secondary", dataset: { step }, onclick }, text);
@@ -37,11 +40,12 @@ export function mountReplayer(container, tableId, { limit = 20, compact = false 
     controls,
     now,
     players,
+    equities,
     el("details", {}, el("summary", {}, "Log so far"), lines),
   );
   const viewer = el("div", { class: "replayer", hidden: true }, problem, stage);
   container.replaceChildren(viewer, list);
-  let replay = null; // {number, steps, variant}
+  let replay = null; // {number, steps, variant, equity: {street: {seat: {actual, ranged}}} | null}
   let at = 0; // the step shown
 
   async function refresh() {
@@ -142,12 +146,14 @@ export function mountReplayer(container, tableId, { limit = 20, compact = false 
       problem.textContent = error.message;
       return;
     }
-    replay = { number, ...replayPhh(data.phh ?? "") };
+    replay = { number, ...replayPhh(data.phh ?? ""), equity: null };
     at = 0;
     viewer.hidden = false;
     stage.hidden = false;
     problem.hidden = true;
+    equities.hidden = true;
     draw();
+    if (data.training) loadEquity(replay);
     viewer.scrollIntoView({ block: "nearest" });
     controls.querySelector("button[data-step='next-street']").focus();
   }
@@ -165,6 +171,55 @@ export function mountReplayer(container, tableId, { limit = 20, compact = false 
     if (start < at) return start;
     const prev = steps.findIndex((s) => s.street === street - 1);
     return prev < 0 ? 0 : prev;
+  }
+
+  /** A training hand's equities: fetched once per opening, then a table of every street and shown per step. */
+  async function loadEquity(shown) {
+    let data;
+    try {
+      data = await api("GET", `/api/tables/${tableId}/hands/${shown.number}/equity`);
+    } catch (error) {
+      if (replay !== shown) return;
+      equities.hidden = false;
+      equities.replaceChildren(el("p", { class: "error" }, `Equities: ${error.message}`));
+      return;
+    }
+    if (replay !== shown) return; // another hand was opened meanwhile
+    shown.equity = {};
+    for (const s of data.streets) {
+      shown.equity[s.street] = Object.fromEntries(s.players.map((p) => [p.seat, p]));
+    }
+    const seats = [];
+    for (const s of data.streets) for (const p of s.players) if (!seats.some((x) => x.seat === p.seat)) seats.push(p);
+    equities.hidden = false;
+    equities.replaceChildren(
+      el(
+        "table",
+        {},
+        el("caption", {}, "Equity by street: against the actual cards / against the up cards (training table)"),
+        el(
+          "thead",
+          {},
+          el("tr", {}, el("th", { scope: "col" }, "Player"), ...data.streets.map((s) => el("th", { scope: "col" }, s.name))),
+        ),
+        el(
+          "tbody",
+          {},
+          ...seats.map((who) =>
+            el(
+              "tr",
+              {},
+              el("th", { scope: "row" }, who.name),
+              ...data.streets.map((s) => {
+                const p = shown.equity[s.street][who.seat];
+                return el("td", { class: "num" }, p ? `${percent(p.actual)} / ${percent(p.ranged)}` : "–");
+              }),
+            ),
+          ),
+        ),
+      ),
+    );
+    draw();
   }
 
   function go(to) {
@@ -190,6 +245,7 @@ export function mountReplayer(container, tableId, { limit = 20, compact = false 
           p.bet ? `, bet ${chips(p.bet)}` : "",
           p.folded ? ", folded" : "",
           p.won ? `, won ${chips(p.won)}` : "",
+          equityText(step.street, p.seat),
           el(
             "div",
             { class: "cards", role: "group", "aria-label": `${p.name}'s cards` },
@@ -203,6 +259,16 @@ export function mountReplayer(container, tableId, { limit = 20, compact = false 
     lines.replaceChildren(...steps.slice(0, at + 1).map((s) => el("li", {}, s.text)));
   }
 
+  /** ", equity 61.2% (55.0% against the up cards)" on a training hand's street, else nothing. */
+  function equityText(street, seat) {
+    const p = replay.equity?.[street]?.[seat];
+    return p ? `, equity ${percent(p.actual)} (${percent(p.ranged)} against the up cards)` : "";
+  }
+
   refresh();
   return { refresh, open };
+}
+
+function percent(share) {
+  return `${(100 * share).toFixed(1)}%`;
 }
