@@ -51,6 +51,7 @@ def test_the_replayer_shows_each_players_equity_street_by_street(
     page = _page(browser, room_url, token, (390, 844))
     try:
         page.goto(f"{room_url}/history/{table_id}")
+        page.locator("#sign").filter(has_text="A training table").wait_for(timeout=TIMEOUT)
         page.get_by_role("button", name="Replay hand 1", exact=True).click()
         table = page.locator(".replay-equity table")
         table.wait_for(timeout=TIMEOUT)

@@ -12,7 +12,8 @@ const tableId = Number(location.pathname.split("/").filter(Boolean).pop());
     const table = await api("GET", `/api/tables/${tableId}`);
     document.getElementById("title").textContent = `Hand histories: ${table.name}`;
     document.getElementById("sign").textContent =
-      `${table.variant_name} (${table.preset}), ${table.stakes_text}, minimum buy-in ${table.min_buy_in}`;
+      `${table.variant_name} (${table.preset}), ${table.stakes_text}, minimum buy-in ${table.min_buy_in}` +
+      (table.training ? ". A training table: practice chips; every card is shown, with each player's equity." : "");
     document.title = `Histories of ${table.name} · studpoker`;
   } catch {
     // The list below says what went wrong.

@@ -35,8 +35,10 @@ export function renderSign() {
   ];
   if (t.max_buy_in) items.push(["Max buy-in", chips(t.max_buy_in)]);
   if (t.clock) items.push(["Clock", `${t.clock.action} s + ${t.clock.bank} s bank`]);
+  if (t.training) items.push(["Training", "practice chips; every card shown after the hand, with the equities"]);
   const short = [t.stakes_text ?? `${t.stakes.small_bet}/${t.stakes.big_bet}`, `min buy-in ${chips(t.min_buy_in)}`];
   if (t.clock) short.push(`clock ${t.clock.action} s`);
+  if (t.training) short.push("training table");
   document.getElementById("sign-short").textContent = `${t.variant_name}: ${short.join(" · ")}`;
   document
     .getElementById("sign-list")
