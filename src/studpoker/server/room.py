@@ -174,6 +174,10 @@ def _warm_up() -> None:
     evaluate_high(cards), evaluate_low8(cards), evaluate_razz(cards)
 
 
+#: A training table's maximum buy-in, in big bets, when its creator gives none (its chips come from the house).
+TRAINING_MAX_BUY_IN = 100
+
+
 class Room:
     """All tables of one server process."""
 
@@ -347,6 +351,11 @@ class Room:
             options["max_buy_in"] = request.max_buy_in
         try:
             rules = signed_rules(request.preset, request.variant, ante, bring_in, small, big, **options)
+            if request.training and rules.max_buy_in is None:
+                # practice chips cost nothing: without a maximum a seat could top up without end (past what the
+                # ledger can move), so a training table has one, TRAINING_MAX_BUY_IN big bets unless given
+                options["max_buy_in"] = max(rules.min_buy_in or 0, TRAINING_MAX_BUY_IN * big)
+                rules = signed_rules(request.preset, request.variant, ante, bring_in, small, big, **options)
             Table(rules)
         except (EngineError, TableError, ValueError, TypeError) as error:
             raise ApiError(400, "invalid", str(error)) from None

@@ -53,20 +53,18 @@ class EquityDesk:
     def __init__(self) -> None:
         self._pending: dict[int, asyncio.Future[list[dict[str, Any]]]] = {}
         self._executor: ThreadPoolExecutor | None = None
+        self._closed = False
 
     async def streets(self, room: Room, row: HandRow) -> list[dict[str, Any]]:
         """The hand's streets: stored, being computed (awaited), or computed now and stored."""
         if row.equity is not None:
             return row.equity
+        if self._closed:
+            raise _busy("the room is stopping: try again shortly")
         pending = self._pending.get(row.id)
         if pending is None:
             if len(self._pending) >= MAX_WAITING:
-                raise ApiError(
-                    503,
-                    "unavailable",
-                    "the equities of too many hands are being computed: try again shortly",
-                    {"Retry-After": "2"},
-                )
+                raise _busy("the equities of too many hands are being computed: try again shortly")
             pending = asyncio.get_running_loop().create_future()
             pending.add_done_callback(lambda f: f.cancelled() or f.exception())  # retrieved even if nobody waits
             self._pending[row.id] = pending
@@ -79,24 +77,35 @@ class EquityDesk:
             if self._executor is None:
                 self._executor = ThreadPoolExecutor(1, thread_name_prefix="studpoker-equity")
             loop = asyncio.get_running_loop()
-            streets = await loop.run_in_executor(self._executor, streets_of, text, players)
+            try:
+                streets = await loop.run_in_executor(self._executor, streets_of, text, players)
+            except Exception:  # a stored hand that does not replay: say so, never a traceback to the asker
+                log.exception("table %s hand %s: its equities could not be computed", row.table_id, row.number)
+                done.set_exception(ApiError(404, "not_found", f"hand {row.number}'s history cannot be analysed"))
+                return
 
             def store(session: Session) -> None:
                 session.execute(update(HandRow).where(HandRow.id == hand_id).values(equity=streets))
 
-            await room.db.run(store)
+            try:
+                await room.db.run(store)
+            except Exception as error:  # the answer stands; it is computed again next time
+                log.warning("table %s hand %s: its equities were not stored: %s", row.table_id, row.number, error)
             done.set_result(streets)
-        except Exception as error:  # a stored hand that does not replay: say so, never a traceback to the asker
-            log.exception("table %s hand %s: its equities could not be computed", row.table_id, row.number)
-            done.set_exception(
-                ApiError(404, "not_found", f"hand {row.number}'s history cannot be analysed")
-                if not isinstance(error, ApiError)
-                else error
-            )
-        finally:
-            del self._pending[hand_id]
+        finally:  # cancelled (the room is stopping) or anything else unforeseen: nobody is left waiting
+            if not done.done():
+                done.set_exception(_busy("the room is stopping: try again shortly"))
+            self._pending.pop(hand_id, None)
 
     def close(self) -> None:
-        """Stop the thread (the room is shutting down)."""
+        """Stop the thread (the room is shutting down): whoever still waits is answered 503."""
+        self._closed = True
+        for pending in self._pending.values():
+            if not pending.done():
+                pending.set_exception(_busy("the room is stopping: try again shortly"))
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
+
+
+def _busy(message: str) -> ApiError:
+    return ApiError(503, "unavailable", message, {"Retry-After": "2"})
