@@ -269,3 +269,15 @@ def test_interrupted(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.Mon
     monkeypatch.setattr("studpoker.equity.equity", interrupted)
     code, out, err = stud(capsys, "As 2d 5c", "Kh Ks 4d")
     assert (code, out, err) == (130, "", "stud equity: interrupted\n")
+
+
+def test_a_range_shows_what_card_removal_left_of_each_term(capsys: pytest.CaptureFixture[str]) -> None:
+    """Card removal made visible: the kings are gone (one up, two dead), one pair of aces is left (two of the aces
+    are in view), and the JSON carries the same counts."""
+    code, out, _ = run(capsys, "equity", "As Ad 7c Kd", "(KK),(AA):0.5 Ks 9s", "--dead", "Kc 2s", "--exact")
+    assert code == 0
+    assert out.splitlines()[-1] == "(KK),(AA):0.5 Ks 9s: combinations left after card removal: (KK) 0, (AA):0.5 1"
+    code, out, _ = run(capsys, "equity", "As 7c Kd", "(KK),(AA):0.5 Ks 9s", "--exact", "--json")
+    counts = json.loads(out)["players"][1]["range_counts"]
+    assert counts == [{"term": "(KK)", "combinations": 1}, {"term": "(AA):0.5", "combinations": 3}]
+    assert "range_counts" not in json.loads(out)["players"][0]

@@ -187,3 +187,17 @@ def test_plain_questions_do_not_load_the_range_modules() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_range_counts_are_the_terms_left_beside_every_card_in_view() -> None:
+    from studpoker.cards import parse_cards
+
+    text = "(KK),(AA):0.5,(AKs) Kh 9c"
+    result = equity(["As Ad 7c", "Qh Qs", text], dead="Kd 2c", method="montecarlo", trials=1_000, seed=3)
+    expected = Range.parse(text).counts(parse_cards("As Ad 7c Qh Qs Kh 9c Kd 2c"))
+    assert result.players[2].range_counts == tuple((str(term), n) for term, n in expected)
+    assert result.players[0].range_counts is None and result.players[1].range_counts is None
+    exact = equity(["As Ad 7c", text], method="exact")
+    assert exact.players[1].range_counts == tuple(
+        (str(term), n) for term, n in Range.parse(text).counts(parse_cards("As Ad 7c Kh 9c"))
+    )

@@ -4,7 +4,8 @@ The command is a thin layer over :func:`studpoker.equity.equity`: it parses the 
 aligned table (or the result's JSON), and shows a progress bar on a terminal while a long calculation runs. Every
 mistake in the question (a bad card, a card in two places, too many cards or players) becomes a one-line
 ``stud equity: error: ...`` with exit status 2. NumPy and the equity methods are imported only when the command
-runs, so the rest of ``stud`` starts as fast as before.
+runs, so the rest of ``stud`` starts as fast as before. ``--categories`` adds each hand's distribution of final
+hand categories (:func:`studpoker.equity.categories.final_categories`), whose module loads only then.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ PROGRESS_DELAY = 0.5
 
 USAGE = (
     "stud equity [--variant GAME] HAND HAND [HAND ...] [--dead CARDS] [--community auto|yes|no|CARD]"
-    " [--exact | --trials N] [--seed S] [--workers N] [--json]"
+    " [--exact | --trials N] [--seed S] [--workers N] [--categories] [--json]"
 )
 
 #: ``--community`` words and what they mean to :func:`studpoker.equity.equity` (anything else is a card).
@@ -98,6 +99,14 @@ def add_commands(sub: Any) -> None:
         metavar="N",
         default="auto",
         help="processes to spread the work over (default: auto, every core for a job of half a second or more)",
+    )
+    eq.add_argument(
+        "--categories",
+        action="store_true",
+        help=(
+            "also print how often each hand ends as each category (flush, full house, ...; the low in hi/lo and"
+            " razz), exactly when that is quick, else from the same number of deals (and seed) as the equity"
+        ),
     )
     eq.add_argument("--json", action="store_true", help="print the result as one JSON document")
     eq.set_defaults(run=_equity)
@@ -178,11 +187,14 @@ def _answer(args: argparse.Namespace) -> int:
     if seed is None and not args.exact:
         seed = secrets.randbits(32)  # reported with the answer, so a Monte Carlo run can always be repeated
     progress = None if args.json else open_progress(sys.stderr)
+    hands = [_hand_text(hand) for hand in args.hands]
+    dead = " ".join(args.dead)
+    categories = None
     try:
         result = equity(
-            [_hand_text(hand) for hand in args.hands],
+            hands,
             variant=args.variant,
-            dead=" ".join(args.dead),
+            dead=dead,
             community=community,
             method="exact" if args.exact else "auto",
             trials=trials,
@@ -190,6 +202,18 @@ def _answer(args: argparse.Namespace) -> int:
             workers=workers,
             progress=progress,
         )
+        if args.categories:
+            from ..equity.categories import final_categories  # only here: a plain `stud equity` never loads it
+
+            categories = final_categories(
+                hands,
+                variant=args.variant,
+                dead=dead,
+                community=community,
+                method="exact" if args.exact else "auto",
+                trials=trials,
+                seed=seed,
+            )
     except EquityError as error:
         raise UsageError(str(error)) from None
     except KeyboardInterrupt:
@@ -201,9 +225,15 @@ def _answer(args: argparse.Namespace) -> int:
         if progress is not None:
             progress.close()
     if args.json:
-        print(json.dumps(result.as_dict(), indent=2))
+        data = result.as_dict()
+        if categories is not None:
+            data["categories"] = categories.as_dict()
+        print(json.dumps(data, indent=2))
     else:
         print(format_result(result))
+        if categories is not None:
+            print()
+            print(categories)
     return 0
 
 
@@ -274,6 +304,10 @@ def format_result(result: EquityResult) -> str:
     if result.no_low is not None:
         se = f" ± {100 * result.no_low_se:.2f}" if monte and result.no_low_se is not None else ""
         lines.append(f"no low qualifies: {100 * result.no_low:.2f}%{se}")
+    for player in result.players:  # card removal made visible: what each term has left beside the cards in view
+        if player.range_counts:
+            terms = ", ".join(f"{term} {n:,}" for term, n in player.range_counts)
+            lines.append(f"{player.range}: combinations left after card removal: {terms}")
     return "\n".join(lines)
 
 

@@ -5,6 +5,8 @@
 * :class:`EquityResult`, :class:`PlayerEquity`: win, tie and equity, or for stud hi/lo scoop, high and low shares.
 * :class:`Range`, :class:`RangeError`: what an opponent may hold face down (:mod:`~studpoker.equity.ranges`);
   any hand given to :func:`equity` may be one (:mod:`~studpoker.equity.ranged`).
+* :func:`final_categories` (:mod:`~studpoker.equity.categories`): how often each hand ends as each category
+  (flush, full house, ...; the low in hi/lo and razz), :class:`CategoryResult`, :class:`PlayerCategories`.
 * :mod:`~studpoker.equity.exact`, :mod:`~studpoker.equity.sweep`, :mod:`~studpoker.equity.montecarlo`: the methods.
 """
 
@@ -15,25 +17,34 @@ from .result import EquityResult, PlayerEquity
 from .spot import VARIANT_NAMES, EquityError, Spot
 
 if TYPE_CHECKING:
+    from .categories import CategoryResult, PlayerCategories, final_categories
     from .ranges import Range, RangeError
 
 __all__ = [
     "DEFAULT_TRIALS",
     "VARIANT_NAMES",
+    "CategoryResult",
     "EquityError",
     "EquityResult",
+    "PlayerCategories",
     "PlayerEquity",
     "Range",
     "RangeError",
     "Spot",
     "equity",
+    "final_categories",
 ]
 
 
 def __getattr__(name: str) -> Any:
-    """``Range`` and ``RangeError`` on first use: the range compiler is not needed by every equity question."""
+    """``Range`` and ``RangeError``, and the final hand categories, on first use: the range compiler is not needed
+    by every equity question, and the categories module loads NumPy."""
     if name in ("Range", "RangeError"):
         from . import ranges
 
         return getattr(ranges, name)
+    if name in ("CategoryResult", "PlayerCategories", "final_categories"):
+        from . import categories
+
+        return getattr(categories, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

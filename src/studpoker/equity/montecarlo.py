@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, replace
 from math import comb
@@ -60,6 +60,7 @@ __all__ = [
     "Sampler",
     "acceptance",
     "choose_sampler",
+    "deal",
     "sample",
 ]
 
@@ -204,6 +205,62 @@ def sample(
     finally:  # on an error or Ctrl-C, the chunks not started are dropped rather than waited for
         executor.shutdown(wait=True, cancel_futures=True)
     return _tally(plan, counts)
+
+
+def deal(
+    spot: Spot, trials: int, *, seed: int | None = None, ranges: Sequence[Combos | None] | None = None
+) -> Iterator[npt.NDArray[np.uint8]]:
+    """Deal ``trials`` random deals of ``spot`` by the shuffle, in blocks: arrays of shape (trials in the block,
+    players, cards in a final hand), each player's whole final hand (known cards, a range's down cards, the cards
+    dealt, the community card). The deals are those :func:`sample` makes with the shuffle (the same chunks and
+    random streams for a seed); ``ranges`` as for :func:`sample`. For questions about each hand on its own (the
+    distribution of final hand categories), where no showdown is needed."""
+    if type(trials) is not int or not 1 <= trials <= MAX_TRIALS:
+        raise EquityError(f"trials must be a whole number from 1 to {MAX_TRIALS:,}, got {trials!r}")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < MAX_SEED):
+        raise EquityError(f"seed must be a whole number from 0 to 2**128 - 1, got {seed!r}")
+    entropy: int = np.random.SeedSequence().entropy if seed is None else seed  # type: ignore[assignment]
+    plan = _plan(spot, "shuffle")
+    if ranges is not None:
+        plan = replace(plan, ranges=tuple(_range(spot, p, r) for p, r in enumerate(ranges)))
+    width, needs, block = plan.variant.cards, _own_needs(plan), _BLOCK["shuffle"]
+    hands = tuple(known.tobytes() for known in plan.known)
+    for index in range(-(-trials // CHUNK)):
+        size = min(CHUNK, trials - index * CHUNK)
+        sequence = np.random.SeedSequence(entropy, spawn_key=(index,))
+        if _sample is not None:
+            state = bytearray(sequence.generate_state(4, np.uint64).tobytes())
+            for start in range(0, size, block):
+                rows = np.empty((min(block, size - start), plan.players, width), dtype=np.uint8)
+                _sample.deal(
+                    plan.pool.tobytes(),
+                    hands,
+                    needs,
+                    plan.community,
+                    state,
+                    len(rows),
+                    width,
+                    rows,
+                    plan.ranges or None,
+                )
+                yield rows
+            continue
+        rng = np.random.default_rng(sequence)
+        for start in range(0, size, block):
+            count = min(block, size - start)
+            cards, first, chosen = _shuffled(plan, rng, count)
+            rows = np.empty((count, plan.players, width), dtype=np.uint8)
+            at, shared = first, first + sum(needs)
+            for p, (known, need) in enumerate(zip(plan.known, needs, strict=True)):
+                parts = [np.broadcast_to(known, (count, len(known)))]
+                if p in chosen:
+                    parts.append(chosen[p])
+                parts.append(cards[:, at : at + need])
+                if plan.community:
+                    parts.append(cards[:, shared : shared + 1])
+                rows[:, p, :] = np.concatenate(parts, axis=1)
+                at += need
+            yield rows
 
 
 def _collect(pending: dict[Future[Counts], int], counts: Counts) -> int:
@@ -403,19 +460,9 @@ def _draw_shuffle(plan: _Plan, rng: np.random.Generator, size: int) -> list[Valu
     """``size`` trials by a partial Fisher-Yates shuffle of the pool: each player's values, one per trial. The
     players' own cards come first, in seat order; with :attr:`_Plan.community` the next card is the community
     card, added to every hand."""
-    m = len(plan.pool)
     needs = _own_needs(plan)
-    deck = np.tile(plan.pool, size)  # trial t's pool at deck[t * m : (t + 1) * m]
-    rows = np.arange(size, dtype=np.intp) * m
-    first, chosen = _draw_ranges(plan, rng, deck, rows)
+    cards, first, chosen = _shuffled(plan, rng, size)
     dealt = first + sum(needs) + plan.community
-    for j in range(first, dealt):  # swap position j with a uniform position in j..m-1
-        here = rows + j
-        there = rows + rng.integers(j, m, size=size)
-        card = deck[there]
-        deck[there] = deck[here]
-        deck[here] = card
-    cards = deck.reshape(size, m)
     values: list[Values] = []
     start = first
     for p, (known, need) in enumerate(zip(plan.known, needs, strict=True)):
@@ -427,6 +474,27 @@ def _draw_shuffle(plan: _Plan, rng: np.random.Generator, size: int) -> list[Valu
         values.append(_pack(*hand_values(plan.variant, known.tolist(), extra)))
         start += need
     return values
+
+
+def _shuffled(
+    plan: _Plan, rng: np.random.Generator, size: int
+) -> tuple[npt.NDArray[np.uint8], int, dict[int, npt.NDArray[np.uint8]]]:
+    """``size`` shuffles of the pool (NumPy), one row per trial: the ranged players' down cards first (see
+    :func:`_draw_ranges`), then the cards dealt in seat order and the community card, each uniform among the cards
+    left (a partial Fisher-Yates shuffle). Returns the rows, how many range cards lead each row, and each ranged
+    player's down cards (trials x cards)."""
+    m = len(plan.pool)
+    deck = np.tile(plan.pool, size)  # trial t's pool at deck[t * m : (t + 1) * m]
+    rows = np.arange(size, dtype=np.intp) * m
+    first, chosen = _draw_ranges(plan, rng, deck, rows)
+    dealt = first + sum(_own_needs(plan)) + plan.community
+    for j in range(first, dealt):  # swap position j with a uniform position in j..m-1
+        here = rows + j
+        there = rows + rng.integers(j, m, size=size)
+        card = deck[there]
+        deck[there] = deck[here]
+        deck[here] = card
+    return deck.reshape(size, m), first, chosen
 
 
 def _draw_ranges(

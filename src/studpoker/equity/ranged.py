@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["EXACT_SECONDS", "MAX_ASSIGNMENTS", "range_equity"]
+__all__ = ["EXACT_SECONDS", "MAX_ASSIGNMENTS", "parse_hands", "range_equity"]
 
 #: ``auto`` counts exactly when the estimate is at most this many seconds, and samples otherwise.
 EXACT_SECONDS = 3.0
@@ -58,6 +58,40 @@ def range_equity(
     """Each player's equity when some hands are ranges (see the module docstring); the arguments are those of
     :func:`studpoker.equity.equity`, which calls this when a hand is a range."""
     start = time.perf_counter()
+    base, ranges, combos = parse_hands(hands, variant, dead, community)
+    if method == "auto":
+        method = "exact" if trials is None and _exact_seconds(base, combos) <= EXACT_SECONDS else "montecarlo"
+    if method == "exact":
+        result = _exact(base, ranges, combos, workers, progress, start)
+    else:
+        result = _sample(base, ranges, combos, trials or default_trials, seed, workers, progress, start)
+    return _with_counts(result, base, ranges)
+
+
+def _with_counts(result: EquityResult, base: Spot, ranges: Sequence[Range | None]) -> EquityResult:
+    """Card removal made visible: each ranged player's terms with how many combinations each has left beside every
+    card in view (``PlayerEquity.range_counts``)."""
+    import dataclasses
+
+    visible = [c for hand in base.known for c in hand] + list(base.dead)
+    players = tuple(
+        player
+        if r is None
+        else dataclasses.replace(player, range_counts=tuple((str(term), n) for term, n in r.counts(visible)))
+        for player, r in zip(result.players, ranges, strict=True)
+    )
+    return dataclasses.replace(result, players=players)
+
+
+def parse_hands(
+    hands: Sequence[Hand],
+    variant: str | Variant = "7stud",
+    dead: str | Iterable[Card | str] | None = (),
+    community: CommunityLike = None,
+) -> tuple[Spot, list[Range | None], list[list[tuple[tuple[Card, ...], float]] | None]]:
+    """The question with ranges split out: the spot with each ranged player's up cards as his known cards, each
+    player's range (None for known cards), and each range's combinations that use no card in view (with their
+    weights). Every mistake is an :class:`EquityError`, worded as :func:`range_equity` words it."""
     game = game_of(variant)
     ranges: list[Range | None] = []
     known: list[str | Iterable[Card | str]] = []
@@ -87,11 +121,7 @@ def range_equity(
         if not listed:
             raise EquityError(f"hand {i}: no combination of {r.text!r} is left beside the cards in view")
         combos.append(listed)
-    if method == "auto":
-        method = "exact" if trials is None and _exact_seconds(base, combos) <= EXACT_SECONDS else "montecarlo"
-    if method == "exact":
-        return _exact(base, ranges, combos, workers, progress, start)
-    return _sample(base, ranges, combos, trials or default_trials, seed, workers, progress, start)
+    return base, ranges, combos
 
 
 def _assignments(combos: Sequence[Sequence[tuple[tuple[Card, ...], float]] | None]) -> int:

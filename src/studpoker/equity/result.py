@@ -95,6 +95,8 @@ class PlayerEquity:
     high_se: float | None = None
     low_se: float | None = None
     range: str | None = None  # the range a ranged player's down cards came from (``hand`` is then his up cards)
+    #: a ranged player's terms, each with the combinations card removal leaves of it (every card in view is out)
+    range_counts: tuple[tuple[str, int], ...] | None = None
 
     @property
     def scoop(self) -> float:
@@ -198,6 +200,8 @@ class EquityResult:
             row: dict[str, object] = {"hand": format_cards(player.hand), "equity": player.equity}
             if player.range is not None:
                 row["range"] = player.range
+            if player.range_counts is not None:
+                row["range_counts"] = [{"term": term, "combinations": n} for term, n in player.range_counts]
             if player.high is not None:
                 row.update(scoop=player.win, high=player.high, low=player.low)
             else:
