@@ -1,8 +1,10 @@
-"""Hand-simulation speed: studpoker's rules engine against PokerKit, in one process.
+"""Hand-simulation speed: studpoker's rules engine against PokerKit, in one process; and ``stud simulate`` on one
+process, two processes and a two-node Ray cluster (``--part parallel``).
 
     python bench/simulate.py                   # about a minute: 14 s for each engine and policy
     python bench/simulate.py --seconds 5
     python bench/simulate.py --hands 2000      # a fixed number of hands for each engine and policy
+    python bench/simulate.py --part parallel   # about 4 minutes: 100,000 bot hands three ways (see parallel_part)
 
 What is measured: complete hands of 8-handed fixed-limit seven-card stud (ante 1,
 bring-in 3, 10/20), every player starting with 1,000 chips, played one after the
@@ -53,13 +55,20 @@ The ratio is taken against PokerKit as measured in the same run.
 from __future__ import annotations
 
 import argparse
+import importlib
+import os
 import platform
 import random
+import socket
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from studpoker.engine import Action, ActionKind, HandState, HeadsUpUncap, Rules, Variant
@@ -237,16 +246,194 @@ def run_policy(players: list[tuple[str, HandPlayer]], policy: str, args: argpars
     return runners
 
 
+# -- the parallel part: stud simulate on 1 process, 2 processes and a 2-node Ray cluster ------------------------------
+
+TARGET_SPEED_UP = 1.8
+TARGET_RAY_OVERHEAD = 0.10
+
+
+def _wait_for_port(port: int, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return
+        except OSError:
+            time.sleep(0.5)
+    raise SystemExit(f"the Ray head did not open port {port} within {seconds:g} s")
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _start_ray_cluster(port: int) -> list[subprocess.Popen[bytes]]:
+    """Two Ray nodes of one CPU each on this machine: ``ray start --head`` and ``ray start --address``, each with
+    ``--block`` so that it stays our child process and stops its node's processes when it is terminated."""
+    ray_command = str(Path(sys.executable).with_name("ray"))
+    common = ["--num-cpus", "1", "--disable-usage-stats", "--block"]
+    head = subprocess.Popen(
+        [ray_command, "start", "--head", "--port", str(port), "--include-dashboard=false", *common],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    nodes = [head]
+    try:
+        _wait_for_port(port, 90)
+        nodes.append(
+            subprocess.Popen(
+                [ray_command, "start", "--address", f"127.0.0.1:{port}", *common],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        )
+    except BaseException:
+        _stop_ray_cluster(nodes, port)
+        raise
+    return nodes
+
+
+def _stop_ray_cluster(nodes: list[subprocess.Popen[bytes]], port: int) -> None:
+    """Terminate the ``ray start --block`` processes we started (the worker node first), by their handles, and
+    remove the cluster's address file they leave behind (``ray.init()`` would try to join the dead cluster)."""
+    for node in reversed(nodes):
+        if node.poll() is None:
+            node.terminate()
+            try:
+                node.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                node.kill()
+                node.wait(timeout=10)
+    current = Path(tempfile.gettempdir()) / "ray" / "ray_current_cluster"
+    try:
+        if current.read_text().strip().endswith(f":{port}"):
+            current.unlink()
+    except OSError:
+        pass
+
+
+def _load() -> str:
+    one, five, _ = os.getloadavg()
+    return f"load average {one:.2f} (1 min), {five:.2f} (5 min)"
+
+
+def _connect_ray(ray: Any, port: int) -> None:
+    ray.init(address=f"127.0.0.1:{port}", include_dashboard=False, log_to_driver=False)
+    deadline = time.monotonic() + 90
+    while ray.cluster_resources().get("CPU", 0) < 2 and time.monotonic() < deadline:
+        time.sleep(0.5)
+    if ray.cluster_resources().get("CPU", 0) < 2:
+        raise SystemExit("the second Ray node did not join within 90 s")
+
+
+def parallel_part(args: argparse.Namespace) -> None:
+    """``studpoker.simulate.simulate`` on the same spec three ways, each timed from the call to the result: in this
+    process (``workers=1``), on a pool of 2 worker processes (``workers=2``, the pool's start included), and as Ray
+    tasks on a 2-node cluster started here before the clock (two ``ray start`` processes of one CPU each; the
+    driver connects before the clock too; in the first round Ray also starts its worker processes, in the timed
+    run). ``--rounds`` rounds (default 3), the order reversed every other round, so a burst of other work lands on
+    all three. Every result must be identical (``to_dict()``) before a ratio is printed. Per round: the speed-up
+    (one process's time over two processes') and Ray's overhead (its time over the 2-process pool's, minus 1: the
+    same 2 cores, the same chunks); printed: their medians over the rounds, and the first round's Ray overhead
+    (cold workers) apart. The load average is printed before and after: other work on the machine skews all."""
+    from studpoker.simulate import SimulationSpec, simulate
+
+    hands = args.hands or 100_000
+    rounds = max(1, args.rounds or 3)
+    bots = tuple(tag.strip() for tag in args.bots.split(","))
+    spec = SimulationSpec(bots=bots, variant=args.variant, hands=hands, chunk=args.chunk, seed=args.seed)
+    print(
+        f"stud simulate: {spec.rules().variant.title} (casino 10/20), bots {', '.join(spec.names)};"
+        f" {spec.played_hands:,} hands in {spec.chunks} chunks of {spec.chunk_hands:,}, seed {args.seed};"
+        f" {rounds} rounds"
+    )
+    print(
+        f"Python {platform.python_version()} on {platform.machine()}, {len(os.sched_getaffinity(0))} cores; {_load()}"
+    )
+    ray: Any = None
+    os.environ.setdefault("RAY_AUTH_MODE", "token")  # Ray's token auth, for the nodes and this driver: before import
+    try:
+        ray = importlib.import_module("ray")
+        print(f"Ray {ray.__version__}")
+    except ImportError:
+        print("Ray is not installed (pip install 'studpoker[ray]'): no Ray runs")
+    port = args.ray_port or _free_port()
+    runs: dict[str, dict[str, Any]] = {"1 process": {"workers": 1}, "2 processes": {"workers": 2}}
+    if ray is not None:
+        runs["Ray, 2 nodes x 1 CPU"] = {"ray": f"127.0.0.1:{port}"}
+    nodes = _start_ray_cluster(port) if ray is not None else []
+    times: dict[str, list[float]] = {name: [] for name in runs}
+    first: dict[str, Any] | None = None
+    try:
+        if ray is not None:
+            _connect_ray(ray, port)
+        print()
+        for r in range(rounds):
+            for name in list(runs) if r % 2 == 0 else list(runs)[::-1]:
+                start = time.perf_counter()
+                result = simulate(spec, **runs[name]).to_dict()
+                seconds = time.perf_counter() - start
+                first = first or result
+                if result != first:
+                    raise SystemExit(f"the result of {name!r} differs from the first run's: no ratio printed")
+                times[name].append(seconds)
+                print(f"round {r + 1}  {name:<22} {seconds:>8.2f} s {hands / seconds:>10,.0f} hands/s", flush=True)
+    finally:
+        if ray is not None:
+            ray.shutdown()
+        _stop_ray_cluster(nodes, port)
+    print(_load())
+    print(f"every result identical ({sum(map(len, times.values()))} runs)")
+    print()
+    for name, spans in times.items():
+        print(
+            f"{name:<22} median {statistics.median(spans):>7.2f} s ({min(spans):.2f}-{max(spans):.2f}),"
+            f" {hands / statistics.median(spans):>8,.0f} hands/s"
+        )
+    speed_ups = [a / b for a, b in zip(times["1 process"], times["2 processes"], strict=True)]
+    speed_up = statistics.median(speed_ups)
+    verdict = "met" if speed_up >= TARGET_SPEED_UP else "NOT met"
+    print(
+        f"2 processes: {speed_up:.2f}x one process, median of the rounds [{min(speed_ups):.2f}-{max(speed_ups):.2f}]"
+        f" (target >= {TARGET_SPEED_UP:g}x: {verdict})"
+    )
+    if ray is not None:
+        on_ray = times["Ray, 2 nodes x 1 CPU"]
+        overheads = [a / b - 1 for a, b in zip(on_ray, times["2 processes"], strict=True)]
+        overhead = statistics.median(overheads)
+        verdict = "met" if overhead < TARGET_RAY_OVERHEAD else "NOT met"
+        print(
+            f"Ray overhead at chunks of {spec.chunk_hands:,} hands: {100 * overhead:+.1f}% against 2 processes, median"
+            f" of the rounds [{100 * min(overheads):+.1f}% to {100 * max(overheads):+.1f}%]"
+            f" (target < {100 * TARGET_RAY_OVERHEAD:g}%: {verdict}); first round, Ray starting its workers:"
+            f" {100 * overheads[0]:+.1f}%"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--part", choices=("engine", "parallel"), default="engine", help="what to measure")
+    parser.add_argument("--bots", default="tight-aggressive,calling-station,random", help="--part parallel: bot tags")
+    parser.add_argument("--variant", default="7stud", help="--part parallel: the game (default 7stud)")
+    parser.add_argument("--chunk", type=int, default=10_000, help="--part parallel: hands per chunk (default 10,000)")
+    parser.add_argument("--ray-port", type=int, help="--part parallel: the Ray head's port (default: a free one)")
     limit = parser.add_mutually_exclusive_group()
     limit.add_argument("--seconds", type=float, default=14.0, help="seconds per engine and policy (default 14)")
-    limit.add_argument("--hands", type=int, help="a fixed number of hands per engine and policy instead")
-    parser.add_argument("--rounds", type=int, default=7, help="alternating blocks per engine and policy (default 7)")
+    limit.add_argument(
+        "--hands", type=int, help="a fixed number of hands per engine and policy instead (--part parallel: 100,000)"
+    )
+    parser.add_argument(
+        "--rounds", type=int, help="alternating blocks per engine and policy (default 7; --part parallel: 3 rounds)"
+    )
     parser.add_argument("--policy", choices=POLICIES, action="append", help="run only this policy (repeatable)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the policies and of PokerKit's shuffles")
     args = parser.parse_args()
-    args.rounds = max(1, args.rounds)
+    if args.part == "parallel":
+        parallel_part(args)
+        return
+    args.rounds = max(1, 7 if args.rounds is None else args.rounds)
     policies = args.policy or list(POLICIES)
     warnings.filterwarnings("ignore", category=UserWarning, module="pokerkit")  # its short-deck notices
 

@@ -1,7 +1,8 @@
 """The ``stud`` command line.
 
 Subcommands: ``stud eval CARDS...``, ``stud replay FILE...``, ``stud convert IN OUT``, ``stud play``
-(the terminal game), ``stud equity HAND HAND...`` (each hand's chance to win), ``stud serve`` (the web
+(the terminal game), ``stud equity HAND HAND...`` (each hand's chance to win), ``stud simulate`` (bot against
+bot, many hands, on every core or a Ray cluster), ``stud serve`` (the web
 card room, with the ``server`` extra), ``stud admin`` (its accounts).
 A mistake in the command line ends with a one-line ``stud ...: error: ...`` message and
 exit status 2; a hand history that breaks the rules or cannot be read, with exit status 1;
@@ -30,6 +31,7 @@ COMMAND_MODULES = {
     "convert": "histories",
     "play": "play",
     "equity": "equity",
+    "simulate": "simulate",
     "serve": "serve",
     "admin": "admin",
 }

@@ -16,11 +16,10 @@ import json
 import os
 import secrets
 import sys
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, TextIO
 
-from . import options
+from . import options, progress
 from .options import UsageError
 
 if TYPE_CHECKING:
@@ -240,10 +239,7 @@ def _answer(args: argparse.Namespace) -> int:
 # -- output ---------------------------------------------------------------------------------------
 
 
-def _seconds(seconds: float) -> str:
-    if seconds < 1:
-        return f"{seconds:.2f} s"
-    return f"{seconds:.1f} s" if seconds < 100 else f"{seconds:,.0f} s"
+_seconds = progress.seconds_text
 
 
 def _percent(value: float | None, se: float | None, monte: bool) -> str:
@@ -314,83 +310,17 @@ def format_result(result: EquityResult) -> str:
 # -- progress -------------------------------------------------------------------------------------
 
 
-class Progress:
-    """A progress display for ``equity(progress=...)``: nothing until :data:`PROGRESS_DELAY` seconds have passed,
-    then a bar (``rich.progress`` when rich is installed, else one ``\\r``-rewritten line) on ``stream``.
-    :meth:`close` takes it off the screen again, so the answer prints on a clean terminal."""
+class Progress(progress.Progress):
+    """A progress display for ``equity(progress=...)`` (:class:`studpoker.cli.progress.Progress`, labelled
+    ``stud equity``): nothing for :data:`PROGRESS_DELAY` seconds, then a bar with the time left."""
 
     def __init__(self, stream: TextIO, *, delay: float = PROGRESS_DELAY, use_rich: bool = True) -> None:
-        self.stream, self.delay, self.use_rich = stream, delay, use_rich
-        self.start = time.perf_counter()
-        self._update: Callable[[int, int], None] | None = None
-        self._stop: Callable[[], None] | None = None
-        self._last = 0.0
+        super().__init__(stream, "stud equity", delay=delay, use_rich=use_rich)
 
     def __call__(self, done: int, total: int) -> None:
-        now = time.perf_counter()
-        if self._update is None:
-            if now - self.start < self.delay:
-                return
-            self._open(done, total)
-        elif self._stop is None and now - self._last < 0.1 and done < total:  # plain text: ten updates a second
-            return
-        self._last = now
-        assert self._update is not None
-        self._update(done, total)
-
-    def _open(self, done: int, total: int) -> None:
-        if self.use_rich:
-            try:
-                from rich import progress as rich_progress
-                from rich.console import Console
-            except ImportError:  # rich comes with the tui extra (textual); without it, plain text
-                pass
-            else:
-                bar = rich_progress.Progress(
-                    rich_progress.TextColumn("stud equity"),
-                    rich_progress.BarColumn(),
-                    rich_progress.TaskProgressColumn(),
-                    rich_progress.TimeRemainingColumn(),
-                    console=Console(file=self.stream),
-                    transient=True,
-                )
-                task = bar.add_task("equity", total=total, completed=done)
-                bar.start()
-
-                def update(done: int, total: int) -> None:
-                    bar.update(task, completed=done, total=total)
-
-                def stop() -> None:
-                    bar.stop()
-
-                self._update, self._stop = update, stop
-                return
-
-        def text(done: int, total: int) -> None:
-            share = done / total if total else 0.0
-            elapsed = time.perf_counter() - self.start
-            left = f", about {_seconds(elapsed * (1 - share) / share)} left" if 0 < share < 1 else ""
-            self.stream.write(f"\rstud equity: {100 * share:5.1f}%{left}   ")
-            self.stream.flush()
-
-        self._update = text
-
-    def close(self) -> None:
-        """Take the display off the screen (idempotent)."""
-        if self._stop is not None:
-            self._stop()
-        elif self._update is not None:
-            self.stream.write("\r\033[K")
-            self.stream.flush()
-        self._update = self._stop = None
-        self.start = float("inf")  # closed: never opens again
+        self.show(done, total)
 
 
 def open_progress(stream: TextIO) -> Progress | None:
     """A :class:`Progress` on ``stream`` if it is a terminal; ``None`` (no progress output at all) otherwise."""
-    isatty = getattr(stream, "isatty", None)
-    try:
-        tty = bool(isatty()) if isatty is not None else False
-    except (OSError, ValueError):  # a closed or detached stream
-        tty = False
-    return Progress(stream) if tty else None
+    return Progress(stream) if progress.is_terminal(stream) else None

@@ -6,15 +6,14 @@ Textual is imported only when the game starts, so ``stud eval`` and ``import stu
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from . import options
 from .options import UsageError
+from .progress import check_writable
 
 __all__ = ["add_commands", "check_save_path"]
 
@@ -66,30 +65,9 @@ def add_commands(sub: Any) -> None:
 
 
 def check_save_path(path: Path) -> None:
-    """Refuse (:class:`UsageError`) a session file that could not be written when the player leaves: its
-    directory must exist and take new files; the file itself may exist (it is replaced) if it is a writable file.
-    Nothing is left behind: the directory is tried with a temporary file, an existing file is opened to append
-    and closed unchanged."""
-    where = f"cannot save the session to {path}"
-    parent = path.parent
-    if not parent.exists():
-        raise UsageError(f"{where}: there is no directory {parent}")
-    if not parent.is_dir():
-        raise UsageError(f"{where}: {parent} is not a directory")
-    if path.is_dir():
-        raise UsageError(f"{where}: it is a directory; name a file in it, e.g. {path / 'session.phhs'}")
-    try:
-        descriptor, probe = tempfile.mkstemp(prefix=".studpoker-", suffix=".probe", dir=parent)
-    except OSError as error:
-        raise UsageError(f"{where}: cannot write in {parent} ({error.strerror or error})") from None
-    os.close(descriptor)
-    os.unlink(probe)
-    if path.exists():
-        try:
-            with path.open("ab"):
-                pass
-        except OSError as error:
-            raise UsageError(f"{where}: cannot write to it ({error.strerror or error})") from None
+    """Refuse (:class:`UsageError`) a session file that could not be written when the player leaves (checked
+    before the game starts; :func:`studpoker.cli.progress.check_writable`)."""
+    check_writable(path, f"cannot save the session to {path}", example="session.phhs")
 
 
 def _options(args: argparse.Namespace) -> Any:

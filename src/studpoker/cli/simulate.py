@@ -1,0 +1,267 @@
+"""``stud simulate``: millions of bot-against-bot hands on every core or a Ray cluster, with bb/100 and intervals.
+
+A thin layer over :func:`studpoker.simulate.simulate`: it checks the options (every mistake a one-line
+``stud simulate: error: ...`` with exit status 2, before any hand is played), shows a progress bar on a terminal,
+and prints the tables, or one JSON document, and writes the plot and the histories. The engine, NumPy, Ray and
+matplotlib are imported only when the command runs, so ``stud --help`` stays quick.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
+
+from . import options
+from . import progress as progress_display
+from .options import UsageError
+
+if TYPE_CHECKING:
+    from ..simulate import SimulationSpec
+
+__all__ = ["Progress", "add_commands", "open_progress"]
+
+#: A run shorter than this never shows a progress bar.
+PROGRESS_DELAY = 0.5
+
+USAGE = (
+    "stud simulate --bots TAG,TAG[,...] [--variant GAME] [--preset casino|tournament] [--hands N] [--seed S]"
+    " [--workers N|auto] [--chunk N] [--duplicate] [--ray ADDRESS] [--json] [--plot FILE.png|FILE.svg]"
+    " [--save-histories FILE.phhs [--sample RATE]] [--stakes SMALL/BIG] [--ante A] [--bring-in B] [--stack BB]"
+)
+
+_hands = options.WholeNumber("--hands", 1, 10**10, "10**10")
+_chunk = options.WholeNumber("--chunk", 1, 10**10, "10**10")
+_chips = options.WholeNumber("--ante/--bring-in", 1, 10**9)
+_stack = options.WholeNumber("--stack", 1, 10**6)
+_workers = options.WholeNumber("--workers", 1, 4096)
+
+
+def _sample(text: str) -> float:
+    try:
+        rate = float(text)
+    except ValueError:
+        rate = float("nan")
+    if not 0.0 <= rate <= 1.0:
+        raise argparse.ArgumentTypeError(f"--sample takes a share of the hands from 0 to 1 (e.g. 0.01), got {text!r}")
+    return rate
+
+
+def add_commands(sub: Any) -> None:
+    """Register ``simulate`` on the ``stud`` sub-parser collection."""
+    sim = sub.add_parser(
+        "simulate",
+        usage=USAGE,
+        help="play many bot-against-bot hands and measure each bot's win rate",
+        description=(
+            "Play bots against each other, one bot a seat, the seats rotating every hand, every hand from the same"
+            " stacks (--stack big bets), and print each bot's and each seat's result in big bets per 100 hands with"
+            " its standard error and 95% interval. The hands are cut into chunks, each played from the seed and its"
+            " number alone, so the result is the same on any number of processes or on a Ray cluster."
+        ),
+        epilog="example: stud simulate --variant razz --bots tag,calling-station,random --hands 1e6 --seed 7",
+    )
+    sim.add_argument(
+        "--bots",
+        required=True,
+        metavar="TAG,TAG,...",
+        help="one bot a seat: tight-aggressive (or tag), calling-station, random, external:COMMAND (no commas)",
+    )
+    sim.add_argument("--variant", default="7stud", metavar="GAME", help="7stud, 7stud8, razz or 5stud (default 7stud)")
+    sim.add_argument("--preset", default="casino", metavar="NAME", help="casino or tournament (default casino)")
+    sim.add_argument("--hands", type=_hands, default=100_000, metavar="N", help="hands to play (default 100,000)")
+    sim.add_argument("--seed", type=options.seed, metavar="S", help="0 to 2**63-1 (default: a random one, printed)")
+    sim.add_argument(
+        "--workers", default="auto", metavar="N|auto", help="processes (default auto: every core for 2 chunks or more)"
+    )
+    sim.add_argument("--chunk", type=_chunk, default=10_000, metavar="N", help="hands per chunk (default 10,000)")
+    sim.add_argument("--duplicate", action="store_true", help="replay every deal in every seat rotation")
+    sim.add_argument("--ray", metavar="ADDRESS", help="run on a Ray cluster: auto, HOST:PORT, or local (start one)")
+    sim.add_argument("--json", action="store_true", help="print the result as one JSON document")
+    sim.add_argument("--plot", type=Path, metavar="FILE", help="draw the cumulative results to FILE.png or FILE.svg")
+    sim.add_argument("--save-histories", type=Path, metavar="FILE", help="save hands as PHH to FILE.phhs")
+    sim.add_argument("--sample", type=_sample, metavar="RATE", help="share of hands to save, 0 to 1 (default 1)")
+    sim.add_argument("--stakes", default="10/20", metavar="SMALL/BIG", help="small and big bet (default 10/20)")
+    sim.add_argument("--ante", type=_chips, default=1, metavar="A", help="the ante (default 1)")
+    sim.add_argument("--bring-in", type=_chips, default=3, metavar="B", help="the bring-in (default 3)")
+    sim.add_argument("--stack", type=_stack, default=100, metavar="BB", help="big bets each hand (default 100)")
+    sim.set_defaults(run=_simulate)
+    _one_line_errors(sim)
+
+
+def _one_line_errors(parser: argparse.ArgumentParser) -> None:
+    """Every mistake argparse finds as one line, ``stud simulate: error: ...``, exit status 2, no usage text."""
+
+    def error(message: str) -> NoReturn:
+        head, sep, rest = message.partition(": ")
+        option = head.removeprefix("argument ")
+        if sep and head.startswith("argument ") and rest.startswith(f"{option.split('/')[0]} "):
+            message = rest  # the message of a type of cli.options already names the option
+        parser.exit(2, f"{parser.prog}: error: {message}\n")
+
+    parser.error = error  # type: ignore[method-assign]
+
+
+def _check_writable(path: Path, what: str) -> None:
+    """Refuse (:class:`UsageError`) a file that could not be written at the end of the run, before it starts."""
+    progress_display.check_writable(path, f"cannot write the {what} to {path}")
+
+
+def _spec(args: argparse.Namespace) -> SimulationSpec:
+    from ..simulate import SimulationSpec
+
+    tags = [t.strip() for t in args.bots.split(",")]
+    if any(not t for t in tags):
+        raise UsageError(f"--bots takes bot tags separated by commas, got {args.bots!r}")
+    small, sep, big = args.stakes.partition("/")
+    if not sep or not small.strip().isdigit() or not big.strip().isdigit():
+        raise UsageError(f"--stakes takes SMALL/BIG, e.g. 10/20, got {args.stakes!r}")
+    if args.sample is not None and args.save_histories is None:
+        raise UsageError("--sample is the share of hands --save-histories keeps: give --save-histories FILE too")
+    return SimulationSpec(
+        bots=tuple(tags),
+        hands=args.hands,
+        variant=args.variant,
+        preset=args.preset,
+        ante=args.ante,
+        bring_in=args.bring_in,
+        small_bet=int(small),
+        big_bet=int(big),
+        seed=args.seed,
+        chunk=args.chunk,
+        duplicate=args.duplicate,
+        stack=args.stack,
+        sample=(1.0 if args.sample is None else args.sample) if args.save_histories is not None else 0.0,
+    )
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from ..bots import BotError
+    from ..simulate import SimulateError, auto_workers, save_plot, simulate
+    from ..simulate.plot import check_plot_path
+
+    try:
+        spec = _spec(args)
+        if spec.seed is None:
+            import secrets
+
+            spec = spec.replace(seed=secrets.randbits(63))
+        if args.plot is not None:
+            check_plot_path(args.plot)
+            _check_writable(args.plot, "plot")
+        if args.save_histories is not None:
+            if args.save_histories.suffix.lower() not in (".phhs", ".phh"):
+                raise UsageError(f"histories are saved as PHH: name a .phhs file, got {str(args.save_histories)!r}")
+            _check_writable(args.save_histories, "histories")
+    except SimulateError as error:
+        raise UsageError(str(error)) from None
+    workers = None if args.workers.strip() == "auto" else _whole_workers(args.workers)
+    if args.ray is not None:
+        backend = f"Ray at {args.ray}"
+    else:
+        count = auto_workers(spec) if workers is None else min(workers, spec.chunks)
+        backend = "1 process" if count == 1 else f"{count} processes"
+    progress = None if args.json else open_progress(sys.stderr, spec.names)
+    done = [0]
+
+    def report(hands: int, total: int, rates: tuple[float, ...]) -> None:
+        done[0] = hands
+        if progress is not None:
+            progress(hands, total, rates)
+
+    start = time.perf_counter()
+    try:
+        result = simulate(spec, workers=workers, ray=args.ray, progress=report, histories=args.save_histories)
+    except SimulateError as error:
+        raise UsageError(str(error)) from None
+    except BotError as error:
+        _close(progress)
+        print(f"stud simulate: error: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        _close(progress)
+        print(
+            f"stud simulate: interrupted after {done[0]:,} of {spec.played_hands:,} hands: no result reported",
+            file=sys.stderr,
+        )
+        return 130
+    finally:
+        _close(progress)
+    seconds = time.perf_counter() - start
+    if args.plot is not None:
+        try:
+            save_plot(result, args.plot)
+        except SimulateError as error:
+            print(f"stud simulate: error: {error}", file=sys.stderr)
+            return 1
+    saved = result.sampled
+    if args.json:
+        document = result.to_dict()
+        if args.plot is not None:
+            document["plot"] = str(args.plot)
+        if args.save_histories is not None:
+            document["histories"] = {"path": str(args.save_histories), "hands": saved}
+        document["timing"] = {
+            "seconds": seconds,
+            "hands_per_second": result.hands / seconds if seconds > 0 else None,
+            "backend": backend,
+        }
+        print(json.dumps(document, indent=2))
+        return 0
+    print(result.summary())
+    print()
+    print(
+        f"{result.hands:,} hands in {_seconds(seconds)}: {result.hands / max(seconds, 1e-9):,.0f} hands/s on {backend}"
+    )
+    if args.plot is not None:
+        print(f"plot written to {args.plot}")
+    if args.save_histories is not None:
+        print(f"{saved:,} hand histories saved to {args.save_histories}")
+    return 0
+
+
+def _whole_workers(text: str) -> int:
+    try:
+        return _workers(text)
+    except argparse.ArgumentTypeError:
+        raise UsageError(f"--workers takes auto or a whole number from 1 to 4096, got {text!r}") from None
+
+
+def _close(progress: Progress | None) -> None:
+    if progress is not None:
+        progress.close()
+
+
+def _seconds(seconds: float) -> str:
+    return f"{seconds:.2f} s" if seconds < 10 else f"{seconds:,.1f} s"
+
+
+# -- progress -------------------------------------------------------------------------------------------------
+
+
+class Progress(progress_display.Progress):
+    """A progress display for ``simulate(progress=...)`` (:class:`studpoker.cli.progress.Progress`, labelled
+    ``stud simulate``): nothing for :data:`PROGRESS_DELAY` seconds, then a bar with hands/s and each bot's running
+    bb/100."""
+
+    def __init__(
+        self, stream: TextIO, names: Sequence[str], *, delay: float = PROGRESS_DELAY, use_rich: bool = True
+    ) -> None:
+        super().__init__(stream, "stud simulate", delay=delay, use_rich=use_rich)
+        self.names = tuple(names)
+
+    def __call__(self, done: int, total: int, rates: tuple[float, ...]) -> None:
+        if not self.due(done, total):
+            return
+        elapsed = max(time.perf_counter() - self.start, 1e-9)
+        bots = "  ".join(f"{name.split(':')[0]}:{rate:+.1f}" for name, rate in zip(self.names, rates, strict=False))
+        self.show(done, total, f"{done:,} hands  {done / elapsed:,.0f} hands/s  bb/100 {bots}")
+
+
+def open_progress(stream: TextIO, names: Sequence[str]) -> Progress | None:
+    """A :class:`Progress` on ``stream`` if it is a terminal; ``None`` (no progress output) otherwise."""
+    return Progress(stream, names) if progress_display.is_terminal(stream) else None
