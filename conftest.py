@@ -7,6 +7,7 @@ docstrings); ``tests/test_source_doctests.py`` runs those examples from source.
 
 from __future__ import annotations
 
+import importlib.util
 import re
 from pathlib import Path
 
@@ -15,3 +16,8 @@ from studpoker.engine import state
 # the modules setup.py compiles, as it lists them
 COMPILED_SOURCES = re.findall(r'"(src/studpoker/\w+/\w+\.py)"', (Path(__file__).parent / "setup.py").read_text())
 collect_ignore = COMPILED_SOURCES if not state.__file__.endswith(".py") else []
+
+# studpoker.rl and its page need the `rl` extra (pettingzoo, open_spiel); without it their doctests cannot import
+# (tests/rl skips by itself).
+if any(importlib.util.find_spec(name) is None for name in ("pettingzoo", "gymnasium", "pyspiel")):
+    collect_ignore += ["src/studpoker/rl", "docs/rl.md"]
