@@ -71,10 +71,12 @@ lint: $(call installed,dev)
 	$(PY) -m ruff format --check src tests bench tools examples setup.py conftest.py
 	$(PY) -m mypy --strict src
 
-bench: $(call installed,bench+server)
+bench: $(call installed,bench+server+ray+rl)
 	$(PY) bench/evaluate.py
 	$(PY) bench/coldstart.py
 	$(PY) bench/simulate.py
+	$(PY) bench/simulate.py --part parallel
+	$(PY) bench/rl.py
 	$(PY) bench/replay.py
 	$(PY) bench/bots.py
 	$(PY) bench/equity.py
