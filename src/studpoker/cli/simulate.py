@@ -205,18 +205,12 @@ def _simulate(args: argparse.Namespace) -> int:
             document["plot"] = str(args.plot)
         if args.save_histories is not None:
             document["histories"] = {"path": str(args.save_histories), "hands": saved}
-        document["timing"] = {
-            "seconds": seconds,
-            "hands_per_second": result.hands / seconds if seconds > 0 else None,
-            "backend": backend,
-        }
-        print(json.dumps(document, indent=2))
+        print(json.dumps(document, indent=2))  # the same bytes on any number of processes or on Ray
+        print(f"stud simulate: {_timing(result.hands, seconds, backend)}", file=sys.stderr)  # the part that varies
         return 0
     print(result.summary())
     print()
-    print(
-        f"{result.hands:,} hands in {_seconds(seconds)}: {result.hands / max(seconds, 1e-9):,.0f} hands/s on {backend}"
-    )
+    print(_timing(result.hands, seconds, backend))
     if args.plot is not None:
         print(f"plot written to {args.plot}")
     if args.save_histories is not None:
@@ -234,6 +228,11 @@ def _whole_workers(text: str) -> int:
 def _close(progress: Progress | None) -> None:
     if progress is not None:
         progress.close()
+
+
+def _timing(hands: int, seconds: float, backend: str) -> str:
+    """How long the run took, and where: the one thing that is not the same from run to run."""
+    return f"{hands:,} hands in {_seconds(seconds)}: {hands / max(seconds, 1e-9):,.0f} hands/s on {backend}"
 
 
 def _seconds(seconds: float) -> str:
