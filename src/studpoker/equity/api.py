@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, cast
 
+from .._cores import usable_cores
 from ..cards import Card
 from ..engine import Variant
 from .result import EquityResult
@@ -117,7 +117,7 @@ def auto_workers(spot: Spot, method: str, trials: int = DEFAULT_TRIALS) -> int:
     The estimate is a rate per unit of work measured on the reference machine (compiled kernel, or NumPy without
     it): inclusion-exclusion terms for the exact tuple counter, trials (times players when dealing by shuffle)
     for Monte Carlo; the heads-up sweep is one pass and always runs in one process."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    cores = usable_cores()
     if cores < 2:
         return 1
     from . import exact, montecarlo, sweep

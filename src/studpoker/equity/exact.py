@@ -31,7 +31,6 @@ counted ``len(pool)`` times (:attr:`Plan.repeats`).
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import reduce
@@ -41,6 +40,7 @@ from types import ModuleType
 import numpy as np
 import numpy.typing as npt
 
+from .._cores import usable_cores
 from ..engine import Variant
 from . import sweep
 from ._deal import combination_rows, hand_values, masks
@@ -157,7 +157,7 @@ def count(spot: Spot, *, workers: int = 1, progress: Progress | None = None) -> 
 
         global _SHARED
         _SHARED = counter
-        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+        cores = usable_cores()
         pool = ProcessPoolExecutor(
             max_workers=max(1, min(workers, total, cores)), mp_context=multiprocessing.get_context("fork")
         )

@@ -29,7 +29,6 @@ share the chunks.
 from __future__ import annotations
 
 import multiprocessing
-import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, replace
@@ -40,6 +39,7 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
+from .._cores import usable_cores
 from ..engine import Variant
 from ._deal import completions, hand_values, masks, whole_values
 from .result import Tally
@@ -176,7 +176,7 @@ def sample(
     sizes = ((index, min(CHUNK, trials - index * CHUNK)) for index in range(chunks))  # lazily: trials may be many
     counts = np.zeros(plan.codes, dtype=np.int64)
     done = 0
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    cores = usable_cores()
     processes = min(workers, chunks, cores)
     if processes <= 1:
         for index, size in sizes:

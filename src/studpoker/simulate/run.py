@@ -20,6 +20,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from .._cores import usable_cores
 from . import chunk as chunk_module
 from .chunk import ChunkResult, play_chunk
 from .result import SimulationResult, Totals
@@ -37,7 +38,7 @@ IN_FLIGHT_PER_WORKER = 2
 def auto_workers(spec: SimulationSpec) -> int:
     """``workers=None``: every core this process may run on (``os.sched_getaffinity``) when there are at least two
     chunks to share, never more workers than chunks; else 1 (played in this process)."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    cores = usable_cores()
     return max(1, min(cores, spec.chunks)) if spec.chunks >= 2 else 1
 
 
