@@ -41,6 +41,7 @@ from studpoker.evaluation import (
     low8_value,
     razz_value,
 )
+from tests.evaluation.test_exhaustive import FIVE_CARD_CATEGORIES, SEVEN_CARD_CATEGORIES
 
 GAMES = ["7stud", "7stud8", "razz", "5stud"]
 
@@ -279,17 +280,7 @@ def test_every_five_card_hand() -> None:
     player = result.players[0]
     assert player.outcomes == 2_598_960 and player.high is not None
     counts = {k: round(v * player.outcomes) for k, v in player.high.items()}
-    assert counts == {
-        HandCategory.STRAIGHT_FLUSH: 40,
-        HandCategory.FOUR_OF_A_KIND: 624,
-        HandCategory.FULL_HOUSE: 3_744,
-        HandCategory.FLUSH: 5_108,
-        HandCategory.STRAIGHT: 10_200,
-        HandCategory.THREE_OF_A_KIND: 54_912,
-        HandCategory.TWO_PAIR: 123_552,
-        HandCategory.ONE_PAIR: 1_098_240,
-        HandCategory.HIGH_CARD: 1_302_540,
-    }
+    assert counts == FIVE_CARD_CATEGORIES
     assert result.players[1] == player
 
 
@@ -301,17 +292,7 @@ def test_every_seven_card_hand() -> None:
     result = final_categories(spot, method="exact")
     player = result.players[0]
     assert player.outcomes == 133_784_560 and player.high is not None
-    assert {k: round(v * player.outcomes) for k, v in player.high.items()} == {
-        HandCategory.STRAIGHT_FLUSH: 41_584,
-        HandCategory.FOUR_OF_A_KIND: 224_848,
-        HandCategory.FULL_HOUSE: 3_473_184,
-        HandCategory.FLUSH: 4_047_644,
-        HandCategory.STRAIGHT: 6_180_020,
-        HandCategory.THREE_OF_A_KIND: 6_461_620,
-        HandCategory.TWO_PAIR: 31_433_400,
-        HandCategory.ONE_PAIR: 58_627_800,
-        HandCategory.HIGH_CARD: 23_294_460,
-    }
+    assert {k: round(v * player.outcomes) for k, v in player.high.items()} == SEVEN_CARD_CATEGORIES
     assert result.players[1] == player
 
 

@@ -20,6 +20,31 @@ from studpoker.evaluation import (
 )
 from studpoker.evaluation._tables import low8_classes
 
+#: The published number of five-card hands in each category (2,598,960 in all).
+FIVE_CARD_CATEGORIES = {
+    HandCategory.STRAIGHT_FLUSH: 40,
+    HandCategory.FOUR_OF_A_KIND: 624,
+    HandCategory.FULL_HOUSE: 3_744,
+    HandCategory.FLUSH: 5_108,
+    HandCategory.STRAIGHT: 10_200,
+    HandCategory.THREE_OF_A_KIND: 54_912,
+    HandCategory.TWO_PAIR: 123_552,
+    HandCategory.ONE_PAIR: 1_098_240,
+    HandCategory.HIGH_CARD: 1_302_540,
+}
+#: The published number of seven-card hands whose best five are in each category (133,784,560 in all).
+SEVEN_CARD_CATEGORIES = {
+    HandCategory.STRAIGHT_FLUSH: 41_584,
+    HandCategory.FOUR_OF_A_KIND: 224_848,
+    HandCategory.FULL_HOUSE: 3_473_184,
+    HandCategory.FLUSH: 4_047_644,
+    HandCategory.STRAIGHT: 6_180_020,
+    HandCategory.THREE_OF_A_KIND: 6_461_620,
+    HandCategory.TWO_PAIR: 31_433_400,
+    HandCategory.ONE_PAIR: 58_627_800,
+    HandCategory.HIGH_CARD: 23_294_460,
+}
+
 
 def colex_combinations(n: int, r: int) -> npt.NDArray[np.uint8]:
     """All r-subsets of range(n), ascending within a row, in colex order: the subsets of
@@ -72,17 +97,7 @@ def test_every_five_card_hand() -> None:
         low += np.bincount(low8_batch(block), minlength=57)
     assert high.sum() == 2_598_960
     assert np.count_nonzero(high) == 7462
-    assert _categories(high) == {
-        HandCategory.STRAIGHT_FLUSH: 40,
-        HandCategory.FOUR_OF_A_KIND: 624,
-        HandCategory.FULL_HOUSE: 3_744,
-        HandCategory.FLUSH: 5_108,
-        HandCategory.STRAIGHT: 10_200,
-        HandCategory.THREE_OF_A_KIND: 54_912,
-        HandCategory.TWO_PAIR: 123_552,
-        HandCategory.ONE_PAIR: 1_098_240,
-        HandCategory.HIGH_CARD: 1_302_540,
-    }
+    assert _categories(high) == FIVE_CARD_CATEGORIES
     # Each of the 56 lows comes in 4^5 suit combinations.
     assert low[1:].tolist() == [1024] * 56
 
@@ -98,17 +113,7 @@ def test_every_seven_card_hand() -> None:
             sample.append(block[:: max(1, len(block) // 40)])
     assert high.sum() == 133_784_560
     assert np.count_nonzero(high) == 4_824
-    assert _categories(high) == {
-        HandCategory.STRAIGHT_FLUSH: 41_584,
-        HandCategory.FOUR_OF_A_KIND: 224_848,
-        HandCategory.FULL_HOUSE: 3_473_184,
-        HandCategory.FLUSH: 4_047_644,
-        HandCategory.STRAIGHT: 6_180_020,
-        HandCategory.THREE_OF_A_KIND: 6_461_620,
-        HandCategory.TWO_PAIR: 31_433_400,
-        HandCategory.ONE_PAIR: 58_627_800,
-        HandCategory.HIGH_CARD: 23_294_460,
-    }
+    assert _categories(high) == SEVEN_CARD_CATEGORIES
     # Eight-or-better: how many hands hold a qualifying low, by the low's top card.
     assert int(low[1:].sum()) == 24_530_944
     assert np.count_nonzero(low[1:]) == 56
