@@ -189,30 +189,15 @@ def _answer(args: argparse.Namespace) -> int:
     hands = [_hand_text(hand) for hand in args.hands]
     dead = " ".join(args.dead)
     categories = None
+    method = "exact" if args.exact else "auto"
+    question: dict[str, Any] = {"variant": args.variant, "dead": dead, "community": community, "method": method}
+    question.update(trials=trials, seed=seed)  # the same question for the equity and for the final hands
     try:
-        result = equity(
-            hands,
-            variant=args.variant,
-            dead=dead,
-            community=community,
-            method="exact" if args.exact else "auto",
-            trials=trials,
-            seed=seed,
-            workers=workers,
-            progress=progress,
-        )
+        result = equity(hands, **question, workers=workers, progress=progress)
         if args.categories:
             from ..equity.categories import final_categories  # only here: a plain `stud equity` never loads it
 
-            categories = final_categories(
-                hands,
-                variant=args.variant,
-                dead=dead,
-                community=community,
-                method="exact" if args.exact else "auto",
-                trials=trials,
-                seed=seed,
-            )
+            categories = final_categories(hands, **question)
     except EquityError as error:
         raise UsageError(str(error)) from None
     except KeyboardInterrupt:

@@ -11,7 +11,7 @@ from .._cores import usable_cores
 from ..cards import Card
 from ..engine import Variant
 from .result import EquityResult
-from .spot import MAX_SEED, MAX_TRIALS, CommunityLike, EquityError, Spot
+from .spot import CommunityLike, EquityError, Spot, check_method
 
 if TYPE_CHECKING:
     from .ranges import Range
@@ -51,14 +51,7 @@ def equity(
     lets :func:`auto_workers` choose (the command line's default): every core for a job long enough to gain, else
     one process; the default stays 1 so that a library call never starts processes unasked.
     """
-    if method not in ("auto", "exact", "montecarlo"):
-        raise EquityError(f"unknown method {method!r}: use auto, exact or montecarlo")
-    if trials is not None and (type(trials) is not int or not 1 <= trials <= MAX_TRIALS):
-        raise EquityError(f"trials must be a whole number from 1 to {MAX_TRIALS:,}, got {trials!r}")
-    if trials is not None and method == "exact":
-        raise EquityError("trials are for Monte Carlo: method='exact' counts every outcome")
-    if seed is not None and (type(seed) is not int or not 0 <= seed < MAX_SEED):
-        raise EquityError(f"seed must be a whole number from 0 to 2**128 - 1, got {seed!r}")
+    check_method(method, trials, seed)
     if progress is not None and not callable(progress):
         raise EquityError(f"progress must be a function progress(done, total), got {progress!r}")
     if workers is not None and (type(workers) is not int or workers < 1):

@@ -41,7 +41,7 @@ from ..evaluation._tables import HIGH_CLASSES, LOW8_CLASSES, RAZZ_CLASSES, low8_
 from . import _final_hands
 from ._deal import masks
 from ._final_hands import MAX_ASSIGNMENTS, Histogram, RangeRows, estimate
-from .spot import MAX_SEED, MAX_TRIALS, CommunityLike, EquityError, Spot
+from .spot import CommunityLike, EquityError, Spot, check_method
 
 if TYPE_CHECKING:
     from .ranges import Range
@@ -299,14 +299,7 @@ def final_categories(
     :func:`studpoker.equity.equity` (any hand may be a range). ``method``: ``"exact"`` counts every final hand
     (refused beyond :data:`MAX_EXACT_SECONDS`), ``"montecarlo"`` samples ``trials`` deals (reproducibly with
     ``seed``), ``"auto"`` counts when the estimate is at most :data:`AUTO_SECONDS` and samples otherwise."""
-    if method not in ("auto", "exact", "montecarlo"):
-        raise EquityError(f"unknown method {method!r}: use auto, exact or montecarlo")
-    if trials is not None and (type(trials) is not int or not 1 <= trials <= MAX_TRIALS):
-        raise EquityError(f"trials must be a whole number from 1 to {MAX_TRIALS:,}, got {trials!r}")
-    if trials is not None and method == "exact":
-        raise EquityError("trials are for Monte Carlo: method='exact' counts every outcome")
-    if seed is not None and (type(seed) is not int or not 0 <= seed < MAX_SEED):
-        raise EquityError(f"seed must be a whole number from 0 to 2**128 - 1, got {seed!r}")
+    check_method(method, trials, seed)
     start = time.perf_counter()
     q = _question(hands, variant, dead, community)
     if method == "auto":

@@ -43,7 +43,7 @@ from .._cores import usable_cores
 from ..engine import Variant
 from ._deal import completions, hand_values, masks, whole_values
 from .result import Tally
-from .spot import MAX_SEED, MAX_TRIALS, EquityError, Spot
+from .spot import MAX_SEED, MAX_TRIALS, EquityError, Spot, check_trials
 
 _sample: ModuleType | None
 try:
@@ -155,12 +155,10 @@ def sample(
     Each trial picks every ranged player's down cards with probability proportional to their weight (the whole
     assignment again while two share a card), then deals the rest by the shuffle.
     """
-    if type(trials) is not int or not 1 <= trials <= MAX_TRIALS:
-        raise EquityError(f"trials must be a whole number from 1 to {MAX_TRIALS:,}, got {trials!r}")
+    check_trials(trials)
     if type(workers) is not int or workers < 1:
         raise EquityError(f"workers must be a positive whole number, got {workers!r}")
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < MAX_SEED):
-        raise EquityError(f"seed must be a whole number from 0 to 2**128 - 1, got {seed!r}")
+    _check_seed(seed)
     if sampler not in ("auto", "completions", "shuffle"):
         raise EquityError(f"unknown sampler {sampler!r}: use auto, completions or shuffle")
     if sampler == "completions" and spot.community_to_come:
@@ -215,10 +213,8 @@ def deal(
     dealt, the community card). The deals are those :func:`sample` makes with the shuffle (the same chunks and
     random streams for a seed); ``ranges`` as for :func:`sample`. For questions about each hand on its own (the
     distribution of final hand categories), where no showdown is needed."""
-    if type(trials) is not int or not 1 <= trials <= MAX_TRIALS:
-        raise EquityError(f"trials must be a whole number from 1 to {MAX_TRIALS:,}, got {trials!r}")
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < MAX_SEED):
-        raise EquityError(f"seed must be a whole number from 0 to 2**128 - 1, got {seed!r}")
+    check_trials(trials)
+    _check_seed(seed)
     entropy: int = np.random.SeedSequence().entropy if seed is None else seed  # type: ignore[assignment]
     plan = _plan(spot, "shuffle")
     if ranges is not None:
@@ -261,6 +257,11 @@ def deal(
                 rows[:, p, :] = np.concatenate(parts, axis=1)
                 at += need
             yield rows
+
+
+def _check_seed(seed: object) -> None:
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < MAX_SEED):
+        raise EquityError(f"seed must be a whole number from 0 to 2**128 - 1, got {seed!r}")
 
 
 def _collect(pending: dict[Future[Counts], int], counts: Counts) -> int:

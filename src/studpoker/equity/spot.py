@@ -24,7 +24,17 @@ from math import comb, prod
 from ..cards import Card, CardError, parse_card, parse_cards
 from ..engine import Variant
 
-__all__ = ["MAX_SEED", "MAX_TRIALS", "VARIANT_NAMES", "CommunityLike", "EquityError", "Spot", "game_of"]
+__all__ = [
+    "MAX_SEED",
+    "MAX_TRIALS",
+    "VARIANT_NAMES",
+    "CommunityLike",
+    "EquityError",
+    "Spot",
+    "check_method",
+    "check_trials",
+    "game_of",
+]
 
 #: The variant names the command line takes, and the engine's variants.
 VARIANT_NAMES = {
@@ -210,6 +220,26 @@ class Spot:
         if self.community_to_come:
             ways.append(left)
         return prod(ways)
+
+
+def check_trials(trials: object) -> None:
+    """Refuse (:class:`EquityError`) a number of Monte Carlo trials that is not a whole number from 1 to
+    :data:`MAX_TRIALS`."""
+    if type(trials) is not int or not 1 <= trials <= MAX_TRIALS:
+        raise EquityError(f"trials must be a whole number from 1 to {MAX_TRIALS:,}, got {trials!r}")
+
+
+def check_method(method: object, trials: object, seed: object) -> None:
+    """Refuse what the questions of :func:`~studpoker.equity.equity` and
+    :func:`~studpoker.equity.final_categories` share and get wrong: the method, the trials, the seed."""
+    if method not in ("auto", "exact", "montecarlo"):
+        raise EquityError(f"unknown method {method!r}: use auto, exact or montecarlo")
+    if trials is not None:
+        check_trials(trials)
+        if method == "exact":
+            raise EquityError("trials are for Monte Carlo: method='exact' counts every outcome")
+    if seed is not None and (type(seed) is not int or not 0 <= seed < MAX_SEED):
+        raise EquityError(f"seed must be a whole number from 0 to 2**128 - 1, got {seed!r}")
 
 
 def game_of(variant: object) -> Variant:
