@@ -47,17 +47,19 @@ def _summary(row: HandRow) -> dict[str, Any]:
     }
 
 
-async def _table_exists(room: Any, table_id: int) -> bool:
-    """Whether the table is a training table (404 if there is no such table)."""
-    found = await room.db.run(lambda s: s.execute(select(TableRow.training).where(TableRow.id == table_id)).first())
+async def _table_exists(room: Any, table_id: int) -> tuple[bool, str]:
+    """Whether the table is a training table, and its variant (404 if there is no such table)."""
+    found = await room.db.run(
+        lambda s: s.execute(select(TableRow.training, TableRow.variant).where(TableRow.id == table_id)).first()
+    )
     if found is None:
         raise ApiError(404, "not_found", f"there is no table {table_id}")
-    return bool(found[0])
+    return bool(found[0]), str(found[1])
 
 
-async def _finished(room: Any, table_id: int, number: int) -> tuple[HandRow, bool]:
-    """The finished (or voided) hand, and whether its table is a training table."""
-    training = await _table_exists(room, table_id)
+async def _finished(room: Any, table_id: int, number: int) -> tuple[HandRow, bool, str]:
+    """The finished (or voided) hand, whether its table is a training table, and the table's variant."""
+    training, variant = await _table_exists(room, table_id)
     row = await room.db.run(
         lambda s: s.scalar(
             select(HandRow).where(HandRow.table_id == table_id, HandRow.number == number, HandRow.status != "playing")
@@ -66,7 +68,7 @@ async def _finished(room: Any, table_id: int, number: int) -> tuple[HandRow, boo
     if row is None:
         raise ApiError(404, "not_found", f"table {table_id} has no finished hand {number}")
     assert isinstance(row, HandRow)
-    return row, training
+    return row, training, variant
 
 
 def _seat_of(row: HandRow, who: Who | None) -> int | None:
@@ -126,7 +128,7 @@ async def hands(
 )
 async def hand_file(table_id: TableId, number: HandNumber, room: RoomDep, who: MaybeAccount) -> PlainTextResponse:
     """The hand as a PHH file (a download), as the asker may see it."""
-    row, training = await _finished(room, table_id, number)
+    row, training, _ = await _finished(room, table_id, number)
     text, _ = _as_seen(row, who, training)
     if text is None:
         raise ApiError(404, "not_found", f"hand {row.number} was voided: it has no history")
@@ -138,7 +140,7 @@ async def hand_file(table_id: TableId, number: HandNumber, room: RoomDep, who: M
 @router.get("/{number}", responses=errors(404))
 async def hand(table_id: TableId, number: HandNumber, room: RoomDep, who: MaybeAccount) -> HandDetail:
     """One hand with its PHH, as the asker may see it (``seen_as`` says how)."""
-    row, training = await _finished(room, table_id, number)
+    row, training, _ = await _finished(room, table_id, number)
     text, seen_as = _as_seen(row, who, training)
     detail = {**_summary(row), "table_id": table_id, "phh": text, "seen_as": seen_as, "training": training}
     return HandDetail.model_validate(detail)
@@ -148,12 +150,12 @@ async def hand(table_id: TableId, number: HandNumber, room: RoomDep, who: MaybeA
 async def hand_equity(table_id: TableId, number: HandNumber, room: RoomDep) -> HandEquity:
     """A training table's finished hand, street by street: each live player's equity against the others' actual
     cards and against their up cards with any down cards (404 at any other table: its down cards are private)."""
-    row, training = await _finished(room, table_id, number)
+    row, training, variant = await _finished(room, table_id, number)
     if not training:
         raise ApiError(404, "not_found", f"table {table_id} is not a training table: its hands have no equities")
     if row.phh is None:
         raise ApiError(404, "not_found", f"hand {row.number} was voided: it has no history")
     streets = await room.equity_desk.streets(room, row)
     return HandEquity.model_validate(
-        {"table_id": table_id, "number": row.number, "variant": phh.loads(row.phh).rules.variant, "streets": streets}
+        {"table_id": table_id, "number": row.number, "variant": variant, "streets": streets}
     )
