@@ -156,13 +156,14 @@ def test_a_view_field_by_field() -> None:
 
 
 def test_events_and_rules() -> None:
-    assert event_to_json(ActionTaken(2, Action.raise_to(40), 5, True)) == {
+    assert event_to_json(ActionTaken(2, Action.raise_to(40), 5, True, 30)) == {
         "type": "ActionTaken",
         "player": 2,
         "action": "raise",
         "amount": 40,
         "street": 5,
         "all_in": True,
+        "added": 30,
     }
     assert event_to_json(Shown(0, (parse_card("As"), None))) == {"type": "Shown", "player": 0, "cards": ["As", None]}
     assert event_to_json(Awarded(1, 30, 0, "high")) == {

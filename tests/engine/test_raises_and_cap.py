@@ -78,8 +78,9 @@ def test_no_cap_never_caps() -> None:
 def test_heads_up_from_the_start_of_the_round(mode: HeadsUpUncap, capped: bool) -> None:
     t = sixth_street(2, headsup_uncap=mode)
     state = t.state
+    assert state.uncapped is not capped  # heads-up from the start: the cap is off, and a table says so
     t.play([(S1, "bet 20"), (S2, "raise 40"), (S1, "raise 60"), (S2, "raise 80")])
-    assert state.raises == 3 and state.capped is capped
+    assert state.raises == 3 and state.capped is capped and state.uncapped is not capped
     assert (ActionKind.RAISE in aggressive(state)) is not capped
 
 
@@ -94,8 +95,9 @@ def test_heads_up_from_the_start_of_the_round(mode: HeadsUpUncap, capped: bool) 
 def test_heads_up_before_the_cap(mode: HeadsUpUncap, capped: bool) -> None:
     t = sixth_street(3, headsup_uncap=mode)
     state = t.state
+    assert not state.uncapped  # three players: the cap applies
     t.play([(S1, "bet 20"), (S2, "raise 40"), (S3, "fold"), (S1, "raise 60"), (S2, "raise 80")])
-    assert state.raises == 3 and state.capped is capped
+    assert state.raises == 3 and state.capped is capped and state.uncapped is not capped
     assert (ActionKind.RAISE in aggressive(state)) is not capped
 
 
@@ -105,7 +107,7 @@ def test_capped_then_heads_up_stays_capped() -> None:
     t.play([(S1, "bet 20"), (S2, "raise 40"), (S3, "raise 60"), (S1, "raise 80")])
     assert (state.raises, state.capped) == (3, True)
     t.act("fold")
-    assert state.capped and t.legal() == {"fold", "call 80"}
+    assert state.capped and not state.uncapped and t.legal() == {"fold", "call 80"}
 
 
 @pytest.mark.parametrize("seed", range(40))

@@ -1,5 +1,6 @@
-"""The dealer's lines (studpoker.server.dealer): built from the spectators' events of hands dealt by hand, so
-every line is known in advance; and the words for shown hands (``wire.shown_hand``)."""
+"""The dealer's lines (studpoker.engine.dealer, sent as the ``dealer`` messages of studpoker.server.wire): built
+from the spectators' events of hands dealt by hand, so every line is known in advance; and the words for shown
+hands (``wire.shown_hand``)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ import pytest
 
 from studpoker.cards import parse_cards
 from studpoker.engine import Action, ActionKind, HandState, Rules, Stud5Opening, Variant
+from studpoker.engine.dealer import dealer_lines, spoken_high, spoken_low
 from studpoker.evaluation import evaluate_high, evaluate_low8, evaluate_razz
-from studpoker.server.dealer import dealer_lines, dealer_messages, spoken_high, spoken_low
-from studpoker.server.wire import shown_hand
+from studpoker.server.wire import dealer_messages, shown_hand
 from tests.engine.helpers import Table, rules
 
 S1, S2, S3 = range(3)

@@ -92,27 +92,72 @@ def test_the_cap_on_the_wire(client: TestClient) -> None:
     assert [t["capped"] for t in third] == [False] * 6 + [True]
     first = third[0]["legal"]
     assert first == [
-        {"action": "bring-in", "amount": 3, "label": "bring in 3", "cap": False},
-        {"action": "complete", "amount": 10, "label": "complete to 10", "cap": False},
+        {"action": "bring-in", "amount": 3, "cost": 3, "label": "bring in 3", "cap": False},
+        {"action": "complete", "amount": 10, "cost": 10, "label": "complete to 10", "cap": False},
     ]
     assert third[1]["legal"] == [
-        {"action": "fold", "amount": 0, "label": "fold", "cap": False},
-        {"action": "call", "amount": 3, "label": "call 3", "cap": False},
-        {"action": "complete", "amount": 10, "label": "complete to 10", "cap": False},
+        {"action": "fold", "amount": 0, "cost": 0, "label": "fold", "cap": False},
+        {"action": "call", "amount": 3, "cost": 3, "label": "call 3", "cap": False},
+        {"action": "complete", "amount": 10, "cost": 10, "label": "complete to 10", "cap": False},
     ]
-    assert [e["label"] for e in third[2]["legal"]] == ["fold", "call 10", "raise to 20"]
-    assert third[5]["legal"][-1] == {"action": "raise", "amount": 50, "label": "raise to 50 (cap)", "cap": True}
+    # "call N" says what calling costs: the bring-in (3 in) facing the completion to 10 adds 7
+    assert [e["label"] for e in third[2]["legal"]] == ["fold", "call 7", "raise to 20"]
+    assert [e["cost"] for e in third[2]["legal"]] == [0, 7, 17]
+    assert third[5]["legal"][-1] == {
+        "action": "raise",
+        "amount": 50,
+        "cost": 20,
+        "label": "raise to 50 (cap)",
+        "cap": True,
+    }
     assert [e["cap"] for t in third[:5] for e in t["legal"]] == [False] * sum(len(t["legal"]) for t in third[:5])
     assert third[6]["legal"] == [
-        {"action": "fold", "amount": 0, "label": "fold", "cap": False},
-        {"action": "call", "amount": 50, "label": "call 50", "cap": False},
+        {"action": "fold", "amount": 0, "cost": 0, "label": "fold", "cap": False},
+        {"action": "call", "amount": 50, "cost": 10, "label": "call 10", "cap": False},
     ]
+    # the log's words are the buttons': each action message says what it added, and a call its cost
+    actions = [m for m in logs[0] if m["type"] == "action" and m["street"] == 3]
+    assert [m["label"] for m in actions] == [
+        "bring in 3",
+        "complete to 10",
+        "raise to 20",
+        "raise to 30",
+        "raise to 40",
+        "raise to 50",
+        "call 10",
+    ]
+    assert [m["added"] for m in actions] == [3, 10, 17, 20, 20, 20, 10]
     pots = [m for m in logs[0] if m["type"] == "pot"]
     assert all({"raises", "raise_cap", "capped"} <= set(m) for m in pots)
     capped = [m for m in pots if m["capped"]]
     assert capped and capped[0]["raises"] == 4 and capped[0]["street"] == 3
     fourth = next(m for m in pots if m["street"] == 4)
     assert (fourth["raises"], fourth["capped"]) == (0, False)  # a new street
+
+
+def test_heads_up_the_wire_says_the_cap_is_off(client: TestClient) -> None:
+    """Casino rules lift the cap heads-up (R6.6): raises go past 3, and every message says ``uncapped``."""
+    ann, bob, table_id = two_players(client)
+    turns: list[dict[str, Any]] = []
+
+    def raise_all(turn: dict[str, Any]) -> dict[str, Any]:
+        turns.append(turn)
+        kinds = {a["action"]: a for a in turn["legal"]}
+        if turn["street"] == 3 and turn["raises"] < 5:
+            return next(kinds[k] for k in ("raise", "bring-in", "complete", "call") if k in kinds)
+        return passive(turn)
+
+    with ann.socket(table_id) as a, bob.socket(table_id) as b:
+        until(a, "snapshot")
+        until(b, "snapshot")
+        sit_both(ann, bob, table_id)
+        logs = play_hand([a, b], raise_all)
+    third = [t for t in turns if t["street"] == 3]
+    assert max(t["raises"] for t in third) == 5 and not any(t["capped"] for t in third)
+    assert all(t["uncapped"] and t["raise_cap"] == 3 for t in third)
+    assert not any(e["cap"] for t in third for e in t["legal"])  # no "(cap)" label on a raise that is not the last
+    pots = [m for m in logs[0] if m["type"] == "pot" and m["street"] == 3]
+    assert pots and all(m["uncapped"] for m in pots)
 
 
 def test_the_snapshot_tells_the_cap_too(client: TestClient) -> None:
@@ -123,7 +168,7 @@ def test_the_snapshot_tells_the_cap_too(client: TestClient) -> None:
         until(a, "hand_started")
         a.send_text('{"type": "snapshot"}')
         hand = until(a, "snapshot")["hand"]
-        assert (hand["raises"], hand["raise_cap"], hand["capped"]) == (0, 3, False)
+        assert (hand["raises"], hand["raise_cap"], hand["capped"], hand["uncapped"]) == (0, 3, False, True)
 
 
 def test_no_cap_is_null(client: TestClient) -> None:
@@ -135,7 +180,7 @@ def test_no_cap_is_null(client: TestClient) -> None:
     state = HandState(
         Rules.casino(Variant.STUD7, ante=1, bring_in=3, small_bet=10, big_bet=20, raise_cap=None), [500] * 3, seed=1
     )
-    assert wire.betting(state) == {"raises": 0, "raise_cap": None, "capped": False}
+    assert wire.betting(state) == {"raises": 0, "raise_cap": None, "capped": False, "uncapped": False}
     assert not any(e["cap"] for e in wire.legal_entries(state))
 
 

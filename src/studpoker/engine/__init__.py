@@ -24,7 +24,7 @@ from .rules import (
 )
 from .settle import Award
 from .state import CardRequest, HandState, Phase, PlayerView, View
-from .words import describe_board, describe_hand
+from .words import action_words, best_five, describe_board, describe_hand
 
 __all__ = [
     "Action",
@@ -51,6 +51,8 @@ __all__ = [
     "Tiebreak",
     "Variant",
     "View",
+    "action_words",
+    "best_five",
     "describe_board",
     "describe_hand",
 ]

@@ -66,12 +66,14 @@ class CommunityCard(NamedTuple):
 
 
 class ActionTaken(NamedTuple):
-    """A player's action; ``all_in`` when it put his last chip in."""
+    """A player's action; ``all_in`` when it put his last chip in; ``added``: the chips it put in (a call of
+    ``Action.call(10)`` by a player who had brought in for 3 adds 7: what "call 7" says at a table)."""
 
     player: int
     action: Action
     street: int
     all_in: bool
+    added: int = 0
 
 
 class Returned(NamedTuple):

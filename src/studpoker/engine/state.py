@@ -119,6 +119,8 @@ _BURN, _DOWN, _UP, _COMMUNITY, _SCRAMBLE, _RROP = range(6)
 
 _K_FOLD, _K_CHECK, _K_CALL, _K_BRING_IN = ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL, ActionKind.BRING_IN
 _K_COMPLETE, _K_BET, _K_RAISE = ActionKind.COMPLETE, ActionKind.BET, ActionKind.RAISE
+#: The actions that put chips in.
+_WAGERS = frozenset({_K_CALL, _K_BRING_IN, _K_COMPLETE, _K_BET, _K_RAISE})
 _ACTIONS: dict[ActionKind, dict[int, Action]] = {kind: {} for kind in ActionKind}
 _CALLS = _ACTIONS[ActionKind.CALL]
 _FOLD, _CHECK = Action.fold(), Action.check()
@@ -372,6 +374,20 @@ class HandState:
         """The amount every active player must have in this round to stay (D1.8)."""
         return self._to_call
 
+    def cost(self, action: Action) -> int:
+        """The chips ``action`` puts in for the player to act (``0`` for a fold, a check, a show or a muck, or with
+        nobody to act): a call's cost is what ``call N`` says at the table (:func:`~studpoker.engine.action_words`).
+
+        >>> rules = Rules(Variant.STUD7, ante=1, bring_in=3, small_bet=10, big_bet=20)
+        >>> hand = HandState(rules, [200, 200, 200], seed=7)
+        >>> hand.apply(Action.bring_in(3)); hand.apply(Action.complete(10)); hand.apply(Action.call(10))
+        >>> hand.actor, hand.cost(Action.call(10)), hand.cost(Action.raise_to(20))
+        (1, 7, 17)
+        """
+        if self.actor is None or action.kind not in _WAGERS:
+            return 0
+        return action.amount - self._bet[self.actor]
+
     @property
     def raises(self) -> int:
         """Raises on the current street after its opening bet or completion (R6.4): what the raise cap counts.
@@ -390,6 +406,13 @@ class HandState:
         rules = self.rules
         cap = rules.raise_cap
         return self._opened and cap is not None and self._raises >= cap and self._cap_bars()
+
+    @property
+    def uncapped(self) -> bool:
+        """True when the table has a raise cap that does not apply now because the betting is heads-up (R6.6, as
+        ``rules.headsup_uncap`` says): raises go on until the stacks run out, and a table says so ("cap off
+        heads-up") rather than show a cap that :meth:`legal_actions` does not enforce."""
+        return self.rules.raise_cap is not None and not self._cap_bars()
 
     @property
     def starting_stacks(self) -> tuple[int, ...]:
@@ -1116,6 +1139,7 @@ class HandState:
     def _bet_action(self, p: int, action: Action) -> None:
         kind = action.kind
         stacks = self._stacks
+        before = self._bet[p]
         if kind is _K_CALL:
             bet = self._bet
             chips = action.amount - bet[p]
@@ -1145,7 +1169,8 @@ class HandState:
             self._targets = None
         else:
             self._wager(p, kind, action.amount)
-        self._events.append(_tuple(ActionTaken, (p, action, self.street, not stacks[p] and not self._folded[p])))
+        added = self._bet[p] - before
+        self._events.append(_tuple(ActionTaken, (p, action, self.street, not stacks[p] and not self._folded[p], added)))
         self._legal = None
         # The next player clockwise who must still act (R6.7, R6.13); after a fold under R5.6 the
         # next player has the same options. Inlined: it runs after every action.
@@ -1445,3 +1470,9 @@ class View:
     actor: int | None
     legal_actions: tuple[Action, ...]
     events: tuple[Event, ...]
+
+    def cost(self, action: Action) -> int:
+        """The chips ``action`` puts in for the player to act, as :meth:`HandState.cost` says it."""
+        if self.actor is None or action.kind not in _WAGERS:
+            return 0
+        return action.amount - self.players[self.actor].bet

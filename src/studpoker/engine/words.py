@@ -1,4 +1,11 @@
-"""Hands and boards in words, as the game at hand reads them: what the terminal game and the card room say.
+"""Actions, hands and boards in words, as a stud player reads them: what the terminal game and the card room say.
+
+A call is said by what it costs, every other wager by its total for the street (as every card room's buttons
+read): after bringing in for 3, facing a completion to 10,
+
+>>> from .actions import Action
+>>> action_words(Action.call(10), added=7), action_words(Action.raise_to(20), added=17)
+('call 7', 'raise to 20')
 
 >>> from studpoker.cards import parse_cards
 >>> describe_hand(parse_cards("As Ad 7c 7h 2s Kd 9c"), Variant.STUD7)
@@ -23,9 +30,25 @@ from collections.abc import Sequence
 
 from ..cards import RANK_CHARS, Card, Rank
 from ..evaluation import evaluate_high, evaluate_low8, evaluate_razz
+from .actions import Action, ActionKind
 from .rules import Variant
 
-__all__ = ["describe_board", "describe_hand"]
+__all__ = ["action_words", "best_five", "describe_board", "describe_hand"]
+
+
+def action_words(action: Action, added: int) -> str:
+    """An action as the player reads it on a button, a prompt or a log line: ``call N`` where N is ``added``, the
+    chips the call puts in (what it costs him now, not the street's total); ``bring in 3``, ``bet 10``,
+    ``complete to 10``, ``raise to 40`` (totals for the street, the engine's own words); ``fold``, ``check``,
+    ``show``, ``muck``. ``added`` is :attr:`ActionTaken.added <studpoker.engine.events.ActionTaken>` for an
+    action taken, or :meth:`HandState.cost <studpoker.engine.HandState.cost>` for one to take.
+
+    >>> action_words(Action.call(60), added=20), action_words(Action.bring_in(3), added=3)
+    ('call 20', 'bring in 3')
+    """
+    if action.kind is ActionKind.CALL:
+        return f"call {added}"
+    return str(action)
 
 
 def describe_hand(cards: Sequence[Card | None], variant: Variant) -> str:
@@ -41,6 +64,28 @@ def describe_hand(cards: Sequence[Card | None], variant: Variant) -> str:
         low = evaluate_low8(known)
         return f"{high}; low: {low.description if low is not None else 'none'}"
     return high
+
+
+def best_five(cards: Sequence[Card | None], variant: Variant) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
+    """The five cards a hand plays, as the game reads it: the high hand's (razz: the razz low's), and the
+    eight-or-better low's in stud hi/lo (``()`` without one, and in the other games); ``((), ())`` unless five to
+    seven cards are known. What a showdown marks on the table.
+
+    >>> from studpoker.cards import parse_cards, format_cards
+    >>> high, low = best_five(parse_cards("Ah 2c 3d 6s 7h Qd Qh"), Variant.STUD7_HL8)
+    >>> format_cards(high), format_cards(low)
+    ('Qh Qd Ah 7h 6s', '7h 6s 3d 2c Ah')
+    """
+    known = [c for c in cards if c is not None]
+    if not 5 <= len(known) <= 7:
+        return (), ()
+    if variant is Variant.RAZZ:
+        return evaluate_razz(known).cards, ()
+    high = evaluate_high(known).cards
+    if variant is Variant.STUD7_HL8:
+        low = evaluate_low8(known)
+        return high, (low.cards if low is not None else ())
+    return high, ()
 
 
 def describe_board(cards: Sequence[Card | None], variant: Variant) -> str:

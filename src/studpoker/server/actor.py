@@ -35,7 +35,6 @@ from ..table import Table
 from . import chat, wire
 from .connection import Connection
 from .db import HandRow, Runner, SeatRow, TableRow, utcnow
-from .dealer import dealer_messages
 from .errors import ApiError
 from .ledger import HOUSE, cash_out_kind, purse, table_account, transfer
 from .limits import MAX_SHOWDOWN_SECONDS
@@ -440,7 +439,7 @@ class TableActor(Seating):
                     connection.push(text)
         dealt = {p["seat"]: str(p["name"]) for p in self.hand_players}  # the names as the hand was dealt
         names = [dealt.get(seat, f"seat {seat}") for seat in self.hand_seats]
-        for message in dealer_messages(public.events, self.dealer_sent, public, names, self.table.rules, hand):
+        for message in wire.dealer_messages(public.events, self.dealer_sent, public, names, self.table.rules, hand):
             self._broadcast(message)
         self.dealer_sent = len(public.events)
         self._broadcast(wire.pot_message(public, self.hand_seats, hand, state))

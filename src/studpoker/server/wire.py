@@ -12,7 +12,8 @@ from typing import Any
 
 from ..bots.protocol import action_to_json, card_to_json
 from ..cards import Card
-from ..engine import HandState, View, describe_hand
+from ..engine import HandState, View, action_words, describe_hand
+from ..engine.dealer import dealer_lines
 from ..engine.events import (
     ActionTaken,
     AntePosted,
@@ -27,11 +28,13 @@ from ..engine.events import (
     StreetStarted,
 )
 from ..engine.rules import Rules, Variant
+from ..engine.words import best_five
 from ..evaluation import evaluate_high, evaluate_low8, evaluate_razz
 
 __all__ = [
     "VARIANT_NAMES",
     "betting",
+    "dealer_messages",
     "encode",
     "error",
     "event_messages",
@@ -101,6 +104,8 @@ def event_messages(
                     "seq": seq,
                     "seat": seats[event.player],
                     **action_to_json(event.action),
+                    "added": event.added,
+                    "label": action_words(event.action, event.added),
                     "all_in": event.all_in,
                     "street": event.street,
                     "auto": seq in auto,
@@ -159,32 +164,44 @@ def shown_hand(cards: Sequence[Card | None], variant: Variant) -> dict[str, Any]
     >>> shown_hand(parse_cards("Ks Kd 9c 7h 2s 3c 4d"), Variant.RAZZ)["low_description"]
     '9-7-4-3-2 low'
     """
+    high, low = best_five(cards, variant)
     known = [c for c in cards if c is not None]
-    out: dict[str, Any] = {"best": [], "low": None, "high_description": None, "low_description": None}
-    if not 5 <= len(known) <= 7:
+    out: dict[str, Any] = {
+        "best": [str(c) for c in high],
+        "low": None,
+        "high_description": None,
+        "low_description": None,
+    }
+    if not high:
         return out
     if variant is Variant.RAZZ:
-        razz = evaluate_razz(known)
-        out.update(best=[str(c) for c in razz.cards], low_description=razz.description)
+        out["low_description"] = evaluate_razz(known).description
         return out
-    high = evaluate_high(known)
-    out.update(best=[str(c) for c in high.cards], high_description=high.description)
-    if variant is Variant.STUD7_HL8:
-        low = evaluate_low8(known)
-        if low is not None:
-            out.update(low=[str(c) for c in low.cards], low_description=low.description)
+    out["high_description"] = evaluate_high(known).description
+    if low:
+        out["low"] = [str(c) for c in low]
+        low_hand = evaluate_low8(known)
+        out["low_description"] = low_hand.description if low_hand is not None else None
     return out
 
 
 def betting(state: HandState) -> dict[str, Any]:
-    """The street's raises, the table's cap (``None``: no cap) and whether it now bars a raise."""
-    return {"raises": state.raises, "raise_cap": state.rules.raise_cap, "capped": state.capped}
+    """The street's raises, the table's cap (``None``: no cap), whether it now bars a raise, and whether it is
+    off because the betting is heads-up (``uncapped``, R6.6)."""
+    return {
+        "raises": state.raises,
+        "raise_cap": state.rules.raise_cap,
+        "capped": state.capped,
+        "uncapped": state.uncapped,
+    }
 
 
 def legal_entries(state: HandState) -> list[dict[str, Any]]:
-    """``your_turn``'s ``legal``: each legal action with the engine's words for it (``str(Action)``) and ``cap``,
-    True for a wager after which the cap bars another raise this street (its label ends in ``" (cap)"``).
-    Whether it is that wager is found by making it on a copy of the hand (the cap's heads-up rules included)."""
+    """``your_turn``'s ``legal``: each legal action (``amount`` the street total to send back), ``cost`` the chips
+    it puts in, its words as the player reads them (:func:`~studpoker.engine.action_words`: ``call 7``, ``complete
+    to 10``) and ``cap``, True for a wager after which the cap bars another raise this street (its label ends in
+    ``" (cap)"``). Whether it is that wager is found by making it on a copy of the hand (the cap's heads-up rules
+    included)."""
     out: list[dict[str, Any]] = []
     for action in state.legal_actions():
         cap = False
@@ -192,8 +209,10 @@ def legal_entries(state: HandState) -> list[dict[str, Any]]:
             after = state.copy()
             after.apply(action)
             cap = after.street == state.street and after.capped
-        label = f"{action} (cap)" if cap else str(action)
-        out.append({"action": action.kind.value, "amount": action.amount, "label": label, "cap": cap})
+        cost = state.cost(action)
+        words = action_words(action, cost)
+        label = f"{words} (cap)" if cap else words
+        out.append({"action": action.kind.value, "amount": action.amount, "cost": cost, "label": label, "cap": cap})
     return out
 
 
@@ -219,3 +238,11 @@ def pot_message(view: View, seats: Sequence[int], hand: int, state: HandState) -
         ],
         **betting(state),
     }
+
+
+def dealer_messages(
+    events: Sequence[Event], start: int, view: View, names: Sequence[str], rules: Rules, hand: int
+) -> list[dict[str, Any]]:
+    """The dealer's lines (:func:`~studpoker.engine.dealer.dealer_lines`) for ``events[start:]`` as ``dealer``
+    messages of hand ``hand``."""
+    return [{"type": "dealer", "hand": hand, "text": line} for line in dealer_lines(events, start, view, names, rules)]

@@ -1,5 +1,5 @@
-"""The dealer's words: short lines a stud dealer says, built from the public events of a hand (the ``dealer``
-message of docs/server-protocol.md).
+"""The dealer's words: short lines a stud dealer says, built from the public events of a hand (the card room's
+``dealer`` messages, docs/server-protocol.md, and the terminal game's log and status line).
 
 Pure functions, no I/O. They read only what everyone sees (the spectators' view: up cards, actions, hands shown
 at the showdown, awards), so a line can never tell a hidden card. Three kinds of line:
@@ -19,12 +19,10 @@ at the showdown, awards), so a line can never tell a hidden card. Three kinds of
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import NamedTuple
 
 from ..cards import Card, Rank
-from ..engine import ActionKind, Phase, Rules, Stud5Opening, Variant, View, describe_board
-from ..engine.events import ActionTaken, Awarded, Event, Shown, StreetStarted
 from ..evaluation import (
     HandCategory,
     LowCategory,
@@ -36,8 +34,22 @@ from ..evaluation import (
 )
 from ..evaluation.high import HighHand
 from ..evaluation.low import LowHand
+from .actions import ActionKind
+from .events import ActionTaken, Awarded, CardDealt, CommunityCard, Event, Shown, StreetStarted
+from .rules import Rules, Stud5Opening, Variant
+from .state import Phase, View
+from .words import describe_board
 
-__all__ = ["dealer_lines", "dealer_messages", "spoken_high", "spoken_low"]
+__all__ = [
+    "FirstToAct",
+    "dealer_lines",
+    "first_actors",
+    "first_to_act",
+    "first_to_act_line",
+    "first_to_act_of",
+    "spoken_high",
+    "spoken_low",
+]
 
 
 def _article(word: str) -> str:
@@ -125,26 +137,87 @@ def _bring_in_line(events: Sequence[Event], index: int, names: Sequence[str]) ->
     return f"{name} completes to {event.action.amount}"
 
 
-def _first_to_act_line(view: View, names: Sequence[str]) -> str | None:
-    """Who acts first on the street just dealt, and with what showing."""
-    actor = view.actor
-    if actor is None:
-        return None
-    if view.community is not None:  # the short deck's community card: the rules of R8.6 decide, not a board
-        return f"{names[actor]} acts first"
-    razz = view.variant is Variant.RAZZ
+class FirstToAct(NamedTuple):
+    """Who acts first on a street after the first, and why: ``high`` is the player with the best board (razz: the
+    lowest), ``board`` that board in words, ``side`` ``"high"`` or ``"low"``. ``high`` is ``None`` when no board
+    decides (the short deck's community card, R8.6, or up cards not known); it differs from ``actor`` when the best
+    board is all in (R7.5: the next player acts)."""
+
+    actor: int
+    high: int | None
+    board: str
+    side: str
+
+
+def first_to_act(
+    actor: int, boards: Mapping[int, Sequence[Card | None]], variant: Variant, community: bool = False
+) -> FirstToAct:
+    """The facts of :class:`FirstToAct` from the first actor and the up cards of every player still in."""
+    if community:
+        return FirstToAct(actor, None, "", "")
+    razz = variant is Variant.RAZZ
     value = low_board_value if razz else high_board_value
-    boards: dict[int, list[Card]] = {p.player: [c for c in p.up if c is not None] for p in view.players if not p.folded}
-    worth = {p: value(cards) for p, cards in boards.items() if 1 <= len(cards) <= 4}
+    known = {p: [c for c in cards if c is not None] for p, cards in boards.items()}
+    worth = {p: value(cards) for p, cards in known.items() if 1 <= len(cards) <= 4}
     if actor not in worth:
-        return f"{names[actor]} acts first"
+        return FirstToAct(actor, None, "", "")
     best = max(worth.values())
-    side = "low" if razz else "high"
-    if worth[actor] == best:
-        return f"{names[actor]} is {side} with {describe_board(boards[actor], view.variant)} showing and acts first"
-    top = next(p for p in boards if worth.get(p) == best)  # the best board is all in (R7.5): the next one acts
-    words = describe_board(boards[top], view.variant)
-    return f"{names[top]} is {side} with {words} showing, all in; {names[actor]} acts first"
+    top = actor if worth[actor] == best else next(p for p in known if worth.get(p) == best)
+    return FirstToAct(actor, top, describe_board(known[top], variant), "low" if razz else "high")
+
+
+def first_to_act_of(view: View) -> FirstToAct | None:
+    """:func:`first_to_act` for the player to act in ``view`` (``None`` when nobody is to act)."""
+    if view.actor is None:
+        return None
+    boards = {p.player: p.up for p in view.players if not p.folded}
+    return first_to_act(view.actor, boards, view.variant, view.community is not None)
+
+
+def first_to_act_line(view: View, names: Sequence[str]) -> str | None:
+    """Who acts first on the street just dealt, and with what showing: ``"bob is high with a pair of kings showing
+    and acts first"``, ``"ann is high with three nines showing, all in; bob acts first"``."""
+    facts = first_to_act_of(view)
+    if facts is None:
+        return None
+    actor = names[facts.actor]
+    if facts.high is None:
+        return f"{actor} acts first"
+    if facts.high == facts.actor:
+        return f"{actor} is {facts.side} with {facts.board} showing and acts first"
+    return f"{names[facts.high]} is {facts.side} with {facts.board} showing, all in; {actor} acts first"
+
+
+def first_actors(events: Sequence[Event], variant: Variant, *, bring_in: bool = True) -> dict[int, FirstToAct]:
+    """For every street opened by the boards in a hand's event log (every street after the first, and the first
+    too without a bring-in: five-card stud when the high card opens), who acted first and why, by the index of that
+    ``ActionTaken``: the boards as they stood then (up cards dealt, folded hands out). The terminal game's log says
+    it; the card room's dealer says it as the street begins (:func:`first_to_act_line`)."""
+    no_bring_in = not bring_in
+    out: dict[int, FirstToAct] = {}
+    up: dict[int, list[Card | None]] = {}
+    folded: set[int] = set()
+    community = False
+    first_street = 2 if variant is Variant.STUD5 else 3
+    street_open = False
+    for index, event in enumerate(events):
+        if isinstance(event, StreetStarted):
+            street_open = event.street != first_street or no_bring_in
+        elif isinstance(event, CardDealt):
+            if event.face_up:
+                up.setdefault(event.player, []).append(event.card)
+            else:
+                up.setdefault(event.player, [])
+        elif isinstance(event, CommunityCard):
+            community = True
+        elif isinstance(event, ActionTaken):
+            if street_open:
+                boards = {p: cards for p, cards in up.items() if p not in folded}
+                out[index] = first_to_act(event.player, boards, variant, community)
+                street_open = False
+            if event.action.kind is ActionKind.FOLD:
+                folded.add(event.player)
+    return out
 
 
 def _shown_cards(events: Sequence[Event], view: View) -> dict[int, list[Card]]:
@@ -213,14 +286,7 @@ def dealer_lines(events: Sequence[Event], start: int, view: View, names: Sequenc
         and (view.street != first_street or no_bring_in)
         and not any(isinstance(e, ActionTaken) for e in events[street:])
     ):
-        line = _first_to_act_line(view, names)
+        line = first_to_act_line(view, names)
         if line is not None:
             lines.append(line)
     return lines
-
-
-def dealer_messages(
-    events: Sequence[Event], start: int, view: View, names: Sequence[str], rules: Rules, hand: int
-) -> list[dict[str, Any]]:
-    """:func:`dealer_lines` as ``dealer`` messages of hand ``hand``."""
-    return [{"type": "dealer", "hand": hand, "text": line} for line in dealer_lines(events, start, view, names, rules)]
