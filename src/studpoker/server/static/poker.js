@@ -154,8 +154,12 @@ export function streetName(street) {
   return `${street}${suffix} street`;
 }
 
-/** The words of an action as a button or a log line says them: "bring in 3", "complete to 10", "raise to 20". */
-export function actionWords(action, amount) {
+/**
+ * The words of an action as a button or a log line says them: "bring in 3", "complete to 10", "raise to 20", and
+ * "call 7", where a call says what it adds (`added`: the chips it puts in), not the street's total: the rule of
+ * the server's labels (studpoker.engine.action_words), for what the page words itself (the replayer).
+ */
+export function actionWords(action, amount, added = amount) {
   switch (action) {
     case "bring-in":
     case "bring_in":
@@ -167,15 +171,15 @@ export function actionWords(action, amount) {
     case "raise":
       return `raise to ${amount}`;
     case "call":
-      return `call ${amount}`;
+      return `call ${added}`;
     default:
       return action; // fold, check, show, muck
   }
 }
 
-/** Capitalised, for a button: "Complete to 10". */
-export function actionLabel(action, amount) {
-  const words = actionWords(action, amount);
+/** Capitalised, for a button: "Complete to 10", "Call 7". */
+export function actionLabel(action, amount, added = amount) {
+  const words = actionWords(action, amount, added);
   return words[0].toUpperCase() + words.slice(1);
 }
 
@@ -297,8 +301,9 @@ export function replayPhh(text) {
         break;
       case "cc":
         if (high > p.bet) {
+          const before = p.bet;
           put(p, high);
-          words = `calls ${p.bet}`;
+          words = `calls ${p.bet - before}`;
         } else words = "checks";
         break;
       case "cbr": {

@@ -14,9 +14,9 @@ const AGGRESSIVE = new Set(["bet", "complete", "raise"]);
 /** The advance choice: {kind: check_fold|check|call|call_any, hand, street, cost (to call when chosen)}, or null. */
 export const advance = { choice: null };
 
-/** What the viewer must add to call now (0: nothing to call). */
+/** What the viewer must add to call now (0: nothing to call; at most his stack, an all-in call): what "Call N" says. */
 function cost(hand, me) {
-  return Math.max(0, (hand?.toCall ?? 0) - (me?.bet ?? 0));
+  return Math.max(0, Math.min((hand?.toCall ?? 0) - (me?.bet ?? 0), me?.stack ?? Infinity));
 }
 
 function myPlayer() {
@@ -43,7 +43,7 @@ function advanceAction(turn) {
   const by = (kind) => turn.legal.find((a) => a.action === kind) ?? null;
   if (c.kind === "check_fold") return by("check") ?? by("fold");
   if (c.kind === "check") return by("check");
-  if (c.kind === "call") return turn.to_call - turn.bet === c.cost ? (by("call") ?? by("check")) : null;
+  if (c.kind === "call") return by("call")?.cost === c.cost ? by("call") : null; // "Call N": the same N, or you decide
   if (c.kind === "call_any") return by("call") ?? by("check");
   return null;
 }
@@ -63,7 +63,7 @@ export function renderActions() {
     const chosen = advanceAction(turn);
     advance.choice = null; // fired or not, a choice serves one turn only
     if (chosen) {
-      state.say?.(`Advance action: ${chosen.label ?? actionLabel(chosen.action, chosen.amount)}.`);
+      state.say?.(`Advance action: ${chosen.label ?? actionLabel(chosen.action, chosen.amount, chosen.cost)}.`);
       act(turn, chosen);
       return;
     }
@@ -82,7 +82,8 @@ export function renderActions() {
     bar.classList.remove("my-turn");
     return;
   }
-  const toCall = turn.to_call - turn.bet;
+  // what calling costs, as the Call button says it (the server's `cost`: an all-in call costs the stack)
+  const toCall = turn.legal.find((a) => a.action === "call")?.cost ?? 0;
   const prompt = toCall > 0 ? `Your turn: ${chips(toCall)} to call, pot ${chips(turn.pot)}` : `Your turn: pot ${chips(turn.pot)}`;
   let raiseKey = "R";
   const buttons = turn.legal.map((a, i) => {
@@ -92,7 +93,7 @@ export function renderActions() {
       raiseKey = null; // only the first wager gets R (open pairs offer two sizes)
     }
     const shortcuts = [key, i < 9 ? String(i + 1) : null].filter(Boolean);
-    const words = a.label ? a.label[0].toUpperCase() + a.label.slice(1) : actionLabel(a.action, a.amount);
+    const words = a.label ? a.label[0].toUpperCase() + a.label.slice(1) : actionLabel(a.action, a.amount, a.cost);
     return el(
       "button",
       {

@@ -257,7 +257,10 @@ export function pots(players) {
   return out;
 }
 
-/** The betting on this street in words: "Bring-in 3", "Bet 20 · 2 raises (cap 3 raises)", "Bet 40 · capped". */
+/**
+ * The betting on this street in words: "Bring-in 3", "Bet 20 · 2 raises (cap 3 raises)", "Bet 40 · capped", and
+ * heads-up, where the cap no longer applies (R6.6), "Bet 100 · 4 raises (cap off heads-up)".
+ */
 export function bettingText(hand) {
   const bet = Math.max(0, ...[...hand.players.values()].map((p) => p.bet));
   if (!bet) return "No bet yet";
@@ -268,7 +271,12 @@ export function bettingText(hand) {
   const raises = hand.raises ?? 0;
   if (hand.capped) return `Bet ${chips(bet)} · capped`;
   const count = raises ? ` · ${raises} raise${raises > 1 ? "s" : ""}` : "";
-  const cap = hand.raiseCap != null ? ` (cap ${hand.raiseCap} raise${hand.raiseCap === 1 ? "" : "s"})` : "";
+  const cap =
+    hand.raiseCap == null
+      ? ""
+      : hand.uncapped
+        ? " (cap off heads-up)"
+        : ` (cap ${hand.raiseCap} raise${hand.raiseCap === 1 ? "" : "s"})`;
   return `Bet ${chips(bet)}${count}${cap}`;
 }
 

@@ -67,6 +67,7 @@ function newHand(number, players) {
     raises: 0,
     raiseCap: null,
     capped: false,
+    uncapped: false,
     order: players.map((p) => p.seat),
     players: new Map(players.map((p) => [p.seat, newPlayer(p)])),
     actor: null,
@@ -176,6 +177,7 @@ export function apply(msg) {
       for (const q of hand.players.values()) q.bet = 0;
       hand.raises = 0;
       hand.capped = false;
+      hand.uncapped = false;
       log(streetName(msg.street), "street");
       out.actions = true;
       break;
@@ -275,6 +277,7 @@ function takeBetting(hand, msg) {
   if (typeof msg.raises === "number") hand.raises = msg.raises;
   if ("raise_cap" in msg) hand.raiseCap = msg.raise_cap;
   if (typeof msg.capped === "boolean") hand.capped = msg.capped;
+  if (typeof msg.uncapped === "boolean") hand.uncapped = msg.uncapped;
 }
 
 /** Puts the cards of one dealing round on the seats. */
@@ -306,7 +309,7 @@ function acted(hand, msg) {
   if (msg.all_in) p.allIn = true;
   const allIn = msg.all_in ? " and is all-in" : "";
   const auto = msg.auto ? " (the clock ran out)" : "";
-  log(`${p.name}: ${actionWords(msg.action, msg.amount)}${allIn}${auto}`);
+  log(`${p.name}: ${msg.label ?? actionWords(msg.action, msg.amount, msg.added)}${allIn}${auto}`);
 }
 
 /** Rebuilds the model from a snapshot (on connect, reconnect, and when the viewer's seat changes). */
@@ -358,7 +361,7 @@ function fromSnapshot(msg) {
     else if (m.type === "action") {
       hand.actions += 1;
       if (hand.actions === 1 && (m.action === "bring-in" || m.action === "complete")) hand.bringIn = m.seat;
-      log(`${nameOf(m.seat)}: ${actionWords(m.action, m.amount)}${m.all_in ? " and is all-in" : ""}`);
+      log(`${nameOf(m.seat)}: ${actionWords(m.action, m.amount, m.added)}${m.all_in ? " and is all-in" : ""}`);
     } else if (m.type === "returned") log(`${nameOf(m.seat)} takes back ${m.amount} uncalled`);
     else if (m.type === "community") log(`Community card ${cardsText([m.card])}`);
   }
@@ -384,7 +387,7 @@ function eventsAsMessages(events, seats, number) {
       if (last?.type === "dealt" && last.street === e.street) last.cards.push(card);
       else out.push({ type: "dealt", hand: number, street: e.street, cards: [card] });
     } else if (e.type === "ActionTaken") {
-      out.push({ type: "action", seat, action: e.action, amount: e.amount, all_in: e.all_in });
+      out.push({ type: "action", seat, action: e.action, amount: e.amount, added: e.added, all_in: e.all_in });
     } else if (e.type === "Returned") out.push({ type: "returned", seat, amount: e.amount });
     else if (e.type === "CommunityCard") out.push({ type: "community", card: e.card });
   }
