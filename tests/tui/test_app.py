@@ -15,15 +15,16 @@ import pytest
 
 pytest.importorskip("textual")
 
+from rich.text import Text
 from textual.pilot import Pilot
 from textual.widgets import Button, Static
 
 from studpoker.bots import CallingStation
 from studpoker.engine import Rules, Variant
 from studpoker.table import Table
-from studpoker.tui.app import HandLog, StudApp
+from studpoker.tui.app import WINNING_STYLE, HandLog, StudApp
 from studpoker.tui.game import Game, PlayOptions
-from studpoker.tui.render import describe_hand, shown_hands
+from studpoker.tui.render import describe_hand, shown_hands, winning_cards
 
 Script = Callable[[Pilot[None]], Awaitable[None]]
 
@@ -382,5 +383,76 @@ def test_razz_and_five_card_stud_on_screen(variant: str) -> None:
         assert "from the main pot" in showdown
         if "Winner: " in showdown and variant == "razz":
             assert any(" low" in text(app, f"#seat-{s}") for s in (1, 2, 3, 4, 5))
+
+    run(app, script)
+
+
+async def wait_until(pilot: Pilot[None], condition: Callable[[], bool], what: str, timeout: float = 60) -> None:
+    """Let the app run until ``condition()`` holds (an event-driven wait with a generous bound, not a guess)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        if loop.time() > deadline:
+            raise AssertionError(f"not within {timeout} s: {what}")
+        await pilot.pause(0.02)
+
+
+def test_auto_deal_deals_the_next_hands_by_itself_and_the_a_key_turns_it_off() -> None:
+    game = Game.create(PlayOptions(seed=5, players=3, bots=("calling-station",)))
+    app = StudApp(game, delay=0, save=lambda _table, _path: None, auto_deal=0.05)
+
+    async def fold_out(pilot: Pilot[None], hand: int) -> None:
+        """Fold hand ``hand`` (bringing in first when that is the only choice) until it is over."""
+        while app.game.table.hand_number == hand and app.game.in_hand:
+            await wait_until(pilot, lambda: app.game.human_to_act or not app.game.in_hand, "your turn")
+            if app.game.in_hand:
+                await pilot.press("f" if "(f)" in " ".join(action_buttons(app)) else "b")
+
+    async def script(pilot: Pilot[None]) -> None:
+        for hand in (1, 2):  # each dealt by itself: the player only folds
+            await wait_until(pilot, lambda h=hand: app.game.table.hand_number == h and app.game.in_hand, f"hand {hand}")
+            await fold_out(pilot, hand)
+        await wait_until(pilot, lambda: app.game.table.hand_number == 3 and app.game.human_to_act, "hand 3")
+        await pilot.press("a")  # off during hand 3: nothing is planned when it ends
+        assert app.auto_deal is None and "Auto-deal off" in text(app, "#message")
+        await fold_out(pilot, 3)
+        await pilot.pause()
+        assert not app.game.in_hand and app.game.table.hand_number == 3 and app._deal_timer is None
+        assert str(app.query_one("#auto-deal", Button).label) == "Auto-deal off (a)"
+        await pilot.press("a")  # on again, with the same pause: the next hand comes by itself
+        assert str(app.query_one("#auto-deal", Button).label) == "Auto-deal 0.05 s (a)"
+        await wait_until(pilot, lambda: app.game.table.hand_number == 4, "a hand after turning it on again")
+
+    run(app, script)
+
+
+def test_the_winning_cards_are_marked_and_the_first_actor_is_named() -> None:
+    app, _ = make_app(seed=11, players=3)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("n")
+        await pilot.pause()
+        said_first: list[str] = []
+
+        def note() -> None:  # on your turn: said on the status line when you are first to act
+            said_first.extend(line for line in text(app, "#status").splitlines() if line.endswith(" act first"))
+
+        await play_out_by_keys(pilot, note)
+        view = app.game.view()
+        assert view is not None
+        # every street after the first says in the log who is high on board and acts first
+        firsts = [line for line in log_text(app).splitlines() if re.search(r" acts? first$", line)]
+        assert len(firsts) == 4 and all(
+            re.match(r"\w+ (is|are) high with .+ showing and acts? first$", f) for f in firsts
+        )
+        assert all(line in firsts for line in said_first)
+        won = winning_cards(view)
+        assert won
+        for player, cards in won.items():
+            seat = app.game.hand_seats[player]
+            panel = app.query_one(f"#seat-{seat}", Static).content
+            assert isinstance(panel, Text)
+            marked = {panel.plain[s.start : s.end] for s in panel.spans if str(s.style) == WINNING_STYLE}
+            assert marked == {c.symbol for c in cards}
 
     run(app, script)

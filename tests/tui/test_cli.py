@@ -24,6 +24,8 @@ from studpoker.tui import game as game_module
         (["--bots", "random,,random"], "--bots takes bot tags separated by commas"),
         (["--buy-in", "10"], "below the minimum buy-in of 200"),
         (["--delay", "-1"], "--delay must be zero or more seconds"),
+        (["--auto-deal", "61"], "--auto-deal must be 0 to 60 seconds, got 61.0"),
+        (["--auto-deal", "nan"], "--auto-deal must be 0 to 60 seconds, got nan"),
     ],
 )
 def test_bad_options(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:

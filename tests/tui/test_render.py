@@ -14,6 +14,7 @@ from studpoker.tui.render import (
     action_label,
     bring_in_player,
     button_label,
+    card_spans,
     card_text,
     describe_hand,
     door_cards,
@@ -27,7 +28,9 @@ from studpoker.tui.render import (
     shown_hands,
     status_lines,
     street_name,
+    winning_cards,
 )
+from tests.engine.helpers import Table, rules
 
 CASINO = Rules(Variant.STUD7, ante=1, bring_in=3, small_bet=10, big_bet=20)
 NAMES = ("You", "Bob", "Cid")
@@ -35,25 +38,28 @@ NAMES = ("You", "Bob", "Cid")
 
 def test_action_labels_and_keys() -> None:
     actions = [Action.bring_in(3), Action.complete(10)]
-    assert [action_label(a) for a in actions] == ["Bring in 3", "Complete to 10"]
+    assert [action_label(a, a.amount) for a in actions] == ["Bring in 3", "Complete to 10"]
     assert action_keys(actions) == ["b", "r"]
+    # having brought in for 3, facing a completion to 10: calling costs 7, and the Call button says 7
     facing = [Action.fold(), Action.call(10), Action.raise_to(20)]
-    assert [action_label(a) for a in facing] == ["Fold", "Call 10", "Raise to 20"]
+    costs = [0, 7, 17]
+    assert [action_label(a, c) for a, c in zip(facing, costs, strict=True)] == ["Fold", "Call 7", "Raise to 20"]
     assert action_keys(facing) == ["f", "c", "r"]
-    assert [button_label(a, i, k) for i, (a, k) in enumerate(zip(facing, action_keys(facing), strict=True), 1)] == [
+    keys = action_keys(facing)
+    assert [button_label(a, c, i, k) for i, (a, c, k) in enumerate(zip(facing, costs, keys, strict=True), 1)] == [
         "1 Fold (f)",
-        "2 Call 10 (c)",
+        "2 Call 7 (c)",
         "3 Raise to 20 (r)",
     ]
 
 
 def test_open_pair_offers_both_bet_sizes() -> None:
     actions = [Action.check(), Action.bet(10), Action.bet(20)]
-    assert [action_label(a) for a in actions] == ["Check", "Bet 10", "Bet 20"]
+    assert [action_label(a, a.amount) for a in actions] == ["Check", "Bet 10", "Bet 20"]
     assert action_keys(actions) == ["c", "b", "r"]
     raises = [Action.fold(), Action.call(10), Action.raise_to(20), Action.raise_to(30)]
     assert action_keys(raises) == ["f", "c", "r", ""]
-    assert button_label(raises[3], 4, "") == "4 Raise to 30"
+    assert button_label(raises[3], 30, 4, "") == "4 Raise to 30"
 
 
 def test_cards_and_names() -> None:
@@ -209,3 +215,68 @@ def test_hi_lo_showdown_names_both_halves() -> None:
     summary = next(line for line in lines if line.startswith("High: "))
     assert " · Low: " in summary and "no qualifying low" not in summary
     assert any(line.endswith("(low)") for line in lines)
+
+
+def _faced_with_a_raise() -> Table:
+    """You (door 2c) brought in for 3, Bob (door Kd) completed to 10, Cid (door 9s) raised to 20."""
+    table = Table(rules(), [500, 500, 500], {0: "Ah Ad 2c 3h", 1: "Qs Js Kd Kh", 2: "4d 5d 9s 8c"})
+    for text in ("bring-in 3", "complete 10", "raise 20"):
+        table.act(text)
+    return table
+
+
+def test_a_call_says_what_it_costs_not_the_street_total() -> None:
+    table = _faced_with_a_raise()
+    view = table.state.view(0)
+    assert status_lines(view, NAMES, 1)[1] == "You to act · 17 to call"  # 20 less the 3 already in
+    call = next(a for a in view.legal_actions if a.kind.value == "call")
+    assert call == Action.call(20) and view.cost(call) == 17
+    assert button_label(call, view.cost(call), 2, "c") == "2 Call 17 (c)"
+    table.act("call 20")  # you
+    assert status_lines(table.state.view(0), NAMES, 1)[1] == "Bob to act · 10 to call"  # 20 less his 10
+    table.act("call 20")  # Bob
+    log = log_lines(table.state.view(0).events, NAMES, Variant.STUD7)
+    third = log[log.index("You bring in 3") : log.index("*** 4th street ***")]
+    assert third == ["You bring in 3", "Bob completes to 10", "Cid raises to 20", "You call 17", "Bob calls 10"]
+
+
+def test_who_is_high_and_acts_first_is_said_on_the_status_line_and_in_the_log() -> None:
+    table = _faced_with_a_raise()
+    table.act("call 20")
+    table.act("call 20")  # 4th street: Bob shows a pair of kings
+    view = table.state.view(0)
+    assert view.street == 4 and view.actor == 1
+    assert "Bob is high with a pair of kings showing and acts first" in status_lines(view, NAMES, 1)
+    table.act("check")  # the line is in the log before Bob's first action, and leaves the status line
+    view = table.state.view(0)
+    assert not any("acts first" in line for line in status_lines(view, NAMES, 1))
+    log = log_lines(view.events, NAMES, Variant.STUD7)
+    assert log[-2:] == ["Bob is high with a pair of kings showing and acts first", "Bob checks"]
+    # the viewer's own high board, and a board that is all in: the grammar and the rule of R7.5
+    you = Table(rules(), [500, 500], {0: "Ah Ad Kc Ks", 1: "Qs Js 2d 3h"})
+    you.act("bring-in 3")
+    you.act("call 3")
+    assert "You are high with a pair of kings showing and act first" in status_lines(you.state.view(0), NAMES, 1)
+
+
+def test_the_five_cards_that_won_are_found_on_the_winners_row() -> None:
+    table = Table(rules(), [500, 500], {0: "Ah Ad 2c 2h 7s 9d Jc", 1: "Qs Js 3d 4h 8s Tc 6h"})
+    while not table.state.is_over:
+        legal = {a.kind.value: a for a in table.state.legal_actions()}
+        table.state.apply(legal.get("bring-in") or legal.get("check") or legal["call"])
+        table.feed()
+    view = table.state.view(None)
+    won = winning_cards(view)
+    assert list(won) == [0] and sorted(str(c) for c in won[0]) == sorted(["Ah", "Ad", "2c", "2h", "Jc"])
+    you = SeatInfo(1, "You", 520, you=True, player=0, down=view.players[0].down, up=view.players[0].up, best=won[0])
+    row = seat_rows([you])[0][0]
+    spans = card_spans(row, row.index("You") + 3, won[0])
+    assert sorted(row[a:b] for a, b in spans) == sorted(c.symbol for c in won[0])
+    # stud hi/lo: a split pot marks the high five and the low five
+    hilo = Table(rules(Variant.STUD7_HL8), [500, 500], {0: "Ah 2d 3c 4h 5s Kd Kc", 1: "Qs Qh 9d 9h Ts Jc Jd"})
+    while not hilo.state.is_over:
+        legal = {a.kind.value: a for a in hilo.state.legal_actions()}
+        hilo.state.apply(legal.get("bring-in") or legal.get("check") or legal["call"])
+        hilo.feed()
+    won = winning_cards(hilo.state.view(None))
+    assert sorted(str(c) for c in won[0]) == sorted(["Ah", "2d", "3c", "4h", "5s"])  # a wheel: high and low

@@ -29,8 +29,9 @@ def add_commands(sub: Any) -> None:
         "play",
         help="play stud against bots in the terminal",
         description=(
-            "Open a full-screen stud table: you sit in seat 1, bots in the other seats. Keys: n deal, f fold, "
-            "c check/call, b bet/complete/bring-in, r raise, 1-6 the buttons, t top up, o sit out/in, q leave. "
+            "Open a full-screen stud table: you sit in seat 1, bots in the other seats. Keys: n deal, a auto-deal "
+            "on/off, f fold, c check/call, b bet/complete/bring-in, r raise, 1-6 the buttons, t top up, o sit out/in, "
+            "q leave. "
             "On leaving, the session is saved as a PHH file (.phhs)."
         ),
         epilog="example: stud play --variant razz --players 4 --bots tight-aggressive,random --seed 7",
@@ -53,6 +54,14 @@ def add_commands(sub: Any) -> None:
     pl.add_argument("--name", default="You", help="your name at the table (default: You)")
     pl.add_argument("--buy-in", type=int, metavar="N", help="your buy-in (default: the minimum buy-in)")
     pl.add_argument("--delay", type=float, default=0.6, metavar="SECONDS", help="pause before a bot acts")
+    pl.add_argument(
+        "--auto-deal",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="deal each hand by itself, SECONDS (0 to 60) after the last one ends (default: you press n; the a key"
+        " turns it on and off during the game)",
+    )
     pl.add_argument(
         "--save",
         type=Path,
@@ -78,6 +87,8 @@ def _options(args: argparse.Namespace) -> Any:
         raise UsageError(f"--bots takes bot tags separated by commas, got {args.bots!r}")
     if args.delay < 0 or args.delay != args.delay:
         raise UsageError(f"--delay must be zero or more seconds, got {args.delay}")
+    if args.auto_deal is not None and not 0 <= args.auto_deal <= 60:
+        raise UsageError(f"--auto-deal must be 0 to 60 seconds, got {args.auto_deal}")
     return PlayOptions(
         variant=args.variant,
         preset=args.preset,
@@ -106,7 +117,7 @@ def _play(args: argparse.Namespace) -> int:
     except ImportError:
         print(_NEEDS_TEXTUAL, file=sys.stderr)
         return 2
-    app = StudApp(game, delay=args.delay, save_path=path)
+    app = StudApp(game, delay=args.delay, save_path=path, auto_deal=args.auto_deal)
     try:
         app.run()
     finally:

@@ -2,7 +2,8 @@
 
 The screen draws only what :class:`~studpoker.tui.game.Game` gives it (the human's view of the hand), as text
 made by the pure functions of :mod:`studpoker.tui.render`. Bots act on a timer (``delay`` seconds; 0 acts at
-once, as the tests do). Leaving plays the current hand out (the human folds), saves the session and exits.
+once, as the tests do). With auto-deal on (``auto_deal`` seconds, or the ``a`` key) the next hand is dealt that
+long after a hand ends. Leaving plays the current hand out (the human folds), saves the session and exits.
 """
 
 from __future__ import annotations
@@ -21,13 +22,14 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.timer import Timer
 from textual.widgets import Button, Footer, RichLog, Static
 
-from ..engine import Action
+from ..engine import Action, Stud5Opening, Variant
 from ..engine.errors import EngineError
 from ..table import Table, TableError
 from .game import Game
 from .render import (
     action_keys,
     button_label,
+    card_spans,
     game_title,
     log_lines,
     result_lines,
@@ -36,7 +38,7 @@ from .render import (
     status_lines,
 )
 
-__all__ = ["LOG_LINES", "MAX_BUTTONS", "HandLog", "SaveFunction", "StudApp"]
+__all__ = ["AUTO_DEAL_SECONDS", "LOG_LINES", "MAX_BUTTONS", "HandLog", "SaveFunction", "StudApp"]
 
 #: Action buttons on screen (the most legal actions at once is five: fold, call, complete both sizes, raise).
 MAX_BUTTONS = 6
@@ -46,13 +48,21 @@ LOG_LINES = 2000
 
 SaveFunction = Callable[[Table, Path], None]
 
+#: The pause before the next hand when auto-deal is turned on with the ``a`` key (time to read the showdown).
+AUTO_DEAL_SECONDS = 3.0
+#: How the cards that won a pot are marked on their seat's row.
+WINNING_STYLE = "bold black on green"
+
 _RED = re.compile(r"[AKQJT2-9][♥♦]|[AKQJT2-9][hd]\b")
 
 
-def _styled(lines: list[str]) -> Text:
-    """Lines as one rich text, hearts and diamonds in red."""
+def _styled(lines: list[str], marks: list[tuple[int, int]] | None = None) -> Text:
+    """Lines as one rich text, hearts and diamonds in red; ``marks``, spans of the first line, in
+    :data:`WINNING_STYLE` (the cards that won)."""
     text = Text("\n".join(lines))
     text.highlight_regex(_RED, "bold red")
+    for begin, end in marks or ():
+        text.stylize(WINNING_STYLE, begin, end)
     return text
 
 
@@ -109,6 +119,7 @@ class StudApp(App[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         *(Binding(k, f"shortcut('{k}')", show=False) for k in "fcbrsm123456"),
         Binding("n", "deal", "Deal"),
+        Binding("a", "auto_deal", "Auto-deal"),
         Binding("t", "top_up", "Top up"),
         Binding("o", "sit", "Sit out/in"),
         Binding("q", "leave", "Leave"),
@@ -122,10 +133,15 @@ class StudApp(App[None]):
         save_path: Path | None = None,
         save: SaveFunction | None = None,
         symbols: bool = True,
+        auto_deal: float | None = None,
     ) -> None:
         super().__init__()
         self.game = game
         self.delay = delay
+        #: Seconds from the end of a hand to the next deal, or ``None``: the player deals (n).
+        self.auto_deal = auto_deal
+        self._auto_pause = auto_deal
+        self._deal_timer: Timer | None = None
         self.save_path = save_path
         self._save_function = save or _default_save
         self.symbols = symbols
@@ -159,6 +175,7 @@ class StudApp(App[None]):
                 yield Button("", id=f"act-{i}", compact=True)
         with Horizontal(id="between"):
             yield Button("Deal (n)", id="deal", variant="primary", compact=True)
+            yield Button("Auto-deal off (a)", id="auto-deal", compact=True)
             yield Button("Top up (t)", id="top-up", compact=True)
             yield Button("Sit out (o)", id="sit", compact=True)
             yield Button("Leave (q)", id="leave", variant="error", compact=True)
@@ -170,6 +187,12 @@ class StudApp(App[None]):
             rules.variant, rules.small_bet, rules.big_bet, rules.ante, rules.bring_in, self.game.preset
         )
         self._message = "Welcome! Press n (or the Deal button) to deal; q leaves and saves the session."
+        if self.auto_deal is not None:
+            self._message = (
+                f"Welcome! The first hand is dealt in {self.auto_deal:g} s (auto-deal: a turns it off, n deals now);"
+                " q leaves and saves the session."
+            )
+            self._plan_deal()
         self._check_size(*self.size)
         self._refresh()
         self._drawn = True
@@ -203,7 +226,8 @@ class StudApp(App[None]):
         infos = game.seat_infos()
         for info, lines in zip(infos, seat_rows(infos, max(self._width - 2, 0), self.symbols), strict=True):
             panel = self.query_one(f"#seat-{info.number}", Static)
-            panel.update(_styled(lines))
+            after_name = lines[0].find(info.name) + len(info.name)
+            panel.update(_styled(lines, card_spans(lines[0], after_name, info.best, self.symbols)))
             panel.set_class(info.you, "you")
             panel.set_class(info.to_act, "acting")
             panel.set_class(info.folded, "folded")
@@ -229,7 +253,9 @@ class StudApp(App[None]):
         if number != self._logged_hand:
             log.add([f"===== Hand #{number} ====="])
             self._logged_hand, self._logged_lines = number, 0
-        lines = log_lines(view.events, game.names, view.variant, self.symbols)
+        rules = game.table.rules
+        high_card_opens = rules.variant is Variant.STUD5 and rules.stud5_opening is Stud5Opening.HIGH_CARD_OPENS
+        lines = log_lines(view.events, game.names, view.variant, self.symbols, bring_in=not high_card_opens)
         if len(lines) > self._logged_lines:
             log.add(lines[self._logged_lines :])
             self._logged_lines = len(lines)
@@ -245,7 +271,9 @@ class StudApp(App[None]):
         for i in range(1, MAX_BUTTONS + 1):
             button = self.query_one(f"#act-{i}", Button)
             if i <= len(self._actions):
-                button.label = button_label(self._actions[i - 1], i, keys[i - 1])
+                assert view is not None
+                action = self._actions[i - 1]
+                button.label = button_label(action, view.cost(action), i, keys[i - 1])
                 button.display = True
             else:
                 button.display = False
@@ -256,6 +284,8 @@ class StudApp(App[None]):
             top_up.disabled = amount <= 0
             self.query_one("#deal", Button).disabled = not game.can_deal
             self.query_one("#sit", Button).label = "Sit in (o)" if game.sitting_out else "Sit out (o)"
+            auto = self.query_one("#auto-deal", Button)
+            auto.label = f"Auto-deal {self.auto_deal:g} s (a)" if self.auto_deal is not None else "Auto-deal off (a)"
 
     def _say(self, message: str) -> None:
         self._message = message
@@ -287,6 +317,35 @@ class StudApp(App[None]):
             self._message = f"You are out of chips: press t to rebuy {game.top_up_amount()}, or q to leave."
         elif game.sitting_out and not game.table.can_start:
             self._message = "You are sitting out: press o to sit in."
+        self._plan_deal()
+
+    def _plan_deal(self) -> None:
+        """With auto-deal on, deal the next hand ``auto_deal`` seconds from now (once; a deal by hand, turning it
+        off or leaving cancels it)."""
+        if self.auto_deal is None or self._deal_timer is not None or self.game.in_hand or not self.game.can_deal:
+            return
+        self._deal_timer = self.set_timer(self.auto_deal, self._auto_deal_tick)
+
+    def _cancel_deal(self) -> None:
+        if self._deal_timer is not None:
+            self._deal_timer.stop()
+            self._deal_timer = None
+
+    def _auto_deal_tick(self) -> None:
+        self._deal_timer = None
+        if self.auto_deal is not None and not self.game.in_hand and self.game.can_deal:
+            self.action_deal()
+
+    def action_auto_deal(self) -> None:
+        """Turn auto-deal on (:data:`AUTO_DEAL_SECONDS` unless ``stud play --auto-deal`` chose a pause) or off."""
+        if self.auto_deal is None:
+            self.auto_deal = self._auto_pause if self._auto_pause is not None else AUTO_DEAL_SECONDS
+            self._say(f"Auto-deal on: the next hand is dealt {self.auto_deal:g} s after a hand ends (a turns it off).")
+            self._plan_deal()
+        else:
+            self._auto_pause, self.auto_deal = self.auto_deal, None
+            self._cancel_deal()
+            self._say("Auto-deal off: press n to deal.")
 
     def _human_act(self, action: Action) -> None:
         try:
@@ -318,6 +377,8 @@ class StudApp(App[None]):
             self.action_shortcut(ident.removeprefix("act-"))
         elif ident == "deal":
             self.action_deal()
+        elif ident == "auto-deal":
+            self.action_auto_deal()
         elif ident == "top-up":
             self.action_top_up()
         elif ident == "sit":
@@ -329,6 +390,7 @@ class StudApp(App[None]):
         game = self.game
         if game.in_hand:
             return
+        self._cancel_deal()
         if game.busted:
             self._say(f"You are out of chips: press t to rebuy {game.top_up_amount()}, or q to leave.")
             return
@@ -346,12 +408,14 @@ class StudApp(App[None]):
             self._say(self.game.top_up())
         except TableError as error:
             self._say(str(error))
+        self._plan_deal()  # a rebuy lets auto-deal go on
 
     def action_sit(self) -> None:
         if self.game.in_hand:
             self._say("Sitting out takes effect between hands: press o when this hand is over.")
             return
         self._say(self.game.toggle_sit_out())
+        self._plan_deal()
 
     def action_leave(self) -> None:
         """Leave the table: between hands at once; during a hand on the second press (you fold)."""
@@ -365,6 +429,7 @@ class StudApp(App[None]):
         self._leave()
 
     def _leave(self) -> None:
+        self._cancel_deal()
         if self._timer is not None:
             self._timer.stop()
             self._timer = None

@@ -27,7 +27,7 @@ from itertools import cycle
 from ..bots import Bot, BotError, make_bot
 from ..engine import Action, ActionKind, Rules, RulesError, Variant, View
 from ..table import Table, TableError
-from .render import SeatInfo, bring_in_player, shown_hands, winnings
+from .render import SeatInfo, bring_in_player, shown_hands, winning_cards, winnings
 
 __all__ = ["BOT_NAMES", "VARIANTS", "Game", "PlayOptions", "SetupError", "default_bot_tag", "parse_stakes"]
 
@@ -172,6 +172,7 @@ class Game:
         seats = self.hand_seats
         brought = bring_in_player(view) if view is not None else None
         won = winnings(view) if view is not None and not self.in_hand else {}
+        best = winning_cards(view) if view is not None and not self.in_hand else {}
         words = shown_hands(view) if view is not None else {}
         infos = []
         for seat in self.table.occupied:
@@ -205,6 +206,7 @@ class Game:
                     bring_in=brought == p,
                     winnings=won.get(p, 0),
                     words=words.get(p, ""),
+                    best=best.get(p, ()),
                 )
             infos.append(base)
         return infos

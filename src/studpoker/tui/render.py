@@ -5,8 +5,8 @@ Nothing here imports Textual or touches a :class:`~studpoker.table.Table`: every
 returns strings, so the screen's content is unit-testable and can never show more than the view holds.
 
 >>> from studpoker.engine import Action
->>> [action_label(a) for a in (Action.bring_in(3), Action.complete(10), Action.call(10), Action.fold())]
-['Bring in 3', 'Complete to 10', 'Call 10', 'Fold']
+>>> [action_label(a, cost) for a, cost in ((Action.complete(10), 7), (Action.call(10), 7), (Action.fold(), 0))]
+['Complete to 10', 'Call 7', 'Fold']
 >>> action_keys([Action.fold(), Action.call(10), Action.raise_to(20)])
 ['f', 'c', 'r']
 >>> street_name(4), street_name(2)
@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from rich.cells import cell_len
 
 from ..cards import Card
-from ..engine import Action, ActionKind, Phase, Pot, Variant, View
+from ..engine import Action, ActionKind, Phase, Pot, Variant, View, action_words
+from ..engine.dealer import FirstToAct, first_actors, first_to_act_of
 from ..engine.events import (
     ActionTaken,
     AntePosted,
@@ -37,7 +38,7 @@ from ..engine.events import (
     StreetStarted,
 )
 from ..engine.pots import current_pots
-from ..engine.words import describe_hand
+from ..engine.words import best_five, describe_hand
 
 __all__ = [
     "HIDDEN",
@@ -47,10 +48,12 @@ __all__ = [
     "action_label",
     "bring_in_player",
     "button_label",
+    "card_spans",
     "card_text",
     "cards_text",
     "describe_hand",
     "door_cards",
+    "first_to_act_text",
     "game_title",
     "log_lines",
     "pot_text",
@@ -62,6 +65,7 @@ __all__ = [
     "shown_hands",
     "status_lines",
     "street_name",
+    "winning_cards",
     "winnings",
 ]
 
@@ -114,9 +118,10 @@ def game_title(variant: Variant, small_bet: int, big_bet: int, ante: int, bring_
 # -- actions -------------------------------------------------------------------------------------------
 
 
-def action_label(action: Action) -> str:
-    """The button text of a legal action: ``Bring in 3``, ``Complete to 10``, ``Call 10``, ``Raise to 20``..."""
-    text = str(action)
+def action_label(action: Action, cost: int) -> str:
+    """The button text of a legal action that puts ``cost`` chips in (``View.cost``): ``Bring in 3``, ``Complete to
+    10``, ``Call 7`` (what calling costs), ``Raise to 20``... (:func:`~studpoker.engine.action_words`)."""
+    text = action_words(action, cost)
     return text[:1].upper() + text[1:]
 
 
@@ -149,10 +154,11 @@ def action_keys(actions: Sequence[Action]) -> list[str]:
     return keys
 
 
-def button_label(action: Action, position: int, key: str) -> str:
-    """``1 Fold (f)``: the digit, the action and its letter (no square brackets: Textual reads them as markup)."""
+def button_label(action: Action, cost: int, position: int, key: str) -> str:
+    """``1 Fold (f)``: the digit, the action (:func:`action_label`) and its letter (no square brackets: Textual
+    reads them as markup)."""
     letter = f" ({key})" if key else ""
-    return f"{position} {action_label(action)}{letter}"
+    return f"{position} {action_label(action, cost)}{letter}"
 
 
 # -- the table ---------------------------------------------------------------------------------------------
@@ -221,6 +227,7 @@ class SeatInfo:
     bring_in: bool = False
     winnings: int = 0
     words: str = ""  # the hand in words, once it is shown
+    best: tuple[Card, ...] = ()  # the cards that won a pot at the showdown (marked on the screen)
 
 
 def _marks(seat: SeatInfo) -> list[str]:
@@ -349,7 +356,13 @@ def status_lines(view: View | None, names: Sequence[str], hand_number: int, symb
         return [f"Hand #{hand_number} is over"]
     lines = [f"Hand #{hand_number} · {street_name(view.street)} · {pot_text(view)}"]
     if view.actor is not None:
-        lines.append(f"{names[view.actor]} to act" + (f" · {view.to_call} to call" if view.to_call else ""))
+        call = next((a for a in view.legal_actions if a.kind is ActionKind.CALL), None)
+        due = view.cost(call) if call is not None else 0  # what calling costs the player to act, as his button says
+        lines.append(f"{names[view.actor]} to act" + (f" · {due} to call" if due else ""))
+        if _opening_decision(view):
+            facts = first_to_act_of(view)
+            if facts is not None:
+                lines.append(first_to_act_text(facts, names))
     brought = bring_in_player(view)
     if brought is not None:
         lines.append(f"Bring-in: {names[brought]}")
@@ -359,6 +372,34 @@ def status_lines(view: View | None, names: Sequence[str], hand_number: int, symb
     if view.community is not None:
         lines.append(f"Community card: {card_text(view.community, symbols)}")
     return lines
+
+
+def _opening_decision(view: View) -> bool:
+    """Whether the player to act makes the first decision of a street that the boards open (every street after
+    the first; five-card stud's first when the high card opens, with no bring-in)."""
+    if view.phase is not Phase.BET:
+        return False
+    for event in reversed(view.events):
+        if isinstance(event, ActionTaken):
+            return False
+        if isinstance(event, StreetStarted):
+            break
+    first = 2 if view.variant is Variant.STUD5 else 3
+    return view.street != first or not any(a.kind is ActionKind.BRING_IN for a in view.legal_actions)
+
+
+def first_to_act_text(facts: FirstToAct, names: Sequence[str]) -> str:
+    """Who is high (razz: low) on board and acts first, as the dealer says it: ``Bob is high with a pair of kings
+    showing and acts first``, ``You are low with 7-4-2 low showing and act first``, ``Ann is high with three nines
+    showing, all in; Bob acts first``."""
+    actor = names[facts.actor]
+    acts = "act first" if actor == YOU else "acts first"
+    if facts.high is None:
+        return f"{actor} {acts}"
+    board = f"is {facts.side} with {facts.board} showing"
+    if facts.high == facts.actor:
+        return _says(actor, board) + f" and {acts}"
+    return _says(names[facts.high], board) + f", all in; {actor} {acts}"
 
 
 # -- the log and the showdown ------------------------------------------------------------------------------
@@ -377,12 +418,17 @@ def _shown_cards(event: Shown, community: Card | None) -> tuple[Card | None, ...
     return event.cards + ((community,) if community is not None else ())
 
 
-def log_lines(events: Sequence[Event], names: Sequence[str], variant: Variant, symbols: bool = True) -> list[str]:
-    """The hand log in words, one line per event (the cards of a street and the antes grouped).
+def log_lines(
+    events: Sequence[Event], names: Sequence[str], variant: Variant, symbols: bool = True, *, bring_in: bool = True
+) -> list[str]:
+    """The hand log in words, one line per event (the cards of a street and the antes grouped), with who is high
+    on board and acts first before each street's first action (``bring_in=False``: five-card stud's first street
+    too, the high card opening it). A call says what it cost (``Bob calls 7``).
 
     Cards the viewer may not see are ``None`` in a view's events and appear as :data:`HIDDEN`.
     """
     lines: list[str] = []
+    openers = first_actors(events, variant, bring_in=bring_in)
     community: Card | None = None
     dealt: dict[int, tuple[list[str], list[str]]] = {}
     antes: list[AntePosted] = []
@@ -403,7 +449,7 @@ def log_lines(events: Sequence[Event], names: Sequence[str], variant: Variant, s
                 )
             antes.clear()
 
-    for event in events:
+    for index, event in enumerate(events):
         if isinstance(event, CardDealt):
             if antes:
                 flush()
@@ -417,8 +463,9 @@ def log_lines(events: Sequence[Event], names: Sequence[str], variant: Variant, s
         if isinstance(event, StreetStarted):
             lines.append(f"*** {street_name(event.street)} ***")
         elif isinstance(event, ActionTaken):
-            verb = str(event.action)  # "call 10", "raise to 20": the engine's own words
-            line = _says(names[event.player], verb)
+            if index in openers:
+                lines.append(first_to_act_text(openers[index], names))
+            line = _says(names[event.player], action_words(event.action, event.added))  # "call 7", "raise to 20"
             if event.all_in:
                 line += " and " + ("are" if names[event.player] == YOU else "is") + " all-in"
             lines.append(line)
@@ -496,6 +543,40 @@ def showdown_lines(view: View, names: Sequence[str], symbols: bool = True) -> li
                 f"  {names[event.player]}: {cards_text(event.cards, symbols)}" + (f" - {words}" if words else "")
             )
     return lines + result_lines(view, names)
+
+
+def winning_cards(view: View) -> dict[int, tuple[Card, ...]]:
+    """The five cards that won, for each player awarded a pot at a showdown: his high five for a high share (razz:
+    his low), his eight-or-better low for a low share, both for a split (:func:`~studpoker.engine.best_five`,
+    a community card included). Empty without a showdown (a hand won uncontested is never shown)."""
+    community = _community(view)
+    shown = {e.player: _shown_cards(e, community) for e in view.events if isinstance(e, Shown)}
+    out: dict[int, tuple[Card, ...]] = {}
+    for event in view.events:
+        if not isinstance(event, Awarded) or event.player not in shown:
+            continue
+        high, low = best_five(shown[event.player], view.variant)
+        cards = {"high": high, "low": low, "split": high + low}.get(event.share, high)  # "pot": the whole hand
+        marked = list(out.get(event.player, ()))
+        marked += [c for c in dict.fromkeys(cards) if c not in marked]
+        out[event.player] = tuple(marked)
+    return out
+
+
+def card_spans(line: str, start: int, cards: Iterable[Card], symbols: bool = True) -> list[tuple[int, int]]:
+    """Where each of ``cards`` is written in a seat's ``line`` at or after ``start`` (past the seat's name): the
+    ``(begin, end)`` of each card's text standing alone, for the screen to mark them."""
+    spans = []
+    for card in cards:
+        text = card_text(card, symbols)
+        at = start
+        while (at := line.find(text, at)) >= 0:
+            end = at + len(text)
+            if (at == 0 or line[at - 1] == " ") and (end == len(line) or line[end] == " "):
+                spans.append((at, end))
+                break
+            at = end
+    return sorted(spans)
 
 
 def winnings(view: View) -> Mapping[int, int]:
