@@ -458,7 +458,7 @@ def choose(turn: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         return dict(kinds["fold"])
     if roll < 0.2 and ("raise" in kinds or "bet" in kinds or "complete" in kinds):
         return dict(kinds.get("raise") or kinds.get("bet") or kinds["complete"])
-    return dict(next(kinds[k] for k in ("check", "call", "bring-in", "complete", "bet", "raise") if k in kinds))
+    return dict(next(kinds[k] for k in ("check", "call", "bring-in", "complete", "bet", "raise", "muck") if k in kinds))
 
 
 _ACTION = b'{"type":"action",'

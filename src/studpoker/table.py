@@ -83,6 +83,10 @@ class Table:
             raise TableError(f"rules must be a Rules, got {type(rules).__name__}")
         self._rules = rules
         self.name = name
+        #: Every live hand is shown at the showdown (cards speak; the default). ``False``: each live player in turn
+        #: shows or mucks (R9.3, R9.4; ``Phase.SHOWDOWN``), as a card room asks a hand that cannot win. Read when
+        #: a hand is dealt, so it may be set between hands.
+        self.auto_show = True
         self.seed = seed
         self._seats: dict[int, Seat] = {}
         self._hand: HandState | None = None
@@ -320,7 +324,8 @@ class Table:
             raise TableError(f"a hand needs two players with chips who are not sitting out; {len(players)} here (R3.1)")
         seed = None if self.seed is None else self.seed * 1_000_003 + self.hand_number + 1
         try:
-            hand = HandState(self._rules, [self._seats[s].stack for s in players], seed=seed, deck=deck)
+            stacks = [self._seats[s].stack for s in players]
+            hand = HandState(self._rules, stacks, seed=seed, deck=deck, auto_show=self.auto_show)
         except EngineError as error:
             raise TableError(str(error)) from None
         self.hand_number += 1

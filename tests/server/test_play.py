@@ -42,7 +42,7 @@ def choose(turn: dict[str, Any], fold: bool = False) -> dict[str, Any]:
     if fold and "fold" in kinds:
         pick = kinds["fold"]
     else:
-        pick = next(kinds[k] for k in ("check", "call", "bring-in", "complete", "bet", "raise") if k in kinds)
+        pick = next(kinds[k] for k in ("check", "call", "bring-in", "complete", "bet", "raise", "show") if k in kinds)
     return {"type": "act", "hand": turn["hand"], "seq": turn["seq"], **pick}
 
 
@@ -236,7 +236,8 @@ def test_the_clock_acts_for_a_player_who_does_not(tmp_path: Path) -> None:
             until(b, "snapshot")
             bob.post(f"/api/tables/{table_id}/sit", {"buy_in": 400, "seat": 5})
             turn = until(b, "your_turn")
-            assert turn["clock"] == {"action": 0.2, "bank": 0.1}
+            # what is left when the message was built: a busy machine may have used a little of it already
+            assert 0 < turn["clock"]["action"] <= 0.2 and turn["clock"]["bank"] == 0.1
             auto = until(b, "action", timeout=3)
             while auto["seq"] != turn["seq"]:
                 auto = until(b, "action", timeout=3)

@@ -215,7 +215,7 @@ def play_a_hand_where_bob_folds(client: TestClient) -> tuple[User, User, User, i
                         if seat == 2 and "fold" in kinds:
                             pick = kinds["fold"]
                         else:
-                            pick = next(kinds[k] for k in ("check", "call", "bring-in") if k in kinds)
+                            pick = next(kinds[k] for k in ("check", "call", "bring-in", "show") if k in kinds)
                         ws.send_text(
                             json.dumps({"type": "act", "hand": message["hand"], "seq": message["seq"], **pick})
                         )

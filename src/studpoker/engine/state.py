@@ -464,6 +464,37 @@ class HandState:
         all_in = [live[p] and self._stacks[p] == 0 for p in range(self.n)]
         return current_pots(self._total, live, all_in, self.phase is Phase.OVER, self._antes)
 
+    def can_win(self, player: int) -> bool:
+        """Whether ``player``'s hand would take at least a share of a pot against the hands shown so far (True
+        before any is shown, and for a hand the engine does not know whole). At the showdown a hand that cannot
+        may be mucked without giving anything up (R9.4): a card room asks its owner whether to show, or mucks it
+        for him, and shows every other hand (cards speak).
+
+        >>> rules = Rules(Variant.STUD7, ante=1, bring_in=3, small_bet=10, big_bet=20)
+        >>> hand = HandState(rules, [200, 200], seed=7, auto_show=False)
+        >>> while hand.phase is not Phase.SHOWDOWN:
+        ...     hand.apply(next(a for a in hand.legal_actions() if a.kind.value in ("check", "call", "bring-in")))
+        >>> first = hand.actor
+        >>> hand.can_win(first)                     # nothing shown yet: the first hand shows
+        True
+        >>> hand.apply(Action.show())
+        >>> hand.can_win(hand.actor), hand.can_win(first)
+        (False, True)
+        """
+        own = (*self._down[player], *self._up[player])
+        if None in own:
+            return True
+        shown = [q for q in range(self.n) if q != player and self._shown[q] and not self._mucked[q]]
+        if not shown:
+            return True
+
+        def known(q: int) -> tuple[Card, ...]:
+            return tuple(c for c in (*self._down[q], *self._up[q]) if c is not None)
+
+        entries = [Contender(q, known(q), self._community) for q in (*shown, player)]
+        nominal = Pot(self.rules.chip_unit * 4 * self.n, tuple(sorted((*shown, player))))
+        return any(a.player == player and a.amount for a in award(self.rules, [nominal], entries))
+
     def live_players(self) -> list[int]:
         """Players still in the hand (not folded, not mucked), in position order."""
         return [p for p in range(self.n) if not self._folded[p] and not self._mucked[p]]

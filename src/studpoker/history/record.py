@@ -23,7 +23,7 @@ A hand where nobody showed: the table saw only the door cards, Bob also saw his 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -115,17 +115,18 @@ def _shown(state: HandState, player: int, faces: list[bool]) -> tuple[Card | Non
     return tuple(next(up) if face_up else next(down) for face_up in faces)
 
 
-def seen_by(record: HandRecord, viewer: int | None) -> HandRecord:
+def seen_by(record: HandRecord, viewer: int | None, shown_after: Iterable[int] = ()) -> HandRecord:
     """The hand as player ``viewer`` (0-based; ``None``: a spectator) saw it at the table: every card dealt face
-    up, the whole hand of every player who showed it, and the viewer's own down cards; every other card is
-    unknown (``None``, written ``??`` in PHH). Everything else (actions, stacks, names, fields) is unchanged.
+    up, the whole hand of every player who showed it (at the showdown, or after it: ``shown_after``, a winner
+    nobody called who showed his cards), and the viewer's own down cards; every other card is unknown (``None``,
+    written ``??`` in PHH). Everything else (actions, stacks, names, fields) is unchanged.
 
     This is what a card room may publish of a finished hand: the record is replayed to learn which cards were
     dealt face up and who showed, so it must be a complete, legal hand (:class:`ReplayError` otherwise).
     """
     state = replay(record).state
     faces: dict[int, list[bool]] = {}
-    shown: set[int] = set()
+    shown: set[int] = set(shown_after)
     for event in state.events:
         if isinstance(event, CardDealt):
             faces.setdefault(event.player, []).append(event.face_up)

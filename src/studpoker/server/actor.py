@@ -27,7 +27,7 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
 from ..bots import BotError, action_from_json, view_to_json
-from ..engine import Action, ActionKind, HandState, Rules
+from ..engine import Action, ActionKind, HandState, Phase, Rules
 from ..engine.events import ActionTaken, Awarded, CardDealt, Shown
 from ..history import phh
 from ..history.record import record_hand
@@ -39,6 +39,8 @@ from .errors import ApiError
 from .ledger import HOUSE, cash_out_kind, purse, table_account, transfer
 from .limits import MAX_SHOWDOWN_SECONDS
 from .seating import Seating, SeatMeta
+from .showdown import UncalledShow, automatic_choice, uncalled_winner
+from .waitlist import WaitingList
 
 if TYPE_CHECKING:
     from .config import Settings
@@ -86,6 +88,7 @@ def table_info(
     hands_played: int,
     pots: Iterable[int],
     playing: bool,
+    waiting: int = 0,
 ) -> dict[str, Any]:
     """The table object of the API (``TableInfo``), for an actor or, on a gateway, from a table's row."""
     pots = list(pots)
@@ -114,6 +117,7 @@ def table_info(
         "clock": {"action": settings.action_seconds, "bank": settings.time_bank},
         "showdown_seconds": showdown_pause(sign.showdown_seconds, settings),
         "training": bool(sign.training),
+        "waiting": waiting,
     }
 
 
@@ -167,6 +171,9 @@ class TableActor(Seating):
         self.chat_id = 0
         self.chat_limiter = chat.ChatLimiter()
         self.random = random.Random(None if self.settings.seed is None else self.settings.seed + self.id)
+        self.uncalled: UncalledShow | None = None  # the last hand's winner who may still show it (nobody called)
+        self.waiting = WaitingList(self.settings.seat_hold_seconds)
+        self.hold_timer: asyncio.TimerHandle | None = None
 
     # -- running -------------------------------------------------------------------------------------
 
@@ -224,6 +231,30 @@ class TableActor(Seating):
             else:
                 if future is not None and not future.done():
                     future.set_result(result)
+            if len(self.waiting) and not self.stopped:
+                self._review_waiting()
+
+    def _review_waiting(self) -> None:
+        """After every job: seats held for the waiting list that were let go, seats that are no longer free, and
+        free seats to offer to the next names (whose sockets get a snapshot saying so)."""
+        if self.status != "open":
+            return
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        free = self.table.free_seats
+        gone = self.waiting.expire(now)
+        touched = [o.account_id for o in (*gone, *self.waiting.withdraw_lost_seats(free))]
+        offers = self.waiting.offer(free, now)
+        touched += [o.account_id for o in offers]
+        if gone:  # the names behind them moved up
+            touched += self.waiting.accounts
+        for offer in offers:  # the actor runs a job when a hold ends, and so reviews the list again
+            loop.call_later(offer.until - now + 0.01, self._post, self._tick)
+        for account in dict.fromkeys(touched):
+            self._resnapshot(account)
+
+    async def _tick(self) -> None:
+        """A job that does nothing: what follows every job (the waiting list's review) is the point."""
 
     def _refuse_queued(self) -> None:
         """The actor has stopped: whoever still waits on a job is told the table is gone."""
@@ -263,6 +294,7 @@ class TableActor(Seating):
             hands_played=self.hands_played,
             pots=self.pots,
             playing=self.table.hand is not None,
+            waiting=len(self.waiting),
         )
 
     def seat_info(self, number: int, *, bank: bool = False) -> dict[str, Any]:
@@ -311,13 +343,26 @@ class TableActor(Seating):
         bank = meta.time_bank + min(action, 0.0)
         return {"action": round(max(action, 0.0), 2), "bank": round(max(bank, 0.0), 2)}
 
+    def _waiting_of(self, account_id: int) -> dict[str, Any]:
+        """``waiting``: the account's place on the waiting list (``None``: not on it); ``offer``: the seat held
+        for it and the seconds left to take it (``None``: none)."""
+        offer = self.waiting.offer_of(account_id)
+        left = 0.0 if offer is None else max(0.0, offer.until - asyncio.get_running_loop().time())
+        held = None if offer is None else {"seat": offer.seat, "seconds": round(left, 1)}
+        return {"waiting": self.waiting.place(account_id), "offer": held}
+
     def snapshot(self, connection: Connection) -> dict[str, Any]:
         """The full state for one connection (what its seat may see)."""
         seat = self.seat_of(connection.account_id)
         you = (
             None
             if connection.account_id is None
-            else {"account_id": connection.account_id, "username": connection.username, "seat": seat}
+            else {
+                "account_id": connection.account_id,
+                "username": connection.username,
+                "seat": seat,
+                **self._waiting_of(connection.account_id),
+            }
         )
         hand: dict[str, Any] | None = None
         state = self.table.hand
@@ -503,6 +548,7 @@ class TableActor(Seating):
 
         await self.db.run(work)
         self.hand_players = started
+        self.uncalled = None
         before = {s.number: s for s in table.occupied}
         state = table.start_hand()
         self.hand_seats = table.players if table.hand is not None else players
@@ -520,6 +566,19 @@ class TableActor(Seating):
             }
         )
         self._publish(state)
+        await self._stepped(state, before)
+
+    async def _stepped(self, state: HandState, before: dict[int, Any]) -> None:
+        """After a step: the showdown decisions the room makes for the player (:mod:`~studpoker.server.showdown`),
+        then the end of the hand or the next turn."""
+        while state.phase is Phase.SHOWDOWN and self.table.actor_seat is not None:
+            seat = self.table.actor_seat
+            choice = automatic_choice(state, bot=self.seats[seat].bot is not None)
+            if choice is None:
+                break
+            self.table.act(choice)
+            self.seq += 1
+            self._publish(state)
         if state.is_over:
             await self._finish(state, before)
         else:
@@ -547,10 +606,7 @@ class TableActor(Seating):
             self.auto_seats.add(seat)
         self.seq += 1
         self._publish(state)
-        if state.is_over:
-            await self._finish(state, before)
-        else:
-            self._announce_turn()
+        await self._stepped(state, before)
 
     async def act(self, connection: Connection, hand: int, seq: int, action: str, amount: int | None) -> None:
         """A connection's ``act`` message (its own seat only); refusals go back to it as ``error``."""
@@ -590,7 +646,13 @@ class TableActor(Seating):
             return
         legal = self.table.legal_actions()
         kinds = {a.kind: a for a in legal}
-        action = kinds.get(ActionKind.CHECK) or kinds.get(ActionKind.FOLD) or min(legal, key=lambda a: a.amount)
+        # a hand the room asks about at the showdown cannot win: its clock mucks it
+        action = (
+            kinds.get(ActionKind.MUCK)
+            or kinds.get(ActionKind.CHECK)
+            or kinds.get(ActionKind.FOLD)
+            or min(legal, key=lambda a: a.amount)
+        )
         await self._apply(action, auto=True)
 
     async def _bot_act(self, hand: int, seq: int) -> None:
@@ -728,6 +790,7 @@ class TableActor(Seating):
                 "next_in": next_in,
             }
         )
+        self.uncalled = uncalled_winner(state, played.seats, number, accounts)
         for n, _ in left:
             meta = self.seats.pop(n)
             if meta.bot is not None:
@@ -740,6 +803,36 @@ class TableActor(Seating):
             await self._close_now()
             return
         self._schedule_start(pause)
+
+    async def show(self, connection: Connection, hand: int) -> None:
+        """A connection's ``show``: the winner of a hand nobody called shows it to the table (until the next
+        deal; once). Refusals go back to the connection as ``error``."""
+
+        async def job() -> None:
+            shown = self.uncalled
+            if shown is None or hand != shown.hand:
+                problem = ("stale", f"hand {hand} cannot be shown now: only the last hand, won without a showdown")
+            elif connection.account_id != shown.account_id:
+                problem = ("not_allowed", "only the player who won the hand uncalled may show it")
+            else:
+                problem = None
+            if problem is not None:
+                connection.push(wire.encode(wire.error(*problem, hand=hand)))
+                return
+            assert shown is not None
+            self.uncalled = None
+
+            def work(session: Session) -> None:
+                row = session.scalar(select(HandRow).where(HandRow.table_id == self.id, HandRow.number == hand))
+                if row is not None:  # the history shows the cards from now on, as the table saw them
+                    row.players = [{**p, "shown": True} if i == shown.player else p for i, p in enumerate(row.players)]
+
+            await self.db.run(work)
+            self._broadcast(
+                wire.uncalled_show_message(shown.hand, shown.seat, shown.cards, shown.down, self.table.rules)
+            )
+
+        self._post(job)
 
     # -- connections -------------------------------------------------------------------------------------
 

@@ -24,7 +24,7 @@ from .. import __version__
 from . import errors
 from .config import Settings
 from .room import Room
-from .routes import admin, auth, history, lobby, pages, tables
+from .routes import admin, auth, history, lobby, notes, pages, tables
 from .security import GuardMiddleware
 from .socket import router as socket_router
 
@@ -63,7 +63,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.room = room
     app.state.static = settings.static_dir or Path(__file__).parent / "static"
     errors.install(app)
-    for router in (auth.router, lobby.router, tables.router, history.router, admin.router, pages.router):
+    for router in (auth.router, notes.router, lobby.router, tables.router, history.router, admin.router, pages.router):
         app.include_router(router)
     app.include_router(socket_router)
     swagger = _swagger_files()

@@ -52,6 +52,7 @@ class Settings:
       process. ``lease_seconds``: how long a table worker's lease on a table lasts without renewal (another worker
       takes the table this long, and at most a fifth more, after its worker died). ``db_threads``: threads doing
       database work on PostgreSQL (SQLite has one).
+    * ``seat_hold_seconds``: how long a free seat is held for the first name on a full table's waiting list.
     * ``max_body_bytes``, ``max_message_bytes``, ``max_messages_per_second``: request and WebSocket limits;
       ``max_sockets_per_address`` / ``max_sockets``: open table sockets from one address, and in all.
     """
@@ -95,6 +96,7 @@ class Settings:
     redis_url: str | None = None
     lease_seconds: float = 5.0
     db_threads: int = 4
+    seat_hold_seconds: float = 30.0
 
     def __post_init__(self) -> None:
         if not 0 <= self.starting_balance <= MAX_CHIPS:
@@ -116,6 +118,8 @@ class Settings:
         for name in ("session_idle_seconds", "session_max_seconds", "login_window_seconds", "signup_window_seconds"):
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be more than 0, got {getattr(self, name)}")
+        if not 1.0 <= self.seat_hold_seconds <= 600.0:
+            raise ValueError(f"seat_hold_seconds must be 1 to 600, got {self.seat_hold_seconds}")
         for name in ("action_seconds", "time_bank", "bank_refill", "bot_delay", "between_hands"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be 0 or more, got {getattr(self, name)}")

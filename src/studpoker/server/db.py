@@ -1,9 +1,10 @@
 """The card room's database: SQLAlchemy 2 models, the engine, migrations, and the single DB worker thread.
 
 Tables (see docs/server.md): ``accounts`` (with a cached ``balance`` kept equal to the ledger), ``sessions``
-(login tokens, stored as SHA-256 hashes), ``ledger`` (double-entry: each row moves ``amount`` from one ledger
-account to another), ``tables`` (the sign: variant, preset, stakes), ``seats`` (who sits where with how many
-chips, between hands) and ``hands`` (every hand: started, finished with its PHH, or voided).
+(login tokens, stored as SHA-256 hashes), ``notes`` (a player's private notes on other players), ``ledger``
+(double-entry: each row moves ``amount`` from one ledger account to another), ``tables`` (the sign: variant,
+preset, stakes), ``seats`` (who sits where with how many chips, between hands) and ``hands`` (every hand:
+started, finished with its PHH, or voided).
 
 The schema is created by Alembic migrations (``migrations/``), run to ``head`` by :func:`migrate` when the
 server starts. All database work of a running server goes through :class:`Database`'s single worker thread,
@@ -49,6 +50,7 @@ __all__ = [
     "HandRow",
     "LeaseRow",
     "LedgerEntry",
+    "NoteRow",
     "Runner",
     "SeatRow",
     "SessionRow",
@@ -93,6 +95,21 @@ class Account(Base):
     is_admin: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     preferences: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+
+
+class NoteRow(Base):
+    """A player's private note on another player (``subject``, as shown at the tables; ``subject_key`` its
+    :func:`~studpoker.server.names.name_key`, unique per author). Only its author ever reads it."""
+
+    __tablename__ = "notes"
+    __table_args__ = (UniqueConstraint("account_id", "subject_key", name="one_note_per_subject"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    subject: Mapped[str] = mapped_column(String(40))
+    subject_key: Mapped[str] = mapped_column(String(60))
+    text: Mapped[str] = mapped_column(Text)
+    updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
 
 class SessionRow(Base):

@@ -99,6 +99,9 @@ class RemoteTable:
     async def act(self, connection: Connection, hand: int, seq: int, action: str, amount: int | None) -> None:
         self.room.to_table(connection, {"op": "act", "hand": hand, "seq": seq, "action": action, "amount": amount})
 
+    async def show(self, connection: Connection, hand: int) -> None:
+        self.room.to_table(connection, {"op": "show", "hand": hand})
+
     def chat(self, connection: Connection, text: str) -> None:
         self.room.to_table(connection, {"op": "chat", "text": text})
 
@@ -121,6 +124,12 @@ class RemoteTable:
 
     async def set_sitting_out(self, account_id: int, out: bool) -> dict[str, Any]:
         return await self._call("set_sitting_out", account_id=account_id, out=out)
+
+    async def join_waiting_list(self, account_id: int, username: str) -> dict[str, Any]:
+        return await self._call("join_waiting_list", account_id=account_id, username=username)
+
+    async def leave_waiting_list(self, account_id: int) -> dict[str, Any]:
+        return await self._call("leave_waiting_list", account_id=account_id)
 
     async def add_bots(self, count: int | None, tag: str | None) -> dict[str, Any]:
         return await self._call("add_bots", count=count, tag=tag)

@@ -34,13 +34,14 @@ from .db import Database, HandRow, Runner, SeatRow, TableRow, utcnow
 from .errors import ApiError
 from .handle import TableHandle
 from .ledger import cash_out_kind, purse, table_account, transfer
+from .limits import MAX_NAME
 from .names import BadNameError, name_key, table_name
 from .schemas import CreateTable
 from .seating import SeatMeta
 from .throttle import Throttle
 from .training import EquityDesk
 
-__all__ = ["LOGGED_OUT", "STAKES", "Room", "rules_of"]
+__all__ = ["LOGGED_OUT", "STAKES", "Room", "free_table_name", "rules_of"]
 
 log = logging.getLogger("studpoker.server")
 
@@ -178,6 +179,24 @@ def _warm_up() -> None:
 TRAINING_MAX_BUY_IN = 100
 
 
+def free_table_name(name: str, taken: set[str]) -> str:
+    """``name``, or the first of ``name #2``, ``name #3``... whose key no open table has (``taken``: their
+    :func:`~studpoker.server.names.name_key`), shortened to fit a table name's length: what the lobby's automatic
+    name becomes when a table of the same game and stakes is open, and what a refusal proposes."""
+    if name_key(name) not in taken:
+        return name
+    for number in range(2, len(taken) + 3):
+        suffix = f" #{number}"
+        candidate = table_name(name[: MAX_NAME - len(suffix)].rstrip() + suffix)
+        if name_key(candidate) not in taken:
+            return candidate
+    raise AssertionError("unreachable: len(taken) + 1 candidates cannot all be taken")
+
+
+def _name_taken(name: str, taken: set[str]) -> str:
+    return f"a table named {name!r} is open: choose another name, such as {free_table_name(name, taken)!r}"
+
+
 class Room:
     """All tables of one server process."""
 
@@ -311,6 +330,7 @@ class Room:
             "seats": [{"seat": s.seat, "name": s.name, "stack": s.stack, "sitting_out": s.sitting_out} for s in seats],
         }
         table = Table.restore(rules, snapshot)
+        table.auto_show = False  # a hand that cannot win may be mucked (studpoker.server.showdown)
         metas: dict[int, SeatMeta] = {}
         for s in seats:
             bot = None
@@ -383,8 +403,11 @@ class Room:
                         f"you opened {settings.tables_per_account_per_hour} tables in the last hour: wait {wait} s",
                         {"Retry-After": str(wait)},
                     )
-            if key in names:
-                raise ApiError(409, "conflict", f"a table named {name!r} is open: choose another name")
+            if key in names and not request.name:  # the automatic name of an open table's stakes: the next free one
+                name = free_table_name(name, names)
+                key = name_key(name)
+            elif key in names:
+                raise ApiError(409, "conflict", _name_taken(name, names))
             row = TableRow(
                 name=name,
                 name_key=key,
@@ -412,7 +435,7 @@ class Room:
             try:
                 saved = await self.db.run(work)
             except IntegrityError:
-                raise ApiError(409, "conflict", f"a table named {name!r} is open: choose another name") from None
+                raise ApiError(409, "conflict", _name_taken(name, names)) from None
             if owner is not None and not owner.is_admin:
                 self.table_openings.add(str(owner.id))
             actor = await self._opened(saved)

@@ -169,6 +169,9 @@ class Preferences(BaseModel):
     four_color: bool = Field(False, description="a four-colour deck (clubs green, diamonds blue)")
     sound: bool = Field(True, description="sounds on")
     volume: Volume = Field(70, description="sound volume, 0 to 100")
+    auto_muck: bool = Field(
+        False, description="muck a hand that cannot win at the showdown without being asked (the page answers)"
+    )
     muted: list[MutedName] = Field(
         default_factory=list,
         max_length=MAX_MUTED,
@@ -195,9 +198,10 @@ class PreferencesChange(_Request):
     four_color: bool | SkipJsonSchema[None] = None
     sound: bool | SkipJsonSchema[None] = None
     volume: Volume | SkipJsonSchema[None] = None
+    auto_muck: bool | SkipJsonSchema[None] = None
     muted: Annotated[list[MutedName], Field(max_length=MAX_MUTED)] | SkipJsonSchema[None] = None
 
-    @field_validator("four_color", "sound", "volume", "muted", mode="before")
+    @field_validator("four_color", "sound", "volume", "auto_muck", "muted", mode="before")
     @classmethod
     def _not_null(cls, value: object) -> object:
         if value is None:
@@ -208,6 +212,24 @@ class PreferencesChange(_Request):
     @classmethod
     def _dedupe(cls, names: list[str] | None) -> list[str] | None:
         return None if names is None else _unique_names(names)
+
+
+class Note(BaseModel):
+    """A private note on a player (``updated_at`` ``None``: the note was deleted)."""
+
+    name: str
+    text: str
+    updated_at: str | None
+
+
+class Notes(BaseModel):
+    notes: list[Note]
+
+
+class NoteChange(_Request):
+    """A note's new text (an empty one deletes it): at most 500 characters, line breaks allowed."""
+
+    text: str = Field(max_length=2000, examples=["calls down with any pair; bluffs the river in razz"])
 
 
 # -- lobby and tables --------------------------------------------------------------------------------------
@@ -247,6 +269,7 @@ class TableInfo(BaseModel):
     training: bool = Field(
         False, description="a training table: practice chips, every card of a finished hand public, equities"
     )
+    waiting: int = Field(0, description="names on the table's waiting list")
 
 
 class TableList(BaseModel):
@@ -337,6 +360,16 @@ class TopUpResult(BaseModel):
 
 class SittingOut(BaseModel):
     sitting_out: bool
+
+
+class WaitingPlace(BaseModel):
+    place: int = Field(description="the account's place on the waiting list (1: next)")
+    waiting: int = Field(description="names on the list")
+
+
+class WaitingLeft(BaseModel):
+    left: bool = Field(description="whether the account was on the list")
+    waiting: int = Field(description="names on the list")
 
 
 class AddBots(_Request):

@@ -22,6 +22,7 @@ from .connection import Connection
 from .db import Account, Runner, SeatRow, TableRow, utcnow
 from .errors import ApiError
 from .ledger import HOUSE, InsufficientFundsError, cash_out_kind, purse, table_account, transfer
+from .waitlist import WaitingList
 
 if TYPE_CHECKING:
     from .config import Settings
@@ -61,6 +62,7 @@ class Seating:
     start_timer: asyncio.TimerHandle | None
     turn_timer: asyncio.TimerHandle | None
     bot_timer: asyncio.TimerHandle | None
+    waiting: WaitingList
 
     if TYPE_CHECKING:
 
@@ -82,6 +84,11 @@ class Seating:
         if self.status != "open":
             raise ApiError(409, "conflict", f"{self.name} is closing: no one may sit down or add chips")
 
+    def _open_to(self, account_id: int | None) -> list[int]:
+        """The free seats ``account_id`` may take (``None``: a bot): not those held for someone else on the
+        waiting list."""
+        return [s for s in self.table.free_seats if self.waiting.held_for(s) in (None, account_id)]
+
     async def sit(self, account_id: int, username: str, buy_in: int, seat: int | None) -> dict[str, Any]:
         """Seat the account with ``buy_in`` chips from its balance. Everything is checked, then the money moves
         and the seat row is written in one transaction, and only then is the table changed: a refusal or a
@@ -96,10 +103,16 @@ class Seating:
                 raise ApiError(400, "invalid", f"there is no seat {seat}: seats are 1 to {table.max_seats}")
             if seat is not None and seat not in table.free_seats:
                 raise ApiError(409, "conflict", f"seat {seat} is taken")
-            if not table.free_seats:
-                raise ApiError(409, "conflict", f"{self.name} is full")
+            open_seats = self._open_to(account_id)
+            offer = self.waiting.offer_of(account_id)
+            if seat is not None and seat not in open_seats:
+                raise ApiError(409, "conflict", f"seat {seat} is held for the next player on the waiting list")
+            if not open_seats:
+                held = " (its free seats are held for the waiting list)" if table.free_seats else ""
+                raise ApiError(409, "conflict", f"{self.name} is full{held}: put your name on the waiting list")
+            chosen = seat if seat is not None else offer.seat if offer is not None else open_seats[0]
             try:
-                number = table.check_sit(username, buy_in, seat)
+                number = table.check_sit(username, buy_in, chosen)
             except TableError as error:
                 raise ApiError(400, "invalid", str(error)) from None
 
@@ -125,6 +138,10 @@ class Seating:
                 raise ApiError(409, "conflict", "that seat was just taken") from None
             table.sit(username, buy_in, number)
             self.seats[number] = SeatMeta(account_id, None, None, self.settings.time_bank)
+            if self.waiting.place(account_id) is not None:
+                self.waiting.seated(account_id)
+                for waiter in self.waiting.accounts:  # each moved up a place
+                    self._resnapshot(waiter)
             self._broadcast({"type": "seated", "seat": number, "name": username, "stack": buy_in, "bot": False})
             self._resnapshot(account_id)
             self._schedule_start(self.settings.between_hands)
@@ -245,6 +262,37 @@ class Seating:
         result: dict[str, Any] = await self.call(job)
         return result
 
+    async def join_waiting_list(self, account_id: int, username: str) -> dict[str, Any]:
+        """Put the account's name on the table's waiting list (the table must be full to it); its place."""
+
+        async def job() -> dict[str, Any]:
+            self._check_open()
+            if self.seat_of(account_id) is not None:
+                raise ApiError(409, "conflict", f"you already sit at {self.name}")
+            if self._open_to(account_id):
+                raise ApiError(409, "conflict", f"{self.name} has a free seat: sit down")
+            try:
+                place = self.waiting.join(account_id, username)
+            except ValueError as error:
+                raise ApiError(409, "limit", str(error)) from None
+            self._resnapshot(account_id)
+            return {"place": place, "waiting": len(self.waiting)}
+
+        result: dict[str, Any] = await self.call(job)
+        return result
+
+    async def leave_waiting_list(self, account_id: int) -> dict[str, Any]:
+        """Take the account's name off the waiting list (a seat held for it goes to the next name)."""
+
+        async def job() -> dict[str, Any]:
+            was = self.waiting.leave(account_id)
+            for account in (account_id, *self.waiting.accounts):  # the others moved up a place
+                self._resnapshot(account)
+            return {"left": was, "waiting": len(self.waiting)}
+
+        result: dict[str, Any] = await self.call(job)
+        return result
+
     async def add_bots(self, count: int | None, tag: str | None) -> dict[str, Any]:
         """Seat up to ``count`` bots (every free seat if ``None``) with the minimum buy-in, from the house."""
         tag = "tight-aggressive" if tag is None else tag
@@ -257,7 +305,7 @@ class Seating:
             buy_in = table.rules.min_buy_in or 10 * table.rules.big_bet
             if table.rules.max_buy_in is not None:
                 buy_in = min(buy_in, table.rules.max_buy_in)
-            free = table.free_seats
+            free = self._open_to(None)  # not the seats held for the waiting list
             placed = list(free if count is None else free[:count])
             for number in placed:
                 try:

@@ -162,6 +162,12 @@ async def _serve_socket(websocket: WebSocket, room: Room, table_id: str) -> None
                     )
                     continue
                 await actor.act(connection, hand, seq, action, amount)
+            elif kind == "show":
+                hand = data.get("hand")
+                if not _bounded(hand, MAX_ID):
+                    connection.push(wire.encode(wire.error("bad_message", 'show needs the integer "hand" to show')))
+                    continue
+                await actor.show(connection, hand)
             elif kind == "chat":
                 if connection.account_id is None:
                     connection.push(wire.encode(wire.error("not_logged_in", "sign in to chat")))

@@ -42,6 +42,7 @@ __all__ = [
     "pot_message",
     "shown_hand",
     "stakes_text",
+    "uncalled_show_message",
 ]
 
 VARIANT_NAMES = {v: v.title for v in Variant}
@@ -246,3 +247,18 @@ def dealer_messages(
     """The dealer's lines (:func:`~studpoker.engine.dealer.dealer_lines`) for ``events[start:]`` as ``dealer``
     messages of hand ``hand``."""
     return [{"type": "dealer", "hand": hand, "text": line} for line in dealer_lines(events, start, view, names, rules)]
+
+
+def uncalled_show_message(hand: int, seat: int, cards: Sequence[Card], down: int, rules: Rules) -> dict[str, Any]:
+    """The ``showdown`` message of a hand its winner shows after nobody called (``voluntary``), as a showdown's:
+    the down cards, the up cards, the hand in words and what it plays."""
+    return {
+        "type": "showdown",
+        "hand": hand,
+        "seat": seat,
+        "down": [card_to_json(c) for c in cards[:down]],
+        "up": [card_to_json(c) for c in cards[down:]],
+        "description": describe_hand(cards, rules.variant),
+        **shown_hand(cards, rules.variant),
+        "voluntary": True,
+    }

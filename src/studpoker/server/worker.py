@@ -49,6 +49,8 @@ CALLS: dict[str, tuple[str, ...]] = {
     "leave": ("account_id",),
     "top_up": ("account_id", "amount"),
     "set_sitting_out": ("account_id", "out"),
+    "join_waiting_list": ("account_id", "username"),
+    "leave_waiting_list": ("account_id",),
     "add_bots": ("count", "tag"),
     "remove_bots": (),
     "close": (),
@@ -438,6 +440,10 @@ class WorkerRoom(Room):
                 and (amount is None or type(amount) is int)
             ):
                 self._spawn(actor.act(connection, hand, seq, action[:20], amount))
+        elif op == "show":
+            hand = message.get("hand")
+            if type(hand) is int:
+                self._spawn(actor.show(connection, hand))
         elif op == "chat":
             text = message.get("text")
             if isinstance(text, str):

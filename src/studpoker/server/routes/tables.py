@@ -1,6 +1,7 @@
-"""One table: its seats; sitting down, leaving, topping up and sitting out (the account's own seat only); bots
-and closing (the table's creator or an admin). Every change is queued to the table's actor and answered after
-the actor has done it, the money having moved in the same database transaction as the seat."""
+"""One table: its seats; sitting down, leaving, topping up and sitting out (the account's own seat only), the
+waiting list of a full table; bots and closing (the table's creator or an admin). Every change is queued to the
+table's actor and answered after the actor has done it, the money having moved in the same database transaction as
+the seat."""
 
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ from ..schemas import (
     TableDetail,
     TopUp,
     TopUpResult,
+    WaitingLeft,
+    WaitingPlace,
 )
 from . import errors
 
@@ -66,6 +69,19 @@ async def sit_out(who: CurrentAccount, actor: OpenTable, _body: NoData = None) -
 async def sit_in(who: CurrentAccount, actor: OpenTable, _body: NoData = None) -> SittingOut:
     """Dealt in again from the next hand."""
     return SittingOut.model_validate(await actor.set_sitting_out(who.id, False))
+
+
+@router.post("/waiting-list", responses=_CHANGE)
+async def join_waiting_list(who: CurrentAccount, actor: OpenTable, _body: NoData = None) -> WaitingPlace:
+    """Put your name on a full table's waiting list: when a seat opens it is held for the first name for a while
+    (the table's sockets of that account get a snapshot with the ``offer``)."""
+    return WaitingPlace.model_validate(await actor.join_waiting_list(who.id, who.username))
+
+
+@router.delete("/waiting-list", responses=_CHANGE)
+async def leave_waiting_list(who: CurrentAccount, actor: OpenTable, _body: NoData = None) -> WaitingLeft:
+    """Take your name off the table's waiting list."""
+    return WaitingLeft.model_validate(await actor.leave_waiting_list(who.id))
 
 
 @router.post("/bots", responses=_CHANGE)
