@@ -454,7 +454,8 @@ class Player:
 def choose(turn: dict[str, Any]) -> dict[str, Any]:
     """A passive legal answer to a ``your_turn``: check or call (never a fold), else the cheapest."""
     kinds = {a["action"]: a for a in turn["legal"]}
-    pick = next((kinds[k] for k in ("check", "call", "bring-in", "complete", "bet", "raise", "show") if k in kinds), None)
+    preferred = ("check", "call", "bring-in", "complete", "bet", "raise", "show")
+    pick = next((kinds[k] for k in preferred if k in kinds), None)
     assert pick is not None, turn
     return {"type": "act", "hand": turn["hand"], "seq": turn["seq"], "action": pick["action"], "amount": pick["amount"]}
 
