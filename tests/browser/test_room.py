@@ -20,7 +20,9 @@ from .conftest import ARTIFACTS
 
 PASSWORD = "correct horse battery"
 #: Every label an action button may carry.
-LABEL = re.compile(r"^(Fold|Check|Call \d+|Bring in \d+|Complete to \d+|Bet \d+|Raise to \d+)( \(cap\))?$")
+LABEL = re.compile(
+    r"^(Fold|Check|Call \d+|Bring in \d+|Complete to \d+|Bet \d+|Raise to \d+|Show|Muck|Show your cards)( \(cap\))?$"
+)
 HAND_NAME = re.compile(r"High card|Pair of|Two pair|Three of a kind|Straight|Flush|Full house|Four of a kind")
 SUITS = {"c": "\u2663", "d": "\u2666", "h": "\u2665", "s": "\u2660"}
 HANDS = 4  # hands to play to the end
@@ -165,8 +167,9 @@ def _open_and_join(contexts: list[Any], base: str) -> tuple[Viewer, Viewer, int]
     ann = Viewer("ann", sign_up(contexts[0], base, "ann"))
     ann.shot("01-lobby")
     page = ann.page
-    page.get_by_label("Game").select_option(label="Seven-card stud")
-    page.get_by_label("Stakes").select_option(label="10/20, ante 1, bring-in 3")
+    form = page.locator("#create-form")  # the lobby's filters have a Game and Stakes choice too
+    form.get_by_label("Game").select_option(label="Seven-card stud")
+    form.get_by_label("Stakes").select_option(label="10/20, ante 1, bring-in 3")
     page.get_by_role("button", name="Open table").click()
     page.wait_for_url(re.compile(r"/table/\d+$"))
     table_id = int(page.url.rsplit("/", 1)[1])

@@ -4,16 +4,72 @@ import { api, cell, chips, el, header, say } from "./common.js";
 
 let me = null;
 let stakesOffered = []; // GET /api/presets' stakes, in the order of the Stakes choice
+let tables = []; // the last list the server gave
+
+// -- filters: game, stakes, seats free (kept in this browser) --------------------------------------------
+
+const FILTER_KEY = "studpoker.lobby-filters";
+const filters = { game: "", stakes: "", free: false };
+try {
+  Object.assign(filters, JSON.parse(localStorage.getItem(FILTER_KEY) ?? "{}"));
+} catch {
+  // the defaults
+}
+
+/** Whether a table passes the filters. */
+function shown(t) {
+  if (filters.game && t.variant !== filters.game) return false;
+  if (filters.stakes && t.stakes_text !== filters.stakes) return false;
+  if (filters.free && t.seats_taken >= t.max_seats) return false;
+  return true;
+}
+
+/** The filters' choices from the tables open now (a choice made stays offered though no table has it). */
+function fillFilters() {
+  const choices = (id, pairs, chosen, all) => {
+    const select = document.getElementById(id);
+    const seen = new Map(pairs);
+    if (chosen && !seen.has(chosen)) seen.set(chosen, chosen);
+    const key = [...seen.keys()].join("\n");
+    if (select.dataset.key === key) return;
+    select.dataset.key = key;
+    select.replaceChildren(
+      el("option", { value: "" }, all),
+      ...[...seen].map(([value, text]) => el("option", { value, selected: value === chosen }, text)),
+    );
+  };
+  choices("filter-game", tables.map((t) => [t.variant, t.variant_name]), filters.game, "Every game");
+  choices("filter-stakes", tables.map((t) => [t.stakes_text, t.stakes_text]), filters.stakes, "Any stakes");
+  document.getElementById("filter-free").checked = Boolean(filters.free);
+}
+
+document.getElementById("filters").addEventListener("change", () => {
+  filters.game = document.getElementById("filter-game").value;
+  filters.stakes = document.getElementById("filter-stakes").value;
+  filters.free = document.getElementById("filter-free").checked;
+  localStorage.setItem(FILTER_KEY, JSON.stringify(filters));
+  drawTables();
+});
+document.getElementById("filters").addEventListener("submit", (event) => event.preventDefault());
 
 async function loadTables() {
-  let data;
   try {
-    data = await api("GET", "/api/tables");
+    tables = (await api("GET", "/api/tables")).tables;
   } catch (error) {
     say("status", error.message, true);
     return;
   }
-  const rows = data.tables.map((t) =>
+  fillFilters();
+  drawTables();
+}
+
+function drawTables() {
+  const passing = tables.filter(shown);
+  const hidden = tables.length - passing.length;
+  document.getElementById("filter-count").textContent = hidden
+    ? `${passing.length} of ${tables.length} tables shown (the filters hide ${hidden}).`
+    : "";
+  const rows = passing.map((t) =>
     el(
       "tr",
       { dataset: { table: t.id } },
@@ -51,7 +107,18 @@ async function loadTables() {
                 },
                 "Join",
               )
-            : null,
+            : me
+              ? el(
+                  "a",
+                  {
+                    class: "button",
+                    href: `/table/${t.id}?wait=1`,
+                    "aria-label": `Join the waiting list of ${t.name}`,
+                    dataset: { focus: `wait-${t.id}` },
+                  },
+                  t.waiting ? `Wait (${t.waiting})` : "Wait",
+                )
+              : null,
           el(
             "a",
             {
@@ -71,7 +138,9 @@ async function loadTables() {
   const focused = document.activeElement?.dataset?.focus;
   const body = document.getElementById("table-rows");
   body.replaceChildren(
-    ...(rows.length ? rows : [el("tr", {}, el("td", { colspan: 8 }, "No tables yet: open one below."))]),
+    ...(rows.length
+      ? rows
+      : [el("tr", {}, el("td", { colspan: 8 }, tables.length ? "No table passes the filters." : "No tables yet: open one below."))]),
   );
   if (focused) {
     const again =

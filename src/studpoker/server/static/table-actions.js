@@ -6,9 +6,16 @@
 
 import { chips, el } from "./common.js";
 import { actionLabel } from "./poker.js";
+import { prefs } from "./prefs.js";
 import { state } from "./table-model.js";
 
-const KEYS = { fold: "F", check: "K", call: "C", "bring-in": "B" }; // and R for the first bet, complete or raise
+// and R for the first bet, complete or raise
+const KEYS = { fold: "F", check: "K", call: "C", "bring-in": "B", show: "S", muck: "M" };
+
+/** Whether a turn is the showdown's question to a hand that cannot win: show it or muck it. */
+function showdownQuestion(turn) {
+  return turn.legal.some((a) => a.action === "muck");
+}
 const AGGRESSIVE = new Set(["bet", "complete", "raise"]);
 
 /** The advance choice: {kind: check_fold|check|call|call_any, hand, street, cost (to call when chosen)}, or null. */
@@ -68,7 +75,36 @@ export function renderActions() {
       return;
     }
   }
+  if (turn && showdownQuestion(turn) && prefs.auto_muck) {
+    const muck = turn.legal.find((a) => a.action === "muck");
+    state.say?.("Auto-muck: your hand could not win, so it was mucked.");
+    act(turn, muck);
+    return;
+  }
   renderAdvance();
+  if (!turn && state.mayShow) {
+    // won without a showdown: show the cards if you like (until the next deal)
+    const number = state.mayShow;
+    const show = el(
+      "button",
+      {
+        type: "button",
+        class: "act show",
+        dataset: { action: "show-uncalled", key: "S" },
+        "aria-keyshortcuts": "S",
+        onclick: () => {
+          state.send({ type: "show", hand: number });
+          state.mayShow = null;
+          renderActions();
+        },
+      },
+      el("span", { class: "words" }, "Show your cards"),
+      el("kbd", { "aria-hidden": "true" }, "S"),
+    );
+    bar.replaceChildren(el("span", { class: "prompt" }, "Nobody called: you win. "), show);
+    bar.classList.remove("my-turn");
+    return;
+  }
   if (!turn) {
     const hand = state.hand;
     const text = !state.you?.seat
@@ -84,7 +120,11 @@ export function renderActions() {
   }
   // what calling costs, as the Call button says it (the server's `cost`: an all-in call costs the stack)
   const toCall = turn.legal.find((a) => a.action === "call")?.cost ?? 0;
-  const prompt = toCall > 0 ? `Your turn: ${chips(toCall)} to call, pot ${chips(turn.pot)}` : `Your turn: pot ${chips(turn.pot)}`;
+  const prompt = showdownQuestion(turn)
+    ? "Your hand cannot win against the hands shown: show it or muck it?"
+    : toCall > 0
+      ? `Your turn: ${chips(toCall)} to call, pot ${chips(turn.pot)}`
+      : `Your turn: pot ${chips(turn.pot)}`;
   let raiseKey = "R";
   const buttons = turn.legal.map((a, i) => {
     let key = KEYS[a.action] ?? null;

@@ -6,6 +6,7 @@
 import { cardElement, chips, el } from "./common.js";
 import { streetName } from "./poker.js";
 import { nameOf, potName, state } from "./table-model.js";
+import { noteOf } from "./table-notes.js";
 
 // Spots as fractions of the free area (0 = one edge minus half a seat, 1 = the other), clockwise from the
 // bottom middle (the viewer's seat, or the middle of the table's bottom when he watches).
@@ -24,7 +25,6 @@ const SPOTS = {
 export function renderSign() {
   const t = state.table;
   if (!t) return;
-  document.title = `${t.name} · studpoker`;
   document.getElementById("table-name").textContent = t.name;
   const items = [
     ["Game", `${t.variant_name} (${t.preset})`],
@@ -180,8 +180,10 @@ function seatNode(seat) {
   if (info?.leaving) tags.push(["out", "Leaving"]);
   if (info && !info.bot && !info.connected) tags.push(["out", "Disconnected"]); // bots play inside the server
   if (p?.won && hand?.over) tags.push(["winner", `Won ${chips(p.won)}`]);
+  const note = isMe ? "" : noteOf(name);
+  if (note) tags.push(["note", "Note"]); // your private note on him: the Players tab shows it
   const stack = p && hand && !hand.over ? p.stack : (info?.stack ?? p?.stack ?? 0);
-  const label = `Seat ${seat}: ${name}${isMe ? " (you)" : ""}, stack ${stack}`;
+  const label = `Seat ${seat}: ${name}${isMe ? " (you)" : ""}, stack ${stack}${note ? `; your note: ${note}` : ""}`;
   const dataset = { seat };
   if (p?.shown) dataset.shown = "1";
   return el(

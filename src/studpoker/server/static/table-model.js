@@ -26,6 +26,7 @@ export const state = {
   result: null, // {hand, until}: the showdown on show, until performance.now() passes `until`
   voided: [], // the snapshot's voided hands
   sounds: [], // sounds the last messages asked for (the page plays and clears them)
+  mayShow: null, // the number of the last hand, if the viewer won it uncalled and may still show it
 };
 
 /** Whether the viewer may manage this table (its creator or an admin): add and remove bots, close it. */
@@ -134,6 +135,7 @@ export function apply(msg) {
     case "hand_started":
       state.hand = newHand(msg.hand, msg.players);
       state.turn = null;
+      state.mayShow = null;
       log(`Hand #${msg.hand}: ${msg.players.map((p) => p.name).join(", ")}`, "street");
       out.actions = true;
       return out;
@@ -218,13 +220,21 @@ export function apply(msg) {
       break;
     case "showdown":
       Object.assign(p, { down: msg.down, up: msg.up, shown: true });
+      if (msg.voluntary) {
+        if (msg.seat === state.you?.seat) state.mayShow = null;
+        out.actions = true;
+      }
       // the server names the hand (its evaluator, community card included); the local reader is a fallback
       p.handName = msg.description || handName(state.table?.variant, [...msg.down, ...msg.up]);
       p.highName = msg.high_description ?? "";
       p.lowName = msg.low_description ?? "";
       p.best = Array.isArray(msg.best) ? msg.best : [];
       p.low = Array.isArray(msg.low) ? msg.low : [];
-      log(`${p.name} shows ${cardsText([...msg.down, ...msg.up])}: ${p.handName}`, "result");
+      log(
+        `${p.name} shows ${cardsText([...msg.down, ...msg.up])}${p.handName ? `: ${p.handName}` : ""}` +
+          (msg.voluntary ? " (nobody called)" : ""),
+        "result",
+      );
       break;
     case "muck":
       p.mucked = true;
@@ -245,6 +255,10 @@ export function apply(msg) {
       }
       state.turn = null;
       state.result = { hand: hand, until: performance.now() + showdownSeconds(msg) * 1000 };
+      // won uncalled (nobody shown, one winner): the winner may show his cards until the next deal
+      const winners = new Set((msg.winners ?? []).map((w) => w.seat));
+      const shownAny = [...hand.players.values()].some((q) => q.shown);
+      state.mayShow = !shownAny && winners.size === 1 && winners.has(state.you?.seat) ? hand.number : null;
       log(`Hand #${hand.number} is over (pot ${chips(msg.pot)})`, "street");
       out.actions = true;
       return out;

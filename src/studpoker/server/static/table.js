@@ -8,7 +8,9 @@ import { loadPrefs, onPrefs, play, prefs, setPrefs } from "./prefs.js";
 import { renderActions } from "./table-actions.js";
 import { gatherBets, placeSeats, renderCenter, renderMyCards, renderSeats, renderShowdown, renderSign } from "./table-felt.js";
 import { apply, log, manager, nameOf, state, tableId } from "./table-model.js";
+import { loadNotes, renderNotes } from "./table-notes.js";
 import { chatError, renderChatBox, renderLog } from "./table-side.js";
+import { renderTitle } from "./table-title.js";
 
 state.nameOf = nameOf;
 state.openSit = openSit;
@@ -180,7 +182,9 @@ function render(actionsChanged, chat = false) {
   renderLog({ chat });
   renderControls();
   renderChatBox();
+  renderNotes();
   if (actionsChanged) renderActions();
+  renderTitle();
   tick();
 }
 
@@ -224,7 +228,14 @@ setInterval(tick, 250); // tick also takes the showdown away when its time is up
 function renderControls() {
   const box = document.getElementById("seat-controls");
   const me = state.you?.seat ? state.seats.get(state.you.seat) : null;
-  const who = !state.me ? "visitor" : me ? `seated-${me.sitting_out}-${me.leaving}` : "watching";
+  const offer = state.you?.offer ?? null;
+  const place = state.you?.waiting ?? null;
+  const full = state.table ? state.seats.size >= state.table.max_seats || (state.table.waiting ?? 0) > 0 : false;
+  const who = !state.me
+    ? "visitor"
+    : me
+      ? `seated-${me.sitting_out}-${me.leaving}-${prefs.auto_muck}`
+      : `watching-${full}-${place}-${offer?.seat}`;
   const wanted = `${who}-${manager()}-${state.table?.status}-${Boolean(state.ended)}`;
   if (box.dataset.mode === wanted) return;
   box.dataset.mode = wanted;
@@ -233,14 +244,40 @@ function renderControls() {
     // nothing to do at this table any more
   } else if (!state.me) {
     buttons.push(el("a", { class: "button", href: `/login?next=${encodeURIComponent(location.pathname)}` }, "Sign in to play"));
+  } else if (!me && offer) {
+    buttons.push(
+      el("span", { class: "prompt" }, `A seat is held for you from the waiting list: seat ${offer.seat}.`),
+      el("button", { type: "button", id: "sit-button", onclick: () => openSit(offer.seat) }, "Take your seat"),
+    );
+  } else if (!me && place) {
+    buttons.push(
+      el("span", { class: "prompt", id: "waiting-place" }, `You are number ${place} on the waiting list.`),
+      el("button", { type: "button", class: "secondary", id: "leave-waiting", onclick: leaveWaiting }, "Leave the waiting list"),
+    );
   } else if (!me) {
-    buttons.push(el("button", { type: "button", id: "sit-button", onclick: () => openSit(null) }, "Sit down"));
+    if (state.seats.size < (state.table?.max_seats ?? 0))
+      buttons.push(el("button", { type: "button", id: "sit-button", onclick: () => openSit(null) }, "Sit down"));
+    if (full) buttons.push(el("button", { type: "button", id: "join-waiting", onclick: joinWaiting }, "Join the waiting list"));
   } else {
     buttons.push(el("button", { type: "button", id: "top-up-button", class: "secondary", onclick: openTopUp }, "Top up"));
     buttons.push(
       me.sitting_out
         ? el("button", { type: "button", class: "secondary", onclick: () => post("sit-in") }, "Sit in")
         : el("button", { type: "button", class: "secondary", onclick: () => post("sit-out") }, "Sit out next hand"),
+    );
+    buttons.push(
+      el(
+        "button",
+        {
+          type: "button",
+          class: "secondary",
+          id: "auto-muck",
+          "aria-pressed": String(Boolean(prefs.auto_muck)),
+          title: "At the showdown, muck a hand that cannot win without being asked",
+          onclick: () => setPrefs({ auto_muck: !prefs.auto_muck }).then(() => renderControls()),
+        },
+        "Auto-muck",
+      ),
     );
     buttons.push(
       el(
@@ -353,6 +390,24 @@ async function leave() {
   if (answer) status(answer.left ? `You left the table with ${chips(answer.cashed_out)}.` : "You will leave when this hand is over.");
 }
 
+async function joinWaiting() {
+  try {
+    const answer = await api("POST", `/api/tables/${tableId}/waiting-list`, {});
+    status(`You are number ${answer.place} on the waiting list: a seat that opens is held for you in turn.`);
+  } catch (error) {
+    status(error.message, true);
+  }
+}
+
+async function leaveWaiting() {
+  try {
+    await api("DELETE", `/api/tables/${tableId}/waiting-list`);
+    status("You left the waiting list.");
+  } catch (error) {
+    status(error.message, true);
+  }
+}
+
 async function addBot() {
   const answer = await post("bots", { count: 1 });
   if (answer) status(answer.seats.length ? `A bot sits in seat ${answer.seats.join(", ")}.` : "The table is full.");
@@ -390,6 +445,7 @@ onPrefs((p) => {
   sound.setAttribute("aria-pressed", String(Boolean(p.sound)));
   sound.textContent = p.sound ? "Sound on" : "Sound off";
   document.getElementById("deck-toggle").setAttribute("aria-pressed", String(Boolean(p.four_color)));
+  renderControls(); // the auto-muck toggle
 });
 
 // -- start ------------------------------------------------------------------------------------------
@@ -398,8 +454,18 @@ onPrefs((p) => {
   const me = await header();
   state.me = me;
   await loadPrefs(me);
+  state.redraw = () => render(false);
   render(true);
   connect();
+  loadNotes(state.redraw);
+  if (new URLSearchParams(location.search).has("wait") && me) {
+    // From the lobby's "Wait" button of a full table: put the name down once the table is known.
+    const wait = setInterval(() => {
+      if (!state.table) return;
+      clearInterval(wait);
+      if (!state.you?.seat && !state.you?.waiting) joinWaiting();
+    }, 100);
+  }
   if (new URLSearchParams(location.search).has("join") && me) {
     // From the lobby's "Join" button: open the buy-in dialog once the table is known.
     const wait = setInterval(() => {
