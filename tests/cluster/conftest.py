@@ -4,12 +4,8 @@ Every test gets its own ``redis-server`` on a free loopback port (no persistence
 be stopped and started again on the same port), its own PostgreSQL database made from ``$STUDPOKER_TEST_POSTGRES``
 (dropped with ``DROP DATABASE ... WITH (FORCE)`` when the test ends), and a :class:`Cluster` that starts
 ``python -m studpoker serve --role worker|gateway`` processes with short timings, each logging to a file in
-``tmp_path``. Every process is killed at teardown and the logs are printed (pytest shows them when a test failed).
-
-Accounts are made straight in the database with a cheap password hash, with a session each, whose token is the
-``studpoker_session`` cookie. :class:`Player` is a WebSocket client (the ``websockets`` library's synchronous
-one) that keeps every message it got; HTTP goes through ``httpx``, always with the gateway's own ``Origin``.
-"""
+``tmp_path``, the database and Redis URLs in their environment, never on their command lines. Every process is
+killed at teardown and the logs are printed (pytest shows them when a test failed)."""
 
 from __future__ import annotations
 
@@ -296,16 +292,30 @@ class Cluster:
         self.db_url = db_url
         self.processes: list[Process] = []
 
-    def _start(self, role: str, extra: list[str], port: int | None = None) -> Process:
+    def _start(
+        self, role: str, extra: list[str], port: int | None = None, env: dict[str, str | None] | None = None
+    ) -> Process:
+        """Start ``stud serve --role ROLE``, the URLs in its environment (``env`` sets more variables there, or
+        with ``None`` removes them)."""
         index = sum(1 for p in self.processes if p.role == role) + 1
         log_path = self.folder / f"{role}-{index}.log"
-        command = [sys.executable, "-m", "studpoker", "serve", "--role", role, "--db", self.db_url]
-        command += ["--redis", self.redis.url, *TIMINGS, "--log-level", "info", *extra]
+        command = [sys.executable, "-m", "studpoker", "serve", "--role", role]
+        command += [*TIMINGS, "--log-level", "info", *extra]
         if port is not None:
             command += ["--host", "127.0.0.1", "--port", str(port)]
         with log_path.open("wb") as log:
-            env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-            popen = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, cwd=self.folder, env=env)
+            variables = {
+                **os.environ,
+                "PYTHONUNBUFFERED": "1",
+                "STUDPOKER_DB_URL": self.db_url,
+                "STUDPOKER_REDIS_URL": self.redis.url,
+            }
+            for name, value in (env or {}).items():
+                if value is None:
+                    variables.pop(name, None)
+                else:
+                    variables[name] = value
+            popen = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, cwd=self.folder, env=variables)
         process = Process(role, popen, log_path, port)
         self.processes.append(process)
         return process
