@@ -1,6 +1,7 @@
 """The bus on a real redis-server: what one process sends arrives in order; while Redis is away, what is sent is
 counted as lost (and said once in a while), never queued without bound; the reader listens again when Redis is
-back and says so (the owner of the bus resynchronises)."""
+back and says so (the owner of the bus resynchronises). A Redis that lets in clients without a password is not
+used."""
 
 from __future__ import annotations
 
@@ -77,3 +78,47 @@ def test_sent_messages_arrive_in_order_and_losses_are_counted(
         asyncio.run(scenario())
     assert any("could not be published" in r.getMessage() for r in caplog.records)
     assert any("lost Redis" in r.getMessage() for r in caplog.records)
+
+
+def test_issue26_11_the_bus_does_not_use_a_redis_open_to_anyone(
+    redis_server: RedisServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    """With the password the room's user has, but the default user let in without one: the bus's connections are
+    refused (a message it publishes reaches nobody, though somebody listens) and it says why; told to allow it,
+    the bus uses it. Asking for a password again, Redis is used again."""
+    import redis
+
+    from studpoker.server.bus import Bus, answers_without_password
+
+    redis_server.stop()
+    redis_server.start(open_to_all=True)
+    listener = redis.Redis.from_url(redis_server.open_url).pubsub()  # anyone's, without a password
+    listener.subscribe("studpoker:test")
+
+    async def scenario() -> None:
+        assert await answers_without_password(redis_server.url) == "PONG"
+        refusing = Bus(redis_server.url, lambda *_: None)
+        allowing = Bus(redis_server.url, lambda *_: None, allow_unauthenticated=True)
+        try:
+            assert await refusing.publish("studpoker:test", "from the refusing bus") == 0
+            assert await allowing.publish("studpoker:test", "from the allowing bus") == 1
+        finally:
+            await refusing.close()
+            await allowing.close()
+        redis_server.stop()
+        redis_server.start()
+        assert await answers_without_password(redis_server.url) is None
+        assert await answers_without_password(redis_server.open_url) is None
+        again = Bus(redis_server.url, lambda *_: None)
+        try:
+            assert await again.redis.ping() is True  # connected: nothing refused
+        finally:
+            await again.close()
+
+    try:
+        with caplog.at_level(logging.ERROR, logger="studpoker.server"):
+            asyncio.run(scenario())
+    finally:
+        listener.close()
+    refusals = [r.getMessage() for r in caplog.records if "lets in clients without a password" in r.getMessage()]
+    assert len(refusals) == 1 and "(it answered PONG)" in refusals[0] and redis_server.password not in refusals[0]

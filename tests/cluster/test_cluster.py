@@ -587,7 +587,7 @@ def test_the_workers_of_a_killed_supervisor_stop_too(cluster: Cluster, books: Bo
 
 
 def test_issue26_11_the_urls_are_on_no_command_line(cluster: Cluster, books: Books, tmp_path: Any) -> None:
-    """The URLs may hold passwords. ``stud serve --role worker --workers 2`` reads them from files (``--db-file``,
+    """Both URLs hold passwords. ``stud serve --role worker --workers 2`` reads them from files (``--db-file``,
     ``--redis-file``, as from Docker secrets; nothing in its environment); its workers get them in their
     environment (``/proc/PID/environ``: readable by this user only), and neither they nor it on the command line
     (``/proc/PID/cmdline``: what ``ps`` shows every user of the host)."""
@@ -606,7 +606,7 @@ def test_issue26_11_the_urls_are_on_no_command_line(cluster: Cluster, books: Boo
         for pid in [process.pid, *workers()]:
             with open(f"/proc/{pid}/cmdline", "rb") as file:
                 command = file.read().decode()
-            for secret in (books.url, cluster.redis.url, "postgresql", "redis://"):
+            for secret in (books.url, cluster.redis.url, cluster.redis.password, "postgresql", "redis://"):
                 assert secret not in command, (pid, command.split("\0"))
         for pid in workers():
             with open(f"/proc/{pid}/environ", "rb") as file:

@@ -102,6 +102,12 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         "--redis-file", metavar="PATH", help="read the Redis URL from this file (a Docker or Kubernetes secret)"
     )
     cluster.add_argument(
+        "--redis-allow-unauthenticated",
+        action="store_true",
+        help="use a Redis that lets in clients without a password (refused unless given: whoever reaches it could"
+        " act for any player and read every card)",
+    )
+    cluster.add_argument(
         "--role",
         choices=["all", "gateway", "worker"],
         default=None,
@@ -298,7 +304,12 @@ def _serve_distributed(args: argparse.Namespace, settings: Any) -> int:
     from ..server.db import safe_url
 
     try:
-        settings = dataclasses.replace(settings, redis_url=args.redis, lease_seconds=args.lease_seconds)
+        settings = dataclasses.replace(
+            settings,
+            redis_url=args.redis,
+            redis_allow_unauthenticated=args.redis_allow_unauthenticated,
+            lease_seconds=args.lease_seconds,
+        )
     except ValueError as error:
         print(f"stud serve: error: {error}", file=sys.stderr)
         return 2
@@ -336,24 +347,47 @@ def _check_cluster(args: argparse.Namespace, db_url: str) -> str | None:
         client.ping()
         client.close()
     except (ValueError, redis.RedisError) as error:
-        return f"cannot use Redis at {_safe_redis(args.redis)}: {str(error).splitlines()[0][:200]}"
+        return f"cannot use Redis at {_safe_redis(args.redis)}: {_first_line(error)}"
+    return _check_redis_asks_for_a_password(args)
+
+
+def _check_redis_asks_for_a_password(args: argparse.Namespace) -> str | None:
+    """Refuse (one line) a Redis that lets in clients without a password, unless ``--redis-allow-unauthenticated``
+    (then a warning): whoever reaches it could act for any player. The bus checks again on every connection."""
+    import asyncio
+
+    from ..server.bus import answers_without_password
+
+    shown = _safe_redis(args.redis)
+    try:
+        answer = asyncio.run(answers_without_password(args.redis))
+    except Exception as error:  # redis-py's errors, a timeout, a URL it cannot use
+        return f"cannot ask Redis at {shown} whether it lets in clients without a password: {_first_line(error)}"
+    if answer is None:
+        return None
+    if not args.redis_allow_unauthenticated:
+        return (
+            f"Redis at {shown} lets in clients without a password (it answered {answer}), so anyone who reaches it"
+            " could act for any player: give it a password (requirepass or an ACL user, docs/server.md) and the"
+            f" URL with it in ${REDIS_URL_ENV} or --redis-file, or run with --redis-allow-unauthenticated"
+        )
+    print(
+        f"stud serve: warning: Redis at {shown} lets in clients without a password (it answered {answer}):"
+        " anyone who reaches it could act for any player (--redis-allow-unauthenticated)",
+        file=sys.stderr,
+    )
     return None
 
 
-def _safe_redis(url: str) -> str:
-    """A Redis URL fit to print: without its password."""
-    from urllib.parse import urlsplit, urlunsplit
+def _first_line(error: BaseException) -> str:
+    return (str(error).splitlines() or [type(error).__name__])[0][:200]
 
-    try:
-        parts = urlsplit(url)
-        if parts.password:
-            host = parts.hostname or ""
-            user = f"{parts.username}:***@" if parts.username else ":***@"
-            netloc = user + host + (f":{parts.port}" if parts.port else "")
-            parts = parts._replace(netloc=netloc)
-        return urlunsplit(parts)
-    except ValueError:
-        return "(a URL that does not parse)"
+
+def _safe_redis(url: str) -> str:
+    """A Redis URL fit to print: its password replaced by ``***``."""
+    from ..server.bus import safe_url
+
+    return safe_url(url)
 
 
 def _log_to_stderr(level: str) -> None:
@@ -407,6 +441,8 @@ def _worker_command(args: argparse.Namespace) -> tuple[list[str], dict[str, str]
     command += ["--bot-delay", str(args.bot_delay), "--starting-balance", str(args.starting_balance)]
     if args.no_training_tables:
         command.append("--no-training-tables")
+    if args.redis_allow_unauthenticated:
+        command.append("--redis-allow-unauthenticated")
     return command, {DB_URL_ENV: _db_url(args.db), REDIS_URL_ENV: args.redis}
 
 
