@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 from typing import Any
 
 import pytest
@@ -151,7 +152,9 @@ def test_the_distributed_options_are_checked_before_anything_starts(
 
 def test_the_compose_file_runs_stud_serve_with_options_it_has() -> None:
     """docker-compose.yml cannot be run here (no container engine in CI): its commands are at least parsed by
-    ``stud serve``'s own parser, and give two workers and two gateways on one PostgreSQL and one Redis."""
+    ``stud serve``'s own parser, and give two workers and two gateways on one PostgreSQL and one Redis. Issue 26,
+    item 11: every URL and password is a secret file (none in a command or an environment variable), Redis has
+    users from a secret (the default one off) and, like PostgreSQL, is on the internal network only."""
     import argparse
     from pathlib import Path
 
@@ -162,13 +165,64 @@ def test_the_compose_file_runs_stud_serve_with_options_it_has() -> None:
     parser = argparse.ArgumentParser(prog="stud")
     add_commands(parser.add_subparsers())
     roles: dict[str, int] = {}
-    for service in compose["services"].values():
+    services = compose["services"]
+    for service in services.values():
+        assert "://" not in json.dumps(service) and "POSTGRES_PASSWORD" not in service.get("environment", {})
         if service.get("build") != ".":  # PostgreSQL's and Redis's own images
             continue
         args = parser.parse_args(["serve", *service["command"]])
-        assert args.db.startswith("postgresql+psycopg://") and args.redis.startswith("redis://")
+        assert (args.db, args.redis) == (None, None)
+        assert (args.db_file, args.redis_file) == ("/run/secrets/db_url", "/run/secrets/redis_url")
+        assert set(service["secrets"]) == {"db_url", "redis_url"} and not args.redis_allow_unauthenticated
         roles[args.role] = roles.get(args.role, 0) + service.get("deploy", {}).get("replicas", 1)
     assert roles == {"worker": 2, "gateway": 2}
+    redis = services["redis"]["command"]
+    assert redis[redis.index("--aclfile") + 1] == "/run/secrets/redis_acl" and "--requirepass" not in redis
+    assert services["postgres"]["environment"]["POSTGRES_PASSWORD_FILE"] == "/run/secrets/postgres_password"
+    assert compose["networks"]["private"] == {"internal": True}
+    for name in ("postgres", "redis"):
+        assert services[name]["networks"] == ["private"] and "ports" not in services[name]
+    assert {name: spec["file"] for name, spec in compose["secrets"].items()} == {
+        name: f"./secrets/{name}" for name in ("postgres_password", "db_url", "redis_acl", "redis_url")
+    }
+
+
+def test_issue26_11_the_compose_secrets_agree(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    """tools/compose_secrets.py writes the four files docker-compose.yml reads: the URLs hold the passwords the
+    servers are given, Redis's room user has the room's rules (``bus.ACL_RULES``) and its default user is off; the
+    folder is its owner's only, and nothing is replaced on a second run (PostgreSQL keeps its first password).
+    tests/cluster/test_bus.py starts a real redis-server with the ACL file."""
+    import importlib.util
+    import stat
+    from pathlib import Path
+
+    from sqlalchemy.engine import make_url
+
+    from studpoker.server.bus import ACL_RULES
+
+    path = Path(__file__).parents[2] / "tools" / "compose_secrets.py"
+    spec = importlib.util.spec_from_file_location("compose_secrets", path)
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    folder = tmp_path / "secrets"
+    assert tool.main([str(folder)]) == 0
+    files = {name: (folder / name).read_text() for name in tool.NAMES}
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    db = make_url(files["db_url"].strip())
+    assert (db.username, db.password, db.host, db.database) == (
+        "stud",
+        files["postgres_password"].strip(),
+        "postgres",
+        "studpoker",
+    )
+    user, password = files["redis_url"].strip().removeprefix("redis://").split("@")[0].split(":")
+    assert files["redis_acl"] == f"user default off\nuser {user} on >{password} {ACL_RULES}\n"
+    assert tool.ACL_RULES == ACL_RULES and len(password) >= 32 and password != db.password
+    capsys.readouterr()
+    assert tool.main([str(folder)]) == 2
+    assert "already holds" in capsys.readouterr().err
+    assert {name: (folder / name).read_text() for name in tool.NAMES} == files
 
 
 def test_issue26_11_a_password_on_the_command_line_is_refused(
