@@ -350,8 +350,8 @@ class Cluster:
         self.processes.append(process)
         return process
 
-    def worker(self, *extra: str, wait: bool = True) -> Process:
-        process = self._start("worker", list(extra))
+    def worker(self, *extra: str, wait: bool = True, env: dict[str, str | None] | None = None) -> Process:
+        process = self._start("worker", list(extra), env=env)
         if wait:
             self.wait_worker(process)
         return process

@@ -475,7 +475,7 @@ def test_a_worker_cut_off_from_postgresql_gives_up_its_tables(
     Redis still reaches it. After a lease without a renewal it drops its tables on its own; the other worker
     takes the table, voids the hand, and the players play on with the new owner only."""
     proxy, through_proxy = pg_proxy
-    first = cluster.worker("--db", through_proxy)
+    first = cluster.worker(env={"STUDPOKER_DB_URL": through_proxy})
     gateway = cluster.gateway()
     table_id, ann, bob, a, b = seated_game(cluster, books, [gateway], "Partition")
     second = cluster.worker()
