@@ -54,7 +54,8 @@ test-postgres: $(call installed,test)
 	STUDPOKER_TEST_POSTGRES='$(STUDPOKER_TEST_POSTGRES)' $(PY) -m pytest -q -p no:cacheprovider tests/server
 
 # The room on several processes (tests/cluster): table workers and gateways as real processes, on PostgreSQL
-# (STUDPOKER_TEST_POSTGRES, as above) and a private redis-server each test starts (Debian's redis-server package).
+# (STUDPOKER_TEST_POSTGRES, as above) and a private redis-server each test starts (Debian's redis-server package),
+# which asks for a password as docs/server.md's recipe does.
 test-cluster: $(call installed,test)
 	@test -n "$(STUDPOKER_TEST_POSTGRES)" || { echo "set STUDPOKER_TEST_POSTGRES to a PostgreSQL URL"; exit 2; }
 	@command -v redis-server >/dev/null || { echo "the cluster tests need redis-server (apt install redis-server)"; exit 2; }

@@ -4,11 +4,14 @@
 the options ``stud serve`` uses (uvloop, httptools and the websockets implementation when installed), on a fresh
 SQLite database in a temporary folder, or on a temporary PostgreSQL database with ``--postgres ADMIN_URL``.
 
-``--mode distributed``: the room on several processes as ``stud serve --redis ... --role worker|gateway`` runs it:
+``--mode distributed``: the room on several processes as ``stud serve --role worker|gateway`` runs it:
 ``--workers`` table workers (``run_worker``) and ``--gateways`` gateways (``create_app`` with a Redis URL, under
-uvicorn), a ``redis-server`` of its own on a free loopback port, and a temporary database on the PostgreSQL of
-``--postgres`` (created for the run, dropped at its end). The clients' sockets are spread over the gateways (seat
-by seat, so a table's players are on different gateways, as a load balancer would put them).
+uvicorn), a ``redis-server`` of its own on a free loopback port with a password (:func:`private_redis`: an ACL user
+as docs/server.md sets one up), and a temporary database on the PostgreSQL of ``--postgres`` (created for the
+run, dropped at its end). The server processes get the URLs in their environment (``STUDPOKER_DB_URL``,
+``STUDPOKER_REDIS_URL``), as ``stud serve --workers N`` gives them to its workers, not on their command lines.
+The clients' sockets are spread over the gateways (seat by seat, so a table's players are on different gateways,
+as a load balancer would put them).
 
 Every server process (the single server, each worker, each gateway) probes its event loop's lag (a task that
 asks to wake every 5 ms and records how late it wakes) and times its garbage collections. Nothing leaves the
@@ -38,8 +41,9 @@ PostgreSQL, so ``--postgres`` is needed) and prints one table of the results sid
     python bench/load.py --tables 10 --seconds 20
     python bench/load.py                       # 100 tables of 6, 30 seconds, 2 client processes, SQLite
     python bench/load.py --profile server.prof # and cProfile the server (python -m pstats server.prof)
-    python bench/load.py --mode distributed --tables 50 --postgres postgresql+psycopg://u:pw@localhost/postgres
-    python bench/load.py --compare --tables 100,300,1000 --seconds 20 --postgres postgresql+psycopg://...
+    export STUDPOKER_TEST_POSTGRES=postgresql+psycopg://u:pw@localhost/postgres   # or --postgres ADMIN_URL
+    python bench/load.py --mode distributed --tables 50
+    python bench/load.py --compare --tables 100,300,1000 --seconds 20
 """
 
 from __future__ import annotations
@@ -77,6 +81,25 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def private_redis(port: int, log: Any = subprocess.DEVNULL) -> tuple[subprocess.Popen[bytes], str]:
+    """A ``redis-server`` of the bench's own on a loopback port, set up as docs/server.md says: the default user
+    off, one ACL user with a new password and the room's rules, the configuration on standard input (so the
+    password is on no command line); and the room's URL for it. Also used by bench/soak.py."""
+    import shutil
+
+    from studpoker.server.bus import ACL_RULES
+
+    password = secrets.token_hex(16)
+    config = [f"port {port}", "bind 127.0.0.1", 'save ""', "appendonly no", "user default off"]
+    config += [f"user studpoker on >{password} {ACL_RULES}"]
+    command = [shutil.which("redis-server") or "/usr/bin/redis-server", "-"]
+    process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=log, stderr=subprocess.STDOUT)
+    assert process.stdin is not None
+    process.stdin.write(("\n".join(config) + "\n").encode())
+    process.stdin.close()
+    return process, f"redis://studpoker:{password}@127.0.0.1:{port}/0"
 
 
 # -- the database ------------------------------------------------------------------------------------------
@@ -343,16 +366,17 @@ class Probe:
 
 
 def server_settings(args: argparse.Namespace) -> Any:
+    """A server subprocess's settings: the URLs from its environment, as ``stud serve``'s workers take them."""
     from studpoker.server.config import Settings
 
     return Settings(
-        db_url=args.db,
+        db_url=os.environ["STUDPOKER_DB_URL"],
         action_seconds=30.0,
         between_hands=args.between_hands,
         showdown_seconds=args.between_hands,  # the bench measures the server, not the players' pause to look
         default_table=False,
         max_sockets_per_address=100_000,  # every client is on 127.0.0.1
-        redis_url=args.redis,
+        redis_url=os.environ.get("STUDPOKER_REDIS_URL"),
         lease_seconds=args.lease_seconds,
     )
 
@@ -749,7 +773,7 @@ def run_once(args: argparse.Namespace, mode: str, tables: int) -> dict[str, Any]
         progress(f"{mode}, {tables} tables: seeding {tables * SEATS} accounts")
         tokens, account_ids = seed_accounts(db_url, tables * SEATS)
         creators = [account_ids[t * SEATS] for t in range(tables)]
-        common = [sys.executable, __file__, "--db", db_url, "--between-hands", str(args.between_hands)]
+        common = [sys.executable, __file__, "--between-hands", str(args.between_hands)]
         common += ["--lease-seconds", str(args.lease_seconds)]
 
         def command(name: str, role: list[str]) -> list[str]:
@@ -764,7 +788,8 @@ def run_once(args: argparse.Namespace, mode: str, tables: int) -> dict[str, Any]
                 out += ["--gc-threshold", args.gc_threshold]
             return out
 
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", "STUDPOKER_DB_URL": db_url}
+        env.pop("STUDPOKER_REDIS_URL", None)  # the single server has none
         ports: list[int] = []
         if mode == "single":
             table_ids = create_tables(db_url, tables, creators, args.between_hands, leases=False)
@@ -774,17 +799,13 @@ def run_once(args: argparse.Namespace, mode: str, tables: int) -> dict[str, Any]
         else:
             import redis
 
-            redis_port = free_port()
-            servers["redis"] = subprocess.Popen(
-                ["redis-server", "--port", str(redis_port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-                stdout=subprocess.DEVNULL,
-            )
-            redis_url = f"redis://127.0.0.1:{redis_port}/0"
+            servers["redis"], redis_url = private_redis(free_port())
+            env["STUDPOKER_REDIS_URL"] = redis_url
             bus = redis.Redis.from_url(redis_url)
             wait_until("redis-server", lambda: bool(bus.ping()), 30, servers)
             for w in range(args.workers):
                 name = f"worker {w + 1}"
-                servers[name] = subprocess.Popen(command(name, ["--worker", "--redis", redis_url]), env=env)
+                servers[name] = subprocess.Popen(command(name, ["--worker"]), env=env)
             # the tables only once every worker is up, so that each claims its share (open tables / live workers)
             wait_until("the workers", lambda: bus.zcard("studpoker:workers") >= args.workers, 120, servers)
             table_ids = create_tables(db_url, tables, creators, args.between_hands, leases=True)
@@ -804,9 +825,7 @@ def run_once(args: argparse.Namespace, mode: str, tables: int) -> dict[str, Any]
             for g in range(args.gateways):
                 ports.append(free_port())
                 name = f"gateway {g + 1}"
-                servers[name] = subprocess.Popen(
-                    command(name, ["--serve", "--redis", redis_url, "--port", str(ports[-1])]), env=env
-                )
+                servers[name] = subprocess.Popen(command(name, ["--serve", "--port", str(ports[-1])]), env=env)
             for port in ports:
                 wait_until("the gateways", functools.partial(answers, f"http://127.0.0.1:{port}"), 300, servers)
             bus.close()
@@ -1091,7 +1110,12 @@ def main() -> None:
     parser.add_argument("--mode", choices=["single", "distributed"], default="single")
     parser.add_argument("--workers", type=int, default=2, help="table workers (distributed mode)")
     parser.add_argument("--gateways", type=int, default=1, help="gateways (distributed mode)")
-    parser.add_argument("--postgres", metavar="ADMIN_URL", help="run on a temporary database of this PostgreSQL")
+    parser.add_argument(
+        "--postgres",
+        metavar="ADMIN_URL",
+        help="run on a temporary database of this PostgreSQL (distributed and --compare: default"
+        " $STUDPOKER_TEST_POSTGRES, which keeps its password off the command line)",
+    )
     parser.add_argument("--compare", action="store_true", help="single vs distributed at each --tables, alternating")
     parser.add_argument("--seconds", type=float, default=30.0, help="how long to measure (after the warm-up)")
     parser.add_argument("--warmup", type=float, default=3.0, help="seconds of play before measuring")
@@ -1113,8 +1137,6 @@ def main() -> None:
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--clients", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
-    parser.add_argument("--db", help=argparse.SUPPRESS)
-    parser.add_argument("--redis", help=argparse.SUPPRESS)
     parser.add_argument("--lag-file", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
@@ -1131,7 +1153,11 @@ def main() -> None:
         if min(counts) < 1 or args.seconds <= 0 or args.procs < 1 or args.workers < 1 or args.gateways < 1:
             parser.error("--tables, --procs, --workers and --gateways must be at least 1, --seconds more than 0")
         if (args.compare or args.mode == "distributed") and not args.postgres:
-            parser.error("the distributed room needs PostgreSQL: give --postgres ADMIN_URL")
+            args.postgres = os.environ.get("STUDPOKER_TEST_POSTGRES")
+        if (args.compare or args.mode == "distributed") and not args.postgres:
+            parser.error(
+                "the distributed room needs PostgreSQL: set $STUDPOKER_TEST_POSTGRES or give --postgres ADMIN_URL"
+            )
         if len(counts) > 1 and not args.compare and args.repeat == 1:
             parser.error("a list of --tables is for --compare")
         modes = ["single", "distributed"] if args.compare else [args.mode]

@@ -1,8 +1,10 @@
 """Soak of the room on several processes: table workers killed at random while bots play, then the books checked.
 
-Starts a private ``redis-server`` on a free loopback port, a fresh PostgreSQL database (made from ``--postgres``, an
-admin URL of a role that may create databases; dropped at the end unless ``--keep``), ``--workers`` table workers and
-one gateway (``python -m studpoker serve --role ...``), and opens ``--tables`` tables of 6 server bots through the
+Starts a private ``redis-server`` on a free loopback port with a password (bench/load.py's ``private_redis``: an
+ACL user as docs/server.md sets one up), a fresh PostgreSQL database (made from ``--postgres``, default
+``$STUDPOKER_TEST_POSTGRES``, an admin URL of a role that may create databases; dropped at the end unless
+``--keep``), ``--workers`` table workers and one gateway (``python -m studpoker serve --role ...``, the URLs in
+their environment, not on their command lines), and opens ``--tables`` tables of 6 server bots through the
 gateway's API (as an admin made straight in the database). Every ``--kill-every`` seconds (0.5 to 1.5 times it) it
 kills a random worker with SIGKILL and starts another. Every 5 seconds it samples every table's ``hand_number``.
 
@@ -15,13 +17,15 @@ table (voiding whatever a kill left unfinished), stops it, and checks, in SQL:
   except the windows right after a kill of its worker (lease plus claim);
 * each kill's tables were taken by another worker (their lease generation grew) and their hands in play voided.
 
-    python bench/soak.py --postgres postgresql+psycopg://studpoker_ci:studpoker_ci@localhost/postgres --minutes 30
+    STUDPOKER_TEST_POSTGRES=postgresql+psycopg://studpoker_ci:studpoker_ci@localhost/postgres \\
+        python bench/soak.py --minutes 30
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import shutil
 import signal
@@ -34,6 +38,8 @@ import urllib.request
 import uuid
 from pathlib import Path
 from typing import Any
+
+from load import private_redis
 
 
 def free_port() -> int:
@@ -72,26 +78,23 @@ class Processes:
 
     def __init__(self, folder: Path, db: str, redis_port: int, lease: float) -> None:
         self.folder, self.db, self.lease = folder, db, lease
-        self.redis_url = f"redis://127.0.0.1:{redis_port}/0"
         self.workers: list[subprocess.Popen[bytes]] = []
         self.others: list[subprocess.Popen[bytes]] = []
-        self.count = 0
-        redis = shutil.which("redis-server") or "/usr/bin/redis-server"
-        self.others.append(
-            self._start(
-                "redis",
-                [redis, "--port", str(redis_port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-            )
-        )
+        self.count = 1
+        with open(self.folder / "001-redis.log", "wb") as log:
+            redis, self.redis_url = private_redis(redis_port, log)
+        self.others.append(redis)
 
     def _start(self, name: str, command: list[str]) -> subprocess.Popen[bytes]:
+        """A room process, the URLs (with their passwords) in its environment."""
         self.count += 1
         log = open(self.folder / f"{self.count:03d}-{name}.log", "wb")  # noqa: SIM115 - the process keeps it
-        return subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+        env = {**os.environ, "STUDPOKER_DB_URL": self.db, "STUDPOKER_REDIS_URL": self.redis_url}
+        return subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
 
     def serve(self, role: str, *extra: str) -> list[str]:
-        command = [sys.executable, "-m", "studpoker", "serve", "--role", role, "--db", self.db]
-        command += ["--redis", self.redis_url, "--lease-seconds", str(self.lease), "--log-level", "warning"]
+        command = [sys.executable, "-m", "studpoker", "serve", "--role", role]
+        command += ["--lease-seconds", str(self.lease), "--log-level", "warning"]
         command += ["--bot-delay", "0.3", "--between-hands", "1", "--showdown-seconds", "1", "--drain-seconds", "30"]
         return command + list(extra)
 
@@ -203,7 +206,10 @@ def check_books(db: Any) -> dict[str, Any]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--postgres", required=True, metavar="URL", help="a PostgreSQL URL of a role that may create databases"
+        "--postgres",
+        default=os.environ.get("STUDPOKER_TEST_POSTGRES"),
+        metavar="URL",
+        help="a PostgreSQL URL of a role that may create databases (default $STUDPOKER_TEST_POSTGRES)",
     )
     parser.add_argument("--minutes", type=float, default=30.0)
     parser.add_argument("--tables", type=int, default=30)
@@ -214,6 +220,8 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--keep", action="store_true", help="keep the database and the logs")
     args = parser.parse_args()
+    if not args.postgres:
+        parser.error("give --postgres URL or set $STUDPOKER_TEST_POSTGRES")
     rng = random.Random(args.seed)
     folder = Path(tempfile.mkdtemp(prefix="studpoker-soak-"))
     db_url = make_database(args.postgres)

@@ -1,10 +1,13 @@
 """Fixtures of the cluster tests: real table workers and gateways, a private Redis, a fresh PostgreSQL database.
 
 Every test gets its own ``redis-server`` on a free loopback port (no persistence, its files in ``tmp_path``; it can
-be stopped and started again on the same port), its own PostgreSQL database made from ``$STUDPOKER_TEST_POSTGRES``
+be stopped and started again on the same port) with authentication as docs/server.md sets it up: the default user
+off, one ACL user with a password and the room's rules (``bus.ACL_RULES``), its configuration given on standard
+input (no password on a command line); its own PostgreSQL database made from ``$STUDPOKER_TEST_POSTGRES``
 (dropped with ``DROP DATABASE ... WITH (FORCE)`` when the test ends), and a :class:`Cluster` that starts
 ``python -m studpoker serve --role worker|gateway`` processes with short timings, each logging to a file in
-``tmp_path``. Every process is killed at teardown and the logs are printed (pytest shows them when a test failed).
+``tmp_path``, the database and Redis URLs (both with passwords) in their environment, never on their command lines.
+Every process is killed at teardown and the logs are printed (pytest shows them when a test failed).
 
 Accounts are made straight in the database with a cheap password hash, with a session each, whose token is the
 ``studpoker_session`` cookie. :class:`Player` is a WebSocket client (the ``websockets`` library's synchronous
@@ -72,22 +75,45 @@ def wait_for(condition: Callable[[], Any], timeout: float, what: str, every: flo
 
 
 class RedisServer:
-    """A private ``redis-server`` on one port for the whole test; :meth:`stop` and :meth:`start` again."""
+    """A private ``redis-server`` on one port for the whole test; :meth:`stop` and :meth:`start` again.
+
+    ``url`` is the room's: the ACL user ``studpoker`` and its password; ``open_url`` the same server without
+    credentials (an attacker's). ``start(open_to_all=True)`` keeps the room's user but lets the default user in
+    without a password too (a configuration that lost its ``user default off``): open to anyone."""
+
+    USER = "studpoker"
 
     def __init__(self, folder: Path) -> None:
+        import secrets
+
         self.folder = folder
         self.port = free_port()
-        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.password = secrets.token_hex(16)
+        self.url = f"redis://{self.USER}:{self.password}@127.0.0.1:{self.port}/0"
+        self.open_url = f"redis://127.0.0.1:{self.port}/0"
         self.process: subprocess.Popen[bytes] | None = None
         self.starts = 0
 
-    def start(self) -> None:
+    def config(self, open_to_all: bool) -> str:
+        """The server's configuration (read from standard input: the password is on no command line)."""
+        from studpoker.server.bus import ACL_RULES
+
+        lines = [f"port {self.port}", "bind 127.0.0.1", 'save ""', "appendonly no", f'dir "{self.folder}"']
+        lines += [f"user {self.USER} on >{self.password} {ACL_RULES}"]
+        lines += ["protected-mode no", "user default on nopass ~* &* +@all"] if open_to_all else ["user default off"]
+        return "\n".join(lines) + "\n"
+
+    def start(self, open_to_all: bool = False) -> None:
         self.starts += 1
         log = (self.folder / f"redis-{self.starts}.log").open("wb")
-        command = [REDIS_SERVER, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
-        command += ["--dir", str(self.folder), "--daemonize", "no", "--protected-mode", "no"]
-        self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, cwd=self.folder)
+        command = [REDIS_SERVER, "-", "--daemonize", "no"]
+        self.process = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=log, stderr=subprocess.STDOUT, cwd=self.folder
+        )
         log.close()
+        assert self.process.stdin is not None
+        self.process.stdin.write(self.config(open_to_all).encode())
+        self.process.stdin.close()
         wait_for(self.ping, 10, f"redis-server on port {self.port} answers")
 
     def ping(self) -> bool:
@@ -97,7 +123,7 @@ class RedisServer:
         if self.process.poll() is not None:
             raise AssertionError(f"redis-server ended ({self.process.returncode}): {self.log()}")
         try:
-            client = redis.Redis(host="127.0.0.1", port=self.port, socket_connect_timeout=0.5)
+            client = redis.Redis.from_url(self.url, socket_connect_timeout=0.5)
             try:
                 return bool(client.ping())
             finally:
@@ -296,22 +322,36 @@ class Cluster:
         self.db_url = db_url
         self.processes: list[Process] = []
 
-    def _start(self, role: str, extra: list[str], port: int | None = None) -> Process:
+    def _start(
+        self, role: str, extra: list[str], port: int | None = None, env: dict[str, str | None] | None = None
+    ) -> Process:
+        """Start ``stud serve --role ROLE``, the URLs in its environment (``env`` sets more variables there, or
+        with ``None`` removes them)."""
         index = sum(1 for p in self.processes if p.role == role) + 1
         log_path = self.folder / f"{role}-{index}.log"
-        command = [sys.executable, "-m", "studpoker", "serve", "--role", role, "--db", self.db_url]
-        command += ["--redis", self.redis.url, *TIMINGS, "--log-level", "info", *extra]
+        command = [sys.executable, "-m", "studpoker", "serve", "--role", role]
+        command += [*TIMINGS, "--log-level", "info", *extra]
         if port is not None:
             command += ["--host", "127.0.0.1", "--port", str(port)]
         with log_path.open("wb") as log:
-            env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-            popen = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, cwd=self.folder, env=env)
+            variables = {
+                **os.environ,
+                "PYTHONUNBUFFERED": "1",
+                "STUDPOKER_DB_URL": self.db_url,
+                "STUDPOKER_REDIS_URL": self.redis.url,
+            }
+            for name, value in (env or {}).items():
+                if value is None:
+                    variables.pop(name, None)
+                else:
+                    variables[name] = value
+            popen = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, cwd=self.folder, env=variables)
         process = Process(role, popen, log_path, port)
         self.processes.append(process)
         return process
 
-    def worker(self, *extra: str, wait: bool = True) -> Process:
-        process = self._start("worker", list(extra))
+    def worker(self, *extra: str, wait: bool = True, env: dict[str, str | None] | None = None) -> Process:
+        process = self._start("worker", list(extra), env=env)
         if wait:
             self.wait_worker(process)
         return process

@@ -1,15 +1,17 @@
 """The bus on a real redis-server: what one process sends arrives in order; while Redis is away, what is sent is
 counted as lost (and said once in a while), never queued without bound; the reader listens again when Redis is
-back and says so (the owner of the bus resynchronises)."""
+back and says so (the owner of the bus resynchronises). A Redis that lets in clients without a password is not
+used, and the compose recipe's users work."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from pathlib import Path
 
 import pytest
 
-from .conftest import RedisServer, skip_reason
+from .conftest import REDIS_SERVER, RedisServer, free_port, skip_reason, wait_for
 
 if skip_reason() is not None:
     pytest.skip(skip_reason() or "", allow_module_level=True)
@@ -77,3 +79,92 @@ def test_sent_messages_arrive_in_order_and_losses_are_counted(
         asyncio.run(scenario())
     assert any("could not be published" in r.getMessage() for r in caplog.records)
     assert any("lost Redis" in r.getMessage() for r in caplog.records)
+
+
+def test_issue26_11_the_bus_does_not_use_a_redis_open_to_anyone(
+    redis_server: RedisServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    """With the password the room's user has, but the default user let in without one: the bus's connections are
+    refused (a message it publishes reaches nobody, though somebody listens) and it says why; told to allow it,
+    the bus uses it. Asking for a password again, Redis is used again."""
+    import redis
+
+    from studpoker.server.bus import Bus, answers_without_password
+
+    redis_server.stop()
+    redis_server.start(open_to_all=True)
+    listener = redis.Redis.from_url(redis_server.open_url).pubsub()  # anyone's, without a password
+    listener.subscribe("studpoker:test")
+
+    async def scenario() -> None:
+        assert await answers_without_password(redis_server.url) == "PONG"
+        refusing = Bus(redis_server.url, lambda *_: None)
+        allowing = Bus(redis_server.url, lambda *_: None, allow_unauthenticated=True)
+        try:
+            assert await refusing.publish("studpoker:test", "from the refusing bus") == 0
+            assert await allowing.publish("studpoker:test", "from the allowing bus") == 1
+        finally:
+            await refusing.close()
+            await allowing.close()
+        redis_server.stop()
+        redis_server.start()
+        assert await answers_without_password(redis_server.url) is None
+        assert await answers_without_password(redis_server.open_url) is None
+        again = Bus(redis_server.url, lambda *_: None)
+        try:
+            assert await again.redis.ping() is True  # connected: nothing refused
+        finally:
+            await again.close()
+
+    try:
+        with caplog.at_level(logging.ERROR, logger="studpoker.server"):
+            asyncio.run(scenario())
+    finally:
+        listener.close()
+    refusals = [r.getMessage() for r in caplog.records if "lets in clients without a password" in r.getMessage()]
+    assert len(refusals) == 1 and "(it answered PONG)" in refusals[0] and redis_server.password not in refusals[0]
+
+
+def test_issue26_11_redis_with_the_compose_acl_file(tmp_path: Path) -> None:
+    """The ACL file tools/compose_secrets.py writes for docker-compose.yml, on a real redis-server started as the
+    compose file starts it (``--aclfile``): the URL written beside it (at this server's address) connects, and a
+    client without the password is refused (``NOAUTH``), so the room would start on it."""
+    import importlib.util
+    import subprocess
+
+    import redis
+
+    from studpoker.server.bus import answers_without_password
+
+    tool_path = Path(__file__).parents[2] / "tools" / "compose_secrets.py"
+    spec = importlib.util.spec_from_file_location("compose_secrets", tool_path)
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    assert tool.main([str(tmp_path / "secrets")]) == 0
+    port = free_port()
+    url = (tmp_path / "secrets" / "redis_url").read_text().strip().replace("@redis:6379/", f"@127.0.0.1:{port}/")
+    command = [REDIS_SERVER, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+    command += ["--aclfile", str(tmp_path / "secrets" / "redis_acl"), "--dir", str(tmp_path)]
+    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    client = redis.Redis.from_url(url, socket_connect_timeout=1)
+    try:
+
+        def answers() -> bool:
+            assert server.poll() is None, "redis-server ended"
+            try:
+                return bool(client.ping())
+            except redis.ConnectionError:
+                return False
+
+        wait_for(answers, 10, "redis-server answers the room's user")
+        assert client.publish("studpoker:room", "{}") == 0
+        with pytest.raises(redis.exceptions.NoPermissionError):
+            client.keys("*")  # a dangerous command: not the room's
+        with pytest.raises(redis.exceptions.NoPermissionError):
+            client.set("elsewhere", "1")  # nor another key than its own
+        assert asyncio.run(answers_without_password(url)) is None
+    finally:
+        client.close()
+        server.terminate()
+        server.wait(10)

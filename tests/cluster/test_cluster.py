@@ -475,7 +475,7 @@ def test_a_worker_cut_off_from_postgresql_gives_up_its_tables(
     Redis still reaches it. After a lease without a renewal it drops its tables on its own; the other worker
     takes the table, voids the hand, and the players play on with the new owner only."""
     proxy, through_proxy = pg_proxy
-    first = cluster.worker("--db", through_proxy)
+    first = cluster.worker(env={"STUDPOKER_DB_URL": through_proxy})
     gateway = cluster.gateway()
     table_id, ann, bob, a, b = seated_game(cluster, books, [gateway], "Partition")
     second = cluster.worker()
@@ -580,6 +580,39 @@ def test_the_workers_of_a_killed_supervisor_stop_too(cluster: Cluster, books: Bo
         process.kill()
         wait_for(lambda: not any(alive(pid) for pid in children), 30, "the orphaned workers stop")
         books.invariants()
+    finally:
+        for pid in workers():
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
+
+
+def test_issue26_11_the_urls_are_on_no_command_line(cluster: Cluster, books: Books, tmp_path: Any) -> None:
+    """Both URLs hold passwords. ``stud serve --role worker --workers 2`` reads them from files (``--db-file``,
+    ``--redis-file``, as from Docker secrets; nothing in its environment); its workers get them in their
+    environment (``/proc/PID/environ``: readable by this user only), and neither they nor it on the command line
+    (``/proc/PID/cmdline``: what ``ps`` shows every user of the host)."""
+    secrets = tmp_path / "secrets"
+    secrets.mkdir(mode=0o700)
+    (secrets / "db_url").write_text(books.url + "\n")
+    (secrets / "redis_url").write_text(cluster.redis.url + "\n")
+    flags = ["--workers", "2", "--db-file", str(secrets / "db_url"), "--redis-file", str(secrets / "redis_url")]
+    process = cluster._start("worker", flags, env={"STUDPOKER_DB_URL": None, "STUDPOKER_REDIS_URL": None})
+
+    def workers() -> list[int]:
+        return started_workers(process)
+
+    try:
+        wait_for(lambda: len(workers()) == 2, 60, "two table workers start")
+        for pid in [process.pid, *workers()]:
+            with open(f"/proc/{pid}/cmdline", "rb") as file:
+                command = file.read().decode()
+            for secret in (books.url, cluster.redis.url, cluster.redis.password, "postgresql", "redis://"):
+                assert secret not in command, (pid, command.split("\0"))
+        for pid in workers():
+            with open(f"/proc/{pid}/environ", "rb") as file:
+                environment = dict(v.split("=", 1) for v in file.read().decode().split("\0") if "=" in v)
+            assert environment["STUDPOKER_DB_URL"] == books.url
+            assert environment["STUDPOKER_REDIS_URL"] == cluster.redis.url
     finally:
         for pid in workers():
             if alive(pid):

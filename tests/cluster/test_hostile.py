@@ -1,5 +1,7 @@
 """A hostile client against the distributed room, through a gateway: what it sends must never leave state behind
-on a worker, leak the internals of a failure, or cost PostgreSQL a query per request for tables that do not exist.
+on a worker, leak the internals of a failure, or cost PostgreSQL a query per request for tables that do not exist;
+and one that reaches Redis itself, without the room's password: it must not be able to act on the bus, and the
+room must not use a Redis that would let it (issue 26, item 11).
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import Books, Cluster, Process, skip_reason, wait_for
+from .conftest import Books, Cluster, Process, RedisServer, free_port, skip_reason, wait_for
 from .test_cluster import open_table, sit
 
 if skip_reason() is not None:
@@ -174,5 +176,141 @@ def test_a_connect_close_storm_leaves_the_player_not_connected(cluster: Cluster,
     wait_for(lambda: (_seat(gateway, table_id, 1) or {}).get("connected") is False, 10, "ann not connected")
     with gateway.http() as http:
         assert http.get("/api/tables/987654").status_code == 404
+    for process in (worker, gateway):
+        assert "Traceback" not in process.log(), process.log()[-3000:]
+
+
+# -- Redis without the password (issue 26, item 11) ------------------------------------------------------------
+
+
+def _forged_sit(account: Any, table_id: int, buy_in: int, seat: int) -> str:
+    """The review's attack: a gateway's ``sit`` call, made up, that seats ``account`` with ``buy_in`` of his chips."""
+    args = {"account_id": account.id, "username": account.name, "buy_in": buy_in, "seat": seat}
+    return json.dumps({"op": "call", "gw": "attacker", "id": "forged", "name": "sit", "args": args})
+
+
+def _seat_of(books: Books, table_id: int, account: Any) -> list[tuple[Any, ...]]:
+    return books.rows("SELECT seat, stack FROM seats WHERE table_id = :t AND account_id = :a", t=table_id, a=account.id)
+
+
+def test_issue26_11_a_publish_without_the_password_seats_nobody(cluster: Cluster, books: Books) -> None:
+    """The review published one made-up ``sit`` on a table's channel and seated a victim with 9,000 of his chips.
+    The tests' Redis asks for a password (as the documented recipes do): the same publish without it is refused
+    by Redis, as is listening on a gateway's channel (every card); nobody is seated, nothing is paid, the books
+    balance. The same message from a client with the room's password does seat him: Redis's password, not the
+    message, is what stops the attack (hence the room's refusal of a Redis without one, tested below)."""
+    import redis
+
+    from studpoker.server.bus import table_channel
+
+    cluster.worker()
+    gateway = cluster.gateway()
+    ann, bob = books.account("ann"), books.account("bob")
+    table_id = open_table(gateway, ann, "Forged")  # answered once a worker listens on the table's channel
+    sit(gateway, ann, table_id, 1)
+    attacker = redis.Redis.from_url(cluster.redis.open_url, socket_connect_timeout=5)
+    try:
+        with pytest.raises(redis.AuthenticationError):
+            attacker.publish(table_channel(table_id), _forged_sit(bob, table_id, 9_000, 2))
+        with pytest.raises(redis.AuthenticationError):
+            attacker.pubsub().subscribe("studpoker:gateway:anything")
+        with pytest.raises(redis.AuthenticationError):
+            attacker.get(f"studpoker:info:{table_id}")
+    finally:
+        attacker.close()
+    with gateway.http(ann) as http:  # the table still answers its players
+        assert http.post(f"/api/tables/{table_id}/top-up", json={"amount": 10}).status_code == 200
+    assert _seat_of(books, table_id, bob) == []
+    assert books.one("SELECT balance FROM accounts WHERE id = :a", a=bob.id) == 10_000
+    books.invariants()
+    insider = redis.Redis.from_url(cluster.redis.url)
+    try:
+        assert insider.publish(table_channel(table_id), _forged_sit(bob, table_id, 9_000, 2)) == 1
+    finally:
+        insider.close()
+    wait_for(lambda: _seat_of(books, table_id, bob) == [(2, 9_000)], 15, "the insider's forged sit seats bob")
+    books.invariants()
+
+
+def test_issue26_11_the_room_refuses_a_redis_open_to_anyone(cluster: Cluster, redis_server: RedisServer) -> None:
+    """A Redis that lets in clients without a password: the recipes' before the review (a gateway given its URL
+    without one), or one where the room's own user has a password but the default user has none (a worker and
+    ``--role all`` given the room's URL). Each stops before it starts, with one line that says what to do;
+    ``--redis-allow-unauthenticated`` runs anyway, with a warning."""
+    redis_server.stop()
+    redis_server.start(open_to_all=True)
+    bare: dict[str, str | None] = {"STUDPOKER_REDIS_URL": redis_server.open_url}
+    processes = [
+        cluster._start("gateway", ["--no-default-table"], port=free_port(), env=bare),
+        cluster._start("worker", []),
+        cluster._start("all", ["--workers", "2", "--no-default-table"], port=free_port()),
+    ]
+    for process, url in zip(processes, [redis_server.open_url, redis_server.url, redis_server.url], strict=True):
+        assert process.popen.wait(60) == 2, process.log()
+        lines = process.log().splitlines()
+        assert len(lines) == 1, lines
+        shown = url.replace(redis_server.password, "***")
+        assert lines[0] == (
+            f"stud serve: error: Redis at {shown} lets in clients without a password (it answered PONG), so anyone"
+            " who reaches it could act for any player: give it a password (requirepass or an ACL user,"
+            " docs/server.md) and the URL with it in $STUDPOKER_REDIS_URL or --redis-file, or run with"
+            " --redis-allow-unauthenticated"
+        )
+    allowed = cluster._start("worker", ["--redis-allow-unauthenticated"], env=bare)
+    cluster.wait_worker(allowed)
+    assert "warning: Redis at" in allowed.log() and "lets in clients without a password" in allowed.log()
+
+
+def test_issue26_11_a_redis_that_comes_back_open_to_anyone_is_not_used(
+    cluster: Cluster, books: Books, redis_server: RedisServer
+) -> None:
+    """Redis restarted open to anyone while the room runs (the room's user still there, but the default user
+    let in without a password): the worker and the gateway reconnect, see that anyone may come in, and do not use
+    it (they log why): nobody listens on the table's channel, so the attacker's forged ``sit`` reaches nobody, no
+    heartbeat is written, and a player's call is refused (503) with nothing changed. When Redis asks for a
+    password again, the room carries on where it was."""
+    import redis
+
+    from studpoker.server.bus import table_channel
+
+    worker = cluster.worker()
+    gateway = cluster.gateway()
+    ann, bob = books.account("ann"), books.account("bob")
+    table_id = open_table(gateway, ann, "Reopened")
+    sit(gateway, ann, table_id, 1)
+    lease = books.live_lease(table_id)
+    redis_server.stop()
+    redis_server.start(open_to_all=True)
+    for process in (worker, gateway):
+        wait_for(
+            lambda process=process: "lets in clients without a password" in process.log(),
+            30,
+            f"the {process.role} refuses the open Redis",
+        )
+    attacker = redis.Redis.from_url(redis_server.open_url)
+    try:
+        assert attacker.publish(table_channel(table_id), _forged_sit(bob, table_id, 9_000, 2)) == 0
+        assert attacker.pubsub_numsub(table_channel(table_id)) == [(table_channel(table_id).encode(), 0)]
+        assert attacker.zcard("studpoker:workers") == 0  # no heartbeat written either
+    finally:
+        attacker.close()
+    with gateway.http(ann) as http:
+        refused = http.post(f"/api/tables/{table_id}/top-up", json={"amount": 10})
+        assert refused.status_code == 503, refused.text
+    assert books.live_lease(table_id) == lease  # the worker keeps its table (the lease is PostgreSQL's)
+    redis_server.stop()
+    redis_server.start()
+    for process in (worker, gateway):
+        wait_for(lambda process=process: "connected to Redis again" in process.log(), 30, f"the {process.role} is back")
+
+    def topped_up() -> bool:
+        with gateway.http(ann) as http:
+            return http.post(f"/api/tables/{table_id}/top-up", json={"amount": 10}).status_code == 200
+
+    wait_for(topped_up, 30, "a call to the table works again", every=0.5)
+    assert _seat_of(books, table_id, bob) == []
+    assert books.one("SELECT balance FROM accounts WHERE id = :a", a=bob.id) == 10_000
+    assert books.live_lease(table_id) == lease
+    books.invariants()
     for process in (worker, gateway):
         assert "Traceback" not in process.log(), process.log()[-3000:]

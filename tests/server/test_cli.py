@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 from typing import Any
 
 import pytest
 
 from studpoker.cli import main
-from studpoker.cli.serve import _db_url
+from studpoker.cli.serve import _db_url, has_password
 
 
 def test_serve_without_the_extra(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
@@ -31,7 +32,9 @@ def test_serve_options(capsys: pytest.CaptureFixture[str]) -> None:
     assert "showdown_seconds must be 0 to 30" in capsys.readouterr().err
 
 
-def test_finding_12_bad_db_values_get_one_clear_line(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+def test_finding_12_bad_db_values_get_one_clear_line(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     not_a_db = tmp_path / "notes.txt"
     not_a_db.write_text("these are my notes, not a database\n" * 20)
     cases = {
@@ -50,7 +53,12 @@ def test_finding_12_bad_db_values_get_one_clear_line(tmp_path: Any, capsys: pyte
         "sqlite://": "in-memory",
     }
     for db, words in cases.items():
-        assert main(["serve", "--db", db, "--no-default-table"]) == 2, db
+        if has_password(db):  # refused on the command line (issue 26, item 11): given as it would be
+            monkeypatch.setenv("STUDPOKER_DB_URL", db)
+            assert main(["serve", "--no-default-table"]) == 2, db
+            monkeypatch.delenv("STUDPOKER_DB_URL")
+        else:
+            assert main(["serve", "--db", db, "--no-default-table"]) == 2, db
         err = capsys.readouterr().err
         assert err.startswith("stud serve: error: ") and words in err, (db, err)
         assert err.count("\n") == 1 and "Traceback" not in err, err
@@ -72,7 +80,8 @@ def test_finding_12_the_banner_hides_the_password(monkeypatch: pytest.MonkeyPatc
 
     monkeypatch.setattr(db, "check_database", lambda url: None)
     monkeypatch.setattr(uvicorn, "run", lambda *a, **k: None)
-    assert main(["serve", "--db", "postgresql+psycopg://stud:hunter2secret@db.example/room"]) == 0
+    monkeypatch.setenv("STUDPOKER_DB_URL", "postgresql+psycopg://stud:hunter2secret@db.example/room")
+    assert main(["serve"]) == 0
     err = capsys.readouterr().err
     assert "hunter2secret" not in err and "postgresql+psycopg://stud:***@db.example/room" in err
 
@@ -115,7 +124,7 @@ def test_finding_05_stud_admin_creates_an_admin(tmp_path: Any, capsys: Any, monk
 
 
 def test_the_distributed_options_are_checked_before_anything_starts(
-    tmp_path: Any, capsys: pytest.CaptureFixture[str]
+    tmp_path: Any, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     db = str(tmp_path / "room.db")
     assert main(["serve", "--db", db, "--role", "worker"]) == 2
@@ -128,20 +137,24 @@ def test_the_distributed_options_are_checked_before_anything_starts(
     assert "--drain-seconds must be 0 to 3600, got -1" in capsys.readouterr().err
     assert main(["serve", "--db", db, "--redis", "redis://127.0.0.1:1/0"]) == 2
     assert "keeps its leases in PostgreSQL" in capsys.readouterr().err
-    pg = "postgresql+psycopg://u:p@127.0.0.1:1/x"
+    pg = "postgresql+psycopg://u@127.0.0.1:1/x"
     # nothing listens on port 1: one line, and the Redis password is not printed
-    assert main(["serve", "--db", pg, "--redis", "redis://:hunter2@127.0.0.1:1/0"]) == 2
+    monkeypatch.setenv("STUDPOKER_REDIS_URL", "redis://:hunter2@127.0.0.1:1/0")
+    assert main(["serve", "--db", pg]) == 2
     err = capsys.readouterr().err
     assert err.startswith("stud serve: error: cannot use Redis at redis://:***@127.0.0.1:1/0: ")
     assert "hunter2" not in err
     assert err.count("\n") == 1
+    monkeypatch.delenv("STUDPOKER_REDIS_URL")
     assert main(["serve", "--db", pg, "--redis", "not a url"]) == 2
     assert "cannot use Redis at" in capsys.readouterr().err
 
 
 def test_the_compose_file_runs_stud_serve_with_options_it_has() -> None:
     """docker-compose.yml cannot be run here (no container engine in CI): its commands are at least parsed by
-    ``stud serve``'s own parser, and give two workers and two gateways on one PostgreSQL and one Redis."""
+    ``stud serve``'s own parser, and give two workers and two gateways on one PostgreSQL and one Redis. Issue 26,
+    item 11: every URL and password is a secret file (none in a command or an environment variable), Redis has
+    users from a secret (the default one off) and, like PostgreSQL, is on the internal network only."""
     import argparse
     from pathlib import Path
 
@@ -152,10 +165,181 @@ def test_the_compose_file_runs_stud_serve_with_options_it_has() -> None:
     parser = argparse.ArgumentParser(prog="stud")
     add_commands(parser.add_subparsers())
     roles: dict[str, int] = {}
-    for service in compose["services"].values():
+    services = compose["services"]
+    for service in services.values():
+        assert "://" not in json.dumps(service) and "POSTGRES_PASSWORD" not in service.get("environment", {})
         if service.get("build") != ".":  # PostgreSQL's and Redis's own images
             continue
         args = parser.parse_args(["serve", *service["command"]])
-        assert args.db.startswith("postgresql+psycopg://") and args.redis.startswith("redis://")
+        assert (args.db, args.redis) == (None, None)
+        assert (args.db_file, args.redis_file) == ("/run/secrets/db_url", "/run/secrets/redis_url")
+        assert set(service["secrets"]) == {"db_url", "redis_url"} and not args.redis_allow_unauthenticated
         roles[args.role] = roles.get(args.role, 0) + service.get("deploy", {}).get("replicas", 1)
     assert roles == {"worker": 2, "gateway": 2}
+    redis = services["redis"]["command"]
+    assert redis[redis.index("--aclfile") + 1] == "/run/secrets/redis_acl" and "--requirepass" not in redis
+    assert services["postgres"]["environment"]["POSTGRES_PASSWORD_FILE"] == "/run/secrets/postgres_password"
+    assert compose["networks"]["private"] == {"internal": True}
+    for name in ("postgres", "redis"):
+        assert services[name]["networks"] == ["private"] and "ports" not in services[name]
+    assert {name: spec["file"] for name, spec in compose["secrets"].items()} == {
+        name: f"./secrets/{name}" for name in ("postgres_password", "db_url", "redis_acl", "redis_url")
+    }
+
+
+def test_issue26_11_the_compose_secrets_agree(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    """tools/compose_secrets.py writes the four files docker-compose.yml reads: the URLs hold the passwords the
+    servers are given, Redis's room user has the room's rules (``bus.ACL_RULES``) and its default user is off; the
+    folder is its owner's only, and nothing is replaced on a second run (PostgreSQL keeps its first password).
+    tests/cluster/test_bus.py starts a real redis-server with the ACL file."""
+    import importlib.util
+    import stat
+    from pathlib import Path
+
+    from sqlalchemy.engine import make_url
+
+    from studpoker.server.bus import ACL_RULES
+
+    path = Path(__file__).parents[2] / "tools" / "compose_secrets.py"
+    spec = importlib.util.spec_from_file_location("compose_secrets", path)
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    folder = tmp_path / "secrets"
+    assert tool.main([str(folder)]) == 0
+    files = {name: (folder / name).read_text() for name in tool.NAMES}
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    db = make_url(files["db_url"].strip())
+    assert (db.username, db.password, db.host, db.database) == (
+        "stud",
+        files["postgres_password"].strip(),
+        "postgres",
+        "studpoker",
+    )
+    user, password = files["redis_url"].strip().removeprefix("redis://").split("@")[0].split(":")
+    assert files["redis_acl"] == f"user default off\nuser {user} on >{password} {ACL_RULES}\n"
+    assert tool.ACL_RULES == ACL_RULES and len(password) >= 32 and password != db.password
+    capsys.readouterr()
+    assert tool.main([str(folder)]) == 2
+    assert "already holds" in capsys.readouterr().err
+    assert {name: (folder / name).read_text() for name in tool.NAMES} == files
+
+
+def test_issue26_11_a_password_on_the_command_line_is_refused(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A URL with a password in ``--db`` or ``--redis`` (``ps`` shows it to every user of the host, and the
+    ``--workers`` children inherited it) is refused, for ``stud serve`` and ``stud admin``, in one line that
+    says where to put it and never shows it; URLs without one, and SQLite paths, still work there."""
+    from studpoker.server import db
+
+    opened: list[str] = []
+    monkeypatch.setattr(db, "check_database", lambda url: opened.append(url) or "stop here")
+    refused = {
+        ("serve", "--db", "postgresql+psycopg://stud:hunter2@db/room"): "--db holds a password",
+        ("serve", "--db", "postgresql+psycopg:///room?host=/run/pg&password=hunter2"): "--db holds a password",
+        ("serve", "--redis", "redis://:hunter2@10.0.0.5:6379/0"): "--redis holds a password",
+        ("serve", "--redis", "redis://studpoker:hunter2@10.0.0.5:6379/0"): "--redis holds a password",
+        ("admin", "set-admin", "ann", "--db", "postgresql+psycopg://stud:hunter2@db/room"): "--db holds a password",
+    }
+    for argv, words in refused.items():
+        with pytest.raises(SystemExit) as stopped:
+            main(list(argv))
+        err = capsys.readouterr().err
+        assert stopped.value.code == 2 and err.count("\n") == 1, (argv, err)
+        assert err.startswith(f"stud {argv[0]}: error: {words}") and "hunter2" not in err, err
+        assert "$STUDPOKER_DB_URL" in err or "$STUDPOKER_REDIS_URL" in err
+    assert opened == []  # refused before anything was opened
+    for value in ("postgresql+psycopg://stud@db/room", str(tmp_path / "room.db")):
+        assert main(["serve", "--db", value]) == 2
+        assert capsys.readouterr().err == "stud serve: error: stop here\n"
+    assert opened == ["postgresql+psycopg://stud@db/room", f"sqlite:///{tmp_path / 'room.db'}"]
+
+
+def test_issue26_11_the_urls_come_from_the_environment_or_a_file(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--db-file``/``--redis-file`` (one line, trailing newline and blanks ignored: a Docker secret), else
+    ``$STUDPOKER_DB_URL``/``$STUDPOKER_REDIS_URL``, else the default; the option beats the environment. A file
+    that cannot be used, or an empty variable, is one line (never its content); ``--db`` and ``--db-file``
+    together, argparse's usage error."""
+    from studpoker.server import db
+
+    opened: list[str] = []
+    monkeypatch.setattr(db, "check_database", lambda url: opened.append(url) or "stop here")
+    monkeypatch.delenv("STUDPOKER_DB_URL", raising=False)
+    monkeypatch.delenv("STUDPOKER_REDIS_URL", raising=False)
+    secret = tmp_path / "db_url"
+    secret.write_text("  postgresql+psycopg://stud:hunter2@db/room \n\n")
+    assert main(["serve", "--db-file", str(secret)]) == 2
+    monkeypatch.setenv("STUDPOKER_DB_URL", "postgresql+psycopg://stud:hunter2@env/room")
+    assert main(["serve"]) == 2
+    assert main(["serve", "--db", "other.db"]) == 2
+    monkeypatch.delenv("STUDPOKER_DB_URL")
+    assert main(["serve"]) == 2
+    assert opened == [
+        "postgresql+psycopg://stud:hunter2@db/room",
+        "postgresql+psycopg://stud:hunter2@env/room",
+        "sqlite:///other.db",
+        "sqlite:///./studpoker.db",
+    ]
+    capsys.readouterr()
+    (tmp_path / "two").write_text("postgresql+psycopg://stud:hunter2@db/room\nsqlite:///x.db\n")
+    (tmp_path / "empty").write_text("\n")
+    (tmp_path / "binary").write_bytes(b"\xff\xfehunter2")
+    bad = {
+        ("--db-file", str(tmp_path / "missing")): f"cannot read --db-file {tmp_path / 'missing'}: No such file",
+        ("--db-file", str(tmp_path)): "cannot read --db-file",
+        ("--db-file", str(tmp_path / "two")): "must hold one line: the URL",
+        ("--redis-file", str(tmp_path / "empty")): "must hold one line: the URL",
+        ("--db-file", str(tmp_path / "binary")): "is not UTF-8 text",
+    }
+    for argv, words in bad.items():
+        with pytest.raises(SystemExit) as stopped:
+            main(["serve", *argv])
+        err = capsys.readouterr().err
+        assert stopped.value.code == 2 and err.count("\n") == 1 and words in err, (argv, err)
+        assert "hunter2" not in err
+    monkeypatch.setenv("STUDPOKER_REDIS_URL", " ")
+    with pytest.raises(SystemExit):
+        main(["serve"])
+    assert "$STUDPOKER_REDIS_URL is set but empty" in capsys.readouterr().err
+    monkeypatch.delenv("STUDPOKER_REDIS_URL")
+    with pytest.raises(SystemExit) as both:
+        main(["serve", "--db", "a.db", "--db-file", str(secret)])
+    assert both.value.code == 2 and "not allowed with argument" in capsys.readouterr().err
+
+
+def test_issue26_11_stud_admin_takes_the_database_from_the_environment(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``stud admin`` reads the URL where ``stud serve`` does: an operator who set ``$STUDPOKER_DB_URL`` for the
+    room makes his admin in the room's database, not in a new ./studpoker.db."""
+    import io
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("STUDPOKER_DB_URL", f"sqlite:///{tmp_path / 'room.db'}")
+    monkeypatch.setattr("sys.stdin", io.StringIO("correct horse battery\n"))
+    assert main(["admin", "create-user", "floorman", "--admin", "--password-stdin"]) == 0
+    assert (tmp_path / "room.db").exists() and not (tmp_path / "studpoker.db").exists()
+    url_file = tmp_path / "db_url"
+    url_file.write_text(f"sqlite:///{tmp_path / 'room.db'}\n")
+    monkeypatch.delenv("STUDPOKER_DB_URL")
+    assert main(["admin", "set-admin", "floorman", "--revoke", "--db-file", str(url_file)]) == 0
+    assert "floorman is no longer an admin" in capsys.readouterr().out
+
+
+def test_issue26_11_the_workers_get_the_urls_in_their_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--workers N`` starts its workers with the URLs in their environment, none on their command line."""
+    import argparse
+
+    from studpoker.cli.serve import _worker_command, add_commands
+
+    parser = argparse.ArgumentParser(prog="stud")
+    add_commands(parser.add_subparsers())
+    args = parser.parse_args(["serve", "--workers", "3", "--redis-allow-unauthenticated"])
+    args.db, args.redis = "postgresql+psycopg://stud:hunter2@db/room", "redis://u:hunter2@10.0.0.5:6379/0"
+    command, environment = _worker_command(args)
+    assert not any("hunter2" in word or "://" in word for word in command), command
+    assert "--redis-allow-unauthenticated" in command and "--db" not in command and "--redis" not in command
+    assert environment == {"STUDPOKER_DB_URL": args.db, "STUDPOKER_REDIS_URL": args.redis}

@@ -3,6 +3,7 @@ voids the hand, returns its chips to the stacks they came from, and the books ba
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -26,10 +27,12 @@ def free_port() -> int:
 
 
 def serve(db: str, port: int) -> subprocess.Popen[bytes]:
-    """``stud serve`` in its own process: the default table with bots playing fast, a long clock for people."""
-    command = [sys.executable, "-m", "studpoker", "serve", "--port", str(port), "--db", db, "--clock", "60"]
+    """``stud serve`` in its own process: the default table with bots playing fast, a long clock for people. The
+    database URL (PostgreSQL's holds a password) goes in its environment, as ``stud serve`` wants it."""
+    command = [sys.executable, "-m", "studpoker", "serve", "--port", str(port), "--clock", "60"]
     command += ["--bot-delay", "0.01", "--between-hands", "0", "--showdown-seconds", "0", "--log-level", "warning"]
-    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    environment = {**os.environ, "STUDPOKER_DB_URL": db}
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=environment)
 
 
 def wait_until(check: Any, what: str, seconds: float = 30.0) -> Any:

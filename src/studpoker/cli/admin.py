@@ -11,6 +11,7 @@ import getpass
 import sys
 
 from .options import UsageError
+from .serve import add_database_options
 
 __all__ = ["add_commands"]
 
@@ -35,7 +36,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     role.add_argument("username")
     role.add_argument("--revoke", action="store_true", help="take the role away")
     for parser in (create, role):
-        parser.add_argument("--db", default=None, metavar="URL", help="the database (default sqlite:///./studpoker.db)")
+        add_database_options(parser)
     admin.set_defaults(run=_admin)
 
 
@@ -50,13 +51,13 @@ def _password(args: argparse.Namespace) -> str:
 
 
 def _admin(args: argparse.Namespace) -> int:
-    from .serve import _db_url, missing_server_extra
+    from .serve import database_url, missing_server_extra
 
     if missing_server_extra("admin"):
         return 2
     from ..server.manage import ManageError, create_user, set_admin
 
-    url = _db_url(args.db)
+    url = database_url(args)
     try:
         if args.task == "create-user":
             account = create_user(

@@ -1,4 +1,10 @@
-"""``stud serve``: run the card room (the ``server`` extra) on a host and port, with a database URL."""
+"""``stud serve``: run the card room (the ``server`` extra) on a host and port, with a database URL.
+
+The database URL and the Redis URL may hold passwords, and a command line is readable by every user of the host
+(``ps``, ``/proc/PID/cmdline``): each is taken from ``--db``/``--redis``, a file (``--db-file``, ``--redis-file``:
+a Docker or Kubernetes secret) or the environment (:data:`DB_URL_ENV`, :data:`REDIS_URL_ENV`), and one with a
+password on the command line is refused (:func:`secret_url`; docs/server.md).
+"""
 
 from __future__ import annotations
 
@@ -7,10 +13,25 @@ import importlib.util
 import sys
 from typing import Any
 
-__all__ = ["add_commands"]
+from .options import UsageError
+
+__all__ = [
+    "DB_URL_ENV",
+    "REDIS_URL_ENV",
+    "add_commands",
+    "add_database_options",
+    "database_url",
+    "has_password",
+    "secret_url",
+]
 
 #: Set in the environment of the workers ``--workers N`` starts: the supervisor's pid.
 SUPERVISOR = "STUDPOKER_SUPERVISOR_PID"
+#: The environment variables that give the database URL and the Redis URL when no option does.
+DB_URL_ENV = "STUDPOKER_DB_URL"
+REDIS_URL_ENV = "STUDPOKER_REDIS_URL"
+#: The longest file of :func:`secret_url` (a URL, with room to spare).
+URL_FILE_LIMIT = 64 * 1024
 _SERVER_MODULES = ("fastapi", "uvicorn", "sqlalchemy", "alembic", "argon2", "zxcvbn")
 
 
@@ -31,13 +52,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     )
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    serve.add_argument(
-        "--db",
-        default=None,
-        metavar="URL",
-        help="SQLAlchemy database URL, or a SQLite file path (default sqlite:///./studpoker.db;"
-        " PostgreSQL: postgresql+psycopg://user:password@host/name)",
-    )
+    add_database_options(serve)
     serve.add_argument("--clock", type=float, default=15.0, metavar="SECONDS", help="action clock (default 15)")
     serve.add_argument("--time-bank", type=float, default=30.0, metavar="SECONDS", help="time bank (default 30)")
     serve.add_argument("--between-hands", type=float, default=2.0, metavar="SECONDS", help="pause after a hand")
@@ -74,8 +89,23 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     cluster = serve.add_argument_group(
         "the room on several processes (docs/server.md): PostgreSQL for --db, Redis between the processes"
     )
+    bus = cluster.add_mutually_exclusive_group()
+    bus.add_argument(
+        "--redis",
+        metavar="URL",
+        default=None,
+        help=f"the Redis the processes talk over (default ${REDIS_URL_ENV}); a URL with a password,"
+        f" redis://user:password@10.0.0.5:6379/0, is refused here (ps shows it): give it in ${REDIS_URL_ENV}"
+        " or --redis-file",
+    )
+    bus.add_argument(
+        "--redis-file", metavar="PATH", help="read the Redis URL from this file (a Docker or Kubernetes secret)"
+    )
     cluster.add_argument(
-        "--redis", metavar="URL", default=None, help="the Redis the processes talk over, e.g. redis://127.0.0.1:6379/0"
+        "--redis-allow-unauthenticated",
+        action="store_true",
+        help="use a Redis that lets in clients without a password (refused unless given: whoever reaches it could"
+        " act for any player and read every card)",
     )
     cluster.add_argument(
         "--role",
@@ -101,7 +131,94 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         metavar="SECONDS",
         help="on SIGTERM a worker deals no new hand and waits this long for the hands in play (default 60)",
     )
-    serve.set_defaults(run=_serve)
+    serve.set_defaults(run=_serve_with_urls)
+
+
+def add_database_options(parser: argparse.ArgumentParser) -> None:
+    """``--db URL`` or ``--db-file PATH`` (one of them; without either, ``$STUDPOKER_DB_URL``): see
+    :func:`database_url`."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument(
+        "--db",
+        default=None,
+        metavar="URL",
+        help=f"SQLAlchemy database URL, or a SQLite file path (default ${DB_URL_ENV}, else sqlite:///./studpoker.db);"
+        f" a URL with a password, postgresql+psycopg://user:password@host/name, is refused here (ps shows it):"
+        f" give it in ${DB_URL_ENV} or --db-file",
+    )
+    group.add_argument(
+        "--db-file", metavar="PATH", help="read the database URL from this file (a Docker or Kubernetes secret)"
+    )
+
+
+def database_url(args: argparse.Namespace) -> str:
+    """The database URL of ``--db``, ``--db-file`` or ``$STUDPOKER_DB_URL`` (the default SQLite file without
+    any); raises :class:`UsageError` as :func:`secret_url` does."""
+    return _db_url(secret_url("--db", args.db, args.db_file, DB_URL_ENV))
+
+
+def secret_url(option: str, value: str | None, path: str | None, variable: str) -> str | None:
+    """The URL of ``OPTION URL``, else of the file of ``OPTION-file PATH``, else of ``$VARIABLE``; ``None``
+    without any. Raises :class:`UsageError` (one line, never the URL) for a URL with a password on the command
+    line (refused rather than warned of: by the time it is read, ``ps`` and the shell's history have shown it),
+    for a file that cannot be read or that does not hold one line, and for an empty ``$VARIABLE``."""
+    import os
+
+    if value is not None:
+        if has_password(value):
+            raise UsageError(
+                f"{option} holds a password, which the command line shows to every user of this host (ps):"
+                f" give the URL in ${variable} or in a file ({option}-file PATH)"
+            )
+        return value
+    if path is not None:
+        try:
+            with open(path, encoding="utf-8") as file:
+                text = file.read(URL_FILE_LIMIT + 1)
+        except OSError as error:
+            raise UsageError(f"cannot read {option}-file {path}: {error.strerror or error}") from None
+        except UnicodeDecodeError:
+            raise UsageError(f"{option}-file {path} is not UTF-8 text") from None
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        if len(text) > URL_FILE_LIMIT or len(lines) != 1:
+            raise UsageError(f"{option}-file {path} must hold one line: the URL")
+        return lines[0]
+    found = os.environ.get(variable)
+    if found is not None and not found.strip():
+        raise UsageError(f"${variable} is set but empty: give the URL, or unset it")
+    return None if found is None else found.strip()
+
+
+def has_password(url: str) -> bool:
+    """Whether a URL holds a password: after its user name (``scheme://user:password@host``) or as a
+    ``password`` parameter. A plain path (a SQLite file) holds none.
+
+    >>> has_password("postgresql+psycopg://stud:pw@db/room"), has_password("redis://:pw@10.0.0.5:6379/0")
+    (True, True)
+    >>> has_password("postgresql+psycopg:///room?host=/run/postgresql&password=pw")
+    True
+    >>> has_password("postgresql+psycopg://stud@db/room"), has_password("redis://10.0.0.5/0")
+    (False, False)
+    >>> has_password("room.db"), has_password("sqlite:///./studpoker.db"), has_password("sqlite:////srv/a:b@c.db")
+    (False, False, False)
+    """
+    from urllib.parse import parse_qsl
+
+    _, sep, rest = url.partition("://")
+    if not sep:
+        return False
+    before_query, _, query = rest.partition("?")
+    user = before_query.rpartition("@")[0] if not before_query.startswith("/") else ""
+    if ":" in user:
+        return True
+    return any(key.lower() == "password" for key, _ in parse_qsl(query.partition("#")[0], keep_blank_values=True))
+
+
+def _serve_with_urls(args: argparse.Namespace) -> int:
+    """``stud serve`` with ``args.db`` and ``args.redis`` taken from where they may come from (:func:`secret_url`)."""
+    args.db = secret_url("--db", args.db, args.db_file, DB_URL_ENV)
+    args.redis = secret_url("--redis", args.redis, args.redis_file, REDIS_URL_ENV)
+    return _serve(args)
 
 
 def _db_url(value: str | None) -> str:
@@ -187,7 +304,12 @@ def _serve_distributed(args: argparse.Namespace, settings: Any) -> int:
     from ..server.db import safe_url
 
     try:
-        settings = dataclasses.replace(settings, redis_url=args.redis, lease_seconds=args.lease_seconds)
+        settings = dataclasses.replace(
+            settings,
+            redis_url=args.redis,
+            redis_allow_unauthenticated=args.redis_allow_unauthenticated,
+            lease_seconds=args.lease_seconds,
+        )
     except ValueError as error:
         print(f"stud serve: error: {error}", file=sys.stderr)
         return 2
@@ -225,24 +347,47 @@ def _check_cluster(args: argparse.Namespace, db_url: str) -> str | None:
         client.ping()
         client.close()
     except (ValueError, redis.RedisError) as error:
-        return f"cannot use Redis at {_safe_redis(args.redis)}: {str(error).splitlines()[0][:200]}"
+        return f"cannot use Redis at {_safe_redis(args.redis)}: {_first_line(error)}"
+    return _check_redis_asks_for_a_password(args)
+
+
+def _check_redis_asks_for_a_password(args: argparse.Namespace) -> str | None:
+    """Refuse (one line) a Redis that lets in clients without a password, unless ``--redis-allow-unauthenticated``
+    (then a warning): whoever reaches it could act for any player. The bus checks again on every connection."""
+    import asyncio
+
+    from ..server.bus import answers_without_password
+
+    shown = _safe_redis(args.redis)
+    try:
+        answer = asyncio.run(answers_without_password(args.redis))
+    except Exception as error:  # redis-py's errors, a timeout, a URL it cannot use
+        return f"cannot ask Redis at {shown} whether it lets in clients without a password: {_first_line(error)}"
+    if answer is None:
+        return None
+    if not args.redis_allow_unauthenticated:
+        return (
+            f"Redis at {shown} lets in clients without a password (it answered {answer}), so anyone who reaches it"
+            " could act for any player: give it a password (requirepass or an ACL user, docs/server.md) and the"
+            f" URL with it in ${REDIS_URL_ENV} or --redis-file, or run with --redis-allow-unauthenticated"
+        )
+    print(
+        f"stud serve: warning: Redis at {shown} lets in clients without a password (it answered {answer}):"
+        " anyone who reaches it could act for any player (--redis-allow-unauthenticated)",
+        file=sys.stderr,
+    )
     return None
 
 
-def _safe_redis(url: str) -> str:
-    """A Redis URL fit to print: without its password."""
-    from urllib.parse import urlsplit, urlunsplit
+def _first_line(error: BaseException) -> str:
+    return (str(error).splitlines() or [type(error).__name__])[0][:200]
 
-    try:
-        parts = urlsplit(url)
-        if parts.password:
-            host = parts.hostname or ""
-            user = f"{parts.username}:***@" if parts.username else ":***@"
-            netloc = user + host + (f":{parts.port}" if parts.port else "")
-            parts = parts._replace(netloc=netloc)
-        return urlunsplit(parts)
-    except ValueError:
-        return "(a URL that does not parse)"
+
+def _safe_redis(url: str) -> str:
+    """A Redis URL fit to print: its password replaced by ``***``."""
+    from ..server.bus import safe_url
+
+    return safe_url(url)
 
 
 def _log_to_stderr(level: str) -> None:
@@ -285,22 +430,26 @@ def _run_gateway(args: argparse.Namespace, settings: Any) -> int:
     return 0
 
 
-def _worker_command(args: argparse.Namespace) -> list[str]:
-    """The command line of one table worker with this one's options."""
+def _worker_command(args: argparse.Namespace) -> tuple[list[str], dict[str, str]]:
+    """The command line of one table worker with this one's options, and what its environment adds: the URLs,
+    which may hold passwords, go there (readable by this user only), never on the command line (readable by all)."""
     command = [sys.executable, "-m", "studpoker", "serve", "--role", "worker", "--workers", "1"]
-    command += ["--db", args.db, "--redis", args.redis, "--lease-seconds", str(args.lease_seconds)]
+    command += ["--lease-seconds", str(args.lease_seconds)]
     command += ["--drain-seconds", str(args.drain_seconds), "--log-level", args.log_level]
     command += ["--clock", str(args.clock), "--time-bank", str(args.time_bank)]
     command += ["--between-hands", str(args.between_hands), "--showdown-seconds", str(args.showdown_seconds)]
     command += ["--bot-delay", str(args.bot_delay), "--starting-balance", str(args.starting_balance)]
     if args.no_training_tables:
         command.append("--no-training-tables")
-    return command
+    if args.redis_allow_unauthenticated:
+        command.append("--redis-allow-unauthenticated")
+    return command, {DB_URL_ENV: _db_url(args.db), REDIS_URL_ENV: args.redis}
 
 
-def _supervise(command: list[str], count: int, main: Any) -> int:
-    """Run ``count`` processes of ``command`` (started again, after a second, when one dies) beside ``main()``
-    (or until SIGTERM/SIGINT when there is none); then stop them with SIGTERM (they drain) and wait."""
+def _supervise(worker: tuple[list[str], dict[str, str]], count: int, main: Any) -> int:
+    """Run ``count`` processes of ``worker`` (a command, and what its environment adds; started again, after a
+    second, when one dies) beside ``main()`` (or until SIGTERM/SIGINT when there is none); then stop them with
+    SIGTERM (they drain) and wait."""
     import os
     import signal
     import subprocess
@@ -309,7 +458,8 @@ def _supervise(command: list[str], count: int, main: Any) -> int:
 
     stopping = threading.Event()
 
-    environment = {**os.environ, SUPERVISOR: str(os.getpid())}
+    command, added = worker
+    environment = {**os.environ, **added, SUPERVISOR: str(os.getpid())}
 
     def start() -> subprocess.Popen[bytes]:
         return subprocess.Popen(command, env=environment)

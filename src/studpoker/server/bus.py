@@ -20,6 +20,13 @@ ownership and money never travel on the bus: they are PostgreSQL's.
 Frames travel as one bus message per gateway and batch (:func:`pack_frames`): a JSON header line, then the
 frame texts, one per line (an encoded frame is compact JSON, which never holds a raw newline), each text once
 however many of the gateway's sockets get it.
+
+Whoever can publish on the bus can act for any player, and whoever can subscribe reads every card: the bus
+refuses a Redis that lets in clients without a password. Every connection it opens asks, after its own
+handshake, what the same server answers a client that gives no credentials (:func:`answers_without_password`);
+unless that client is told to authenticate (``NOAUTH``), the connection is closed and Redis is treated as away
+(nothing is sent or read) until it asks for a password again, or unless the operator said otherwise
+(``allow_unauthenticated``, ``stud serve --redis-allow-unauthenticated``).
 """
 
 from __future__ import annotations
@@ -32,16 +39,24 @@ import time
 from collections import deque
 from collections.abc import Callable, Coroutine, Iterable
 from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 __all__ = [
+    "ACL_RULES",
     "PREFIX",
     "Bus",
+    "OpenRedisError",
+    "answers_without_password",
     "gateway_channel",
     "info_key",
     "pack_frames",
     "process_name",
+    "safe_url",
     "table_channel",
     "unpack_frames",
+    "without_credentials",
 ]
 
 log = logging.getLogger("studpoker.server")
@@ -52,6 +67,74 @@ ROOM = PREFIX + "room"
 QUEUE_LIMIT = 100_000
 WORKERS = PREFIX + "workers"
 GATEWAYS = PREFIX + "gateways"
+#: What the room needs of Redis, as an ACL user's rules (docs/server.md): its own keys and channels, every
+#: command but the dangerous ones (``CONFIG``, ``FLUSHALL``, ``KEYS``...). The tests' Redis runs with exactly these.
+ACL_RULES = f"~{PREFIX}* &{PREFIX}* +@all -@dangerous"
+#: Seconds between two log lines saying that the bus refuses a Redis open to anyone.
+REFUSAL_LOG_SECONDS = 60.0
+
+
+class OpenRedisError(RedisConnectionError):
+    """Redis lets in clients that give no password: the bus does not use it (as if it were away)."""
+
+
+def safe_url(url: str) -> str:
+    """A Redis URL fit to print: its password replaced by ``***``.
+
+    >>> safe_url("redis://studpoker:s3cret@10.0.0.5:6379/0")
+    'redis://studpoker:***@10.0.0.5:6379/0'
+    >>> safe_url("redis://:s3cret@10.0.0.5/0?password=s3cret")
+    'redis://:***@10.0.0.5/0?password=%2A%2A%2A'
+    """
+    try:
+        parts = urlsplit(url)
+        if parts.password:
+            host = parts.netloc.rpartition("@")[2]
+            user = f"{parts.username}:***@" if parts.username else ":***@"
+            parts = parts._replace(netloc=user + host)
+        pairs = parse_qsl(parts.query, True)
+        if any(k.lower() == "password" for k, _ in pairs):
+            parts = parts._replace(query=urlencode([(k, "***" if k.lower() == "password" else v) for k, v in pairs]))
+        return urlunsplit(parts)
+    except ValueError:
+        return "(a URL that does not parse)"
+
+
+def without_credentials(url: str) -> str:
+    """The same Redis URL (host, port or socket, TLS options) with no user name or password.
+
+    >>> without_credentials("rediss://studpoker:s3cret@10.0.0.5:6380/0?ssl_cert_reqs=required")
+    'rediss://10.0.0.5:6380/0?ssl_cert_reqs=required'
+    >>> without_credentials("unix://:s3cret@/run/redis.sock?db=0&password=s3cret")
+    'unix:///run/redis.sock?db=0'
+    """
+    parts = urlsplit(url)
+    query = parts.query
+    pairs = parse_qsl(query, True)
+    if any(k.lower() in ("username", "password") for k, _ in pairs):
+        query = urlencode([(k, v) for k, v in pairs if k.lower() not in ("username", "password")])
+    # by hand: urlunsplit would write ``unix:/path`` for a socket without a host
+    return f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}{parts.path}" + (f"?{query}" if query else "")
+
+
+async def answers_without_password(url: str) -> str | None:
+    """What the Redis at ``url`` answers a client that gives no credentials (a ``PING`` on a connection of its
+    own): ``None`` when it tells that client to authenticate (``NOAUTH``), else the answer (``PONG``, or an error
+    such as ``NOPERM`` from a default user without a password). Raises :class:`redis.exceptions.ConnectionError`
+    (or ``TimeoutError``) when the server cannot be asked: nobody can tell then."""
+    import redis.asyncio as redis
+    from redis.exceptions import AuthenticationError, ResponseError
+
+    client = redis.Redis.from_url(without_credentials(url), socket_connect_timeout=3, socket_timeout=3)
+    try:
+        answer = await client.ping()
+    except AuthenticationError:
+        return None
+    except ResponseError as error:
+        return str(error).splitlines()[0][:200] if str(error) else type(error).__name__
+    finally:
+        await client.aclose()
+    return "PONG" if answer is True else str(answer)[:200]
 
 
 def process_name() -> str:
@@ -117,17 +200,32 @@ class Bus:
     between reads (one task owns the subscriber connection). When Redis goes away the reader reconnects with a
     growing pause (up to 2 s), subscribes again to everything, then calls ``on_reconnect``: what was published
     meanwhile is lost, and the owner of the bus resynchronises.
+
+    Every connection, the reader's and the commands', is refused (:class:`OpenRedisError`, Redis is away) while
+    Redis lets in clients without a password, unless ``allow_unauthenticated`` (see the module's docstring).
     """
 
     def __init__(
-        self, url: str, handler: Handler, on_reconnect: Callable[[], Coroutine[Any, Any, None]] | None = None
+        self,
+        url: str,
+        handler: Handler,
+        on_reconnect: Callable[[], Coroutine[Any, Any, None]] | None = None,
+        *,
+        allow_unauthenticated: bool = False,
     ) -> None:
         import redis.asyncio as redis
 
         self.url = url
+        self.allow_unauthenticated = allow_unauthenticated
+        self._refused_logged = -REFUSAL_LOG_SECONDS
         # a few connections, waited for when all are busy (a burst never opens hundreds of them)
         pool = redis.BlockingConnectionPool.from_url(
-            url, decode_responses=True, health_check_interval=10, max_connections=16, timeout=10
+            url,
+            decode_responses=True,
+            health_check_interval=10,
+            max_connections=16,
+            timeout=10,
+            redis_connect_func=self._handshake,
         )
         self.redis: Any = redis.Redis(connection_pool=pool)
         self._outgoing: deque[tuple[str, str]] = deque()
@@ -143,6 +241,26 @@ class Bus:
         self.connected = asyncio.Event()
         self._resync: asyncio.Task[None] | None = None
         self._waiters: list[asyncio.Future[None]] = []
+
+    async def _handshake(self, connection: Any) -> None:
+        """A new connection's handshake (redis-py's: AUTH, SELECT), then the check that Redis asks clients for a
+        password; raising closes the connection, and the bus takes Redis for away."""
+        await connection.on_connect()
+        if self.allow_unauthenticated:
+            return
+        answer = await answers_without_password(self.url)
+        if answer is None:
+            self._refused_logged = -REFUSAL_LOG_SECONDS  # a later refusal is logged at once
+            return
+        why = f"Redis at {safe_url(self.url)} lets in clients without a password (it answered {answer})"
+        if time.monotonic() - self._refused_logged >= REFUSAL_LOG_SECONDS:
+            self._refused_logged = time.monotonic()
+            log.error(
+                "bus: %s: anyone who reaches it could act for any player, so it is not used until it asks for a"
+                " password (give it one: docs/server.md; or run with --redis-allow-unauthenticated)",
+                why,
+            )
+        raise OpenRedisError(why)
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._read(), name="bus-reader")
@@ -241,6 +359,7 @@ class Bus:
     async def _read(self) -> None:
         pause = 0.05
         first = True
+        failure = ""  # why the last attempt to connect failed
         while True:
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
@@ -285,6 +404,10 @@ class Bus:
             except Exception as error:
                 if self.connected.is_set():
                     log.warning("bus: lost Redis (%s); reconnecting", error)
+                elif str(error) != failure and not isinstance(error, OpenRedisError):  # that one says so itself
+                    # a new reason not to connect (Redis back, but the password refused...): said once
+                    log.warning("bus: cannot use Redis (%s); trying again", error)
+                failure = str(error)
                 self.connected.clear()
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()

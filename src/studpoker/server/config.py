@@ -51,7 +51,8 @@ class Settings:
     * ``redis_url``: the distributed room's bus (``redis://host:6379/0``); ``None``, the embedded room of one
       process. ``lease_seconds``: how long a table worker's lease on a table lasts without renewal (another worker
       takes the table this long, and at most a fifth more, after its worker died). ``db_threads``: threads doing
-      database work on PostgreSQL (SQLite has one).
+      database work on PostgreSQL (SQLite has one). ``redis_allow_unauthenticated``: use a Redis that lets in
+      clients without a password (refused unless ``True``: whoever reaches it could act for any player).
     * ``seat_hold_seconds``: how long a free seat is held for the first name on a full table's waiting list.
     * ``max_body_bytes``, ``max_message_bytes``, ``max_messages_per_second``: request and WebSocket limits;
       ``max_sockets_per_address`` / ``max_sockets``: open table sockets from one address, and in all.
@@ -94,6 +95,7 @@ class Settings:
     max_sockets_per_address: int = 30
     max_sockets: int = 20_000
     redis_url: str | None = None
+    redis_allow_unauthenticated: bool = False
     lease_seconds: float = 5.0
     db_threads: int = 4
     seat_hold_seconds: float = 30.0

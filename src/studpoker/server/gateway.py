@@ -149,7 +149,12 @@ class GatewayRoom(Room):
             raise ValueError("a gateway needs a Redis URL")
         super().__init__(settings)
         self.gateway_id = process_name()
-        self.bus = Bus(settings.redis_url, self._on_message, self._on_reconnect)
+        self.bus = Bus(
+            settings.redis_url,
+            self._on_message,
+            self._on_reconnect,
+            allow_unauthenticated=settings.redis_allow_unauthenticated,
+        )
         self.attached: dict[int, Attached] = {}
         self.by_table: dict[int, set[int]] = {}
         self.calls: dict[str, asyncio.Future[dict[str, Any]]] = {}

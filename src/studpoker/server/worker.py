@@ -92,7 +92,12 @@ class WorkerRoom(Room):
             raise ValueError("a table worker needs a Redis URL")
         super().__init__(settings)
         self.worker_id = process_name()
-        self.bus = Bus(settings.redis_url, self._on_message, self._on_reconnect)
+        self.bus = Bus(
+            settings.redis_url,
+            self._on_message,
+            self._on_reconnect,
+            allow_unauthenticated=settings.redis_allow_unauthenticated,
+        )
         self.generations: dict[int, int] = {}
         self.remote: dict[tuple[str, int], RemoteConnection] = {}
         self.gateway_seen: dict[str, float] = {}
