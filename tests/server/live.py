@@ -1,5 +1,6 @@
-"""A card room served for real: uvicorn in a thread on a free loopback port (for the schema fuzzing and the
-browser tests, which talk HTTP and WebSocket to it like any client)."""
+"""A card room served for real: uvicorn in a thread on a free loopback port, configured as ``stud serve`` configures
+it (for the schema fuzzing, the browser tests and the attacks on the network edge, which talk HTTP and WebSocket
+to it like any client)."""
 
 from __future__ import annotations
 
@@ -24,9 +25,13 @@ def serve(settings: Settings, port: int | None = None) -> Iterator[str]:
     import uvicorn
 
     from studpoker.server.app import create_app
+    from studpoker.server.edge import uvicorn_options
 
     port = port or free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning"))
+    config = uvicorn.Config(
+        create_app(settings), host="127.0.0.1", port=port, log_level="warning", **uvicorn_options(settings)
+    )
+    server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name="uvicorn", daemon=True)
     thread.start()
     deadline = time.monotonic() + 20

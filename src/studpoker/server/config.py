@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .forwarded import TrustedProxies
 from .limits import MAX_CHIPS, MAX_SHOWDOWN_SECONDS
 
 __all__ = ["DEFAULT_DB_URL", "Settings"]
@@ -33,6 +34,9 @@ class Settings:
     * ``timeouts_to_sit_out``: hands in a row the server had to act for a player before he is sat out.
     * ``default_table``: create "Stud 10/20" with ``default_bots`` bots when the database has no table.
     * ``secure_cookies``: mark the session cookie ``Secure`` (behind HTTPS).
+    * ``trusted_proxies``: addresses and networks (``"127.0.0.1"``, ``"10.0.0.0/8"``) of the reverse proxies whose
+      ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed (:mod:`studpoker.server.forwarded`); nobody's by
+      default, so that no client can pick the address its limits are counted under.
     * ``allowed_origins``: origins (``"https://cards.example.org"``) whose pages may open a table WebSocket with
       the session cookie besides the server's own (the ``Host`` it was reached at); see docs/server.md.
     * ``static_dir``: the browser client's files (the package's ``static/`` folder unless given).
@@ -70,6 +74,7 @@ class Settings:
     default_bots: int = 5
     secure_cookies: bool = False
     allowed_origins: tuple[str, ...] = ()
+    trusted_proxies: tuple[str, ...] = ()
     static_dir: Path | None = None
     seed: int | None = None
     max_message_bytes: int = 4096
@@ -125,5 +130,8 @@ class Settings:
             raise ValueError(f"lease_seconds must be 1 to 600, got {self.lease_seconds}")
         if not 1 <= self.db_threads <= 64:
             raise ValueError(f"db_threads must be 1 to 64, got {self.db_threads}")
+        if isinstance(self.trusted_proxies, str):
+            raise ValueError(f"trusted_proxies is a tuple of addresses, got the string {self.trusted_proxies!r}")
+        TrustedProxies(self.trusted_proxies)  # raises ValueError naming an entry that is no address or network
         if self.action_seconds <= 0:
             raise ValueError("action_seconds must be more than 0")
