@@ -3,11 +3,11 @@
 **The CSRF rule** (:func:`csrf_problem`): a request that changes something (``POST``, ``PUT``, ``PATCH``,
 ``DELETE``) must be ``Content-Type: application/json`` (which no HTML form can send, and which a page elsewhere
 can send only after a CORS preflight this server never grants), and must show that it comes from the room's own
-pages: an ``Origin`` equal to the server's (the ``Host`` the browser connected to, or one of
-``Settings.allowed_origins``), or, without ``Origin``, ``Sec-Fetch-Site: same-origin``, or, with neither (a
-program), an ``X-CSRF-Token`` header equal to the ``studpoker_csrf`` cookie (double submit; ``GET /api/csrf``
-gives one). Anything else is ``403 csrf``. Cookies alone prove nothing: SameSite=Lax does not stop another port or
-subdomain of the same site.
+pages: an ``Origin`` equal to the server's (the scheme the request came in on, with the ``Host`` the browser
+connected to; or one of ``Settings.allowed_origins``), or, without ``Origin``, ``Sec-Fetch-Site: same-origin``,
+or, with neither (a program), an ``X-CSRF-Token`` header equal to the ``studpoker_csrf`` cookie (double submit;
+``GET /api/csrf`` gives one). Anything else is ``403 csrf``. Cookies alone prove nothing: SameSite=Lax does not
+stop another port or subdomain of the same site.
 
 **Headers** (:class:`GuardMiddleware`): every response gets a Content-Security-Policy without inline script or
 style and ``frame-ancestors 'none'`` (no framing, so no clickjacking), ``X-Content-Type-Options: nosniff``,
@@ -68,25 +68,41 @@ def origin_key(origin: str) -> str:
     return f"{parts.scheme}://{parts.hostname}:{port}" if parts.scheme and parts.hostname else ""
 
 
-def same_origin(origin: str, host: str | None, allowed: frozenset[str] = frozenset()) -> bool:
-    """Whether a page's ``Origin`` is the server itself (the same host and port as the ``Host`` the browser
-    connected to) or one of the ``allowed`` origin keys."""
+#: A WebSocket's scheme as the scheme of the pages that may open it.
+_PAGE_SCHEME = {"http": "http", "https": "https", "ws": "http", "wss": "https"}
+
+
+def same_origin(origin: str, host: str | None, scheme: str, allowed: frozenset[str] = frozenset()) -> bool:
+    """Whether a page's ``Origin`` is the server itself (the same scheme, host and port as the request: ``scheme``
+    is the one the request came in on, the ASGI scope's, ``ws``/``wss`` counting as ``http``/``https``, and
+    ``host`` its ``Host``) or one of the ``allowed`` origin keys.
+
+    >>> same_origin("http://cards.example.org", "cards.example.org", "ws")
+    True
+    >>> same_origin("https://cards.example.org", "cards.example.org", "http")   # another origin: another scheme
+    False
+    """
     key = origin_key(origin)
     if not key:
         return False
     if key in allowed:
         return True
-    if not host:
+    page_scheme = _PAGE_SCHEME.get(scheme)
+    if not host or page_scheme is None:
         return False
-    scheme = key.split("://", 1)[0]
-    return key == origin_key(f"{scheme}://{host}")
+    return key == origin_key(f"{page_scheme}://{host}")
 
 
 def csrf_problem(
-    method: str, headers: dict[str, str], cookies: dict[str, str], allowed: frozenset[str], csrf_cookie: str
+    method: str,
+    headers: dict[str, str],
+    cookies: dict[str, str],
+    allowed: frozenset[str],
+    csrf_cookie: str,
+    scheme: str,
 ) -> str | None:
     """Why a request may not change anything (the CSRF rule of this module), or ``None``. ``headers`` have
-    lower-case names."""
+    lower-case names; ``scheme`` is the one the request came in on (``http`` or ``https``)."""
     if method not in UNSAFE:
         return None
     media = headers.get("content-type", "").split(";", 1)[0].strip().lower()
@@ -97,7 +113,7 @@ def csrf_problem(
         return f"this request came from another site ({site[:20]}): only the room's own pages may change anything"
     origin = headers.get("origin")
     if origin is not None:
-        if same_origin(origin, headers.get("host"), allowed):
+        if same_origin(origin, headers.get("host"), scheme, allowed):
             return None
         return f"requests from {origin[:80]} are refused: only the room's own pages may change anything"
     if site == "same-origin":
