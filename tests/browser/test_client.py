@@ -44,6 +44,7 @@ def _settings(db: Path) -> Any:
         password_time_cost=1,
         password_memory_kib=1024,
         signups_per_address=10_000,
+        signup_failures_per_address=10_000,
         login_failures_per_address=10_000,
     )
 

@@ -48,7 +48,9 @@ class Settings:
       table socket counts as use), and this long after login whatever happens.
     * ``login_failures_per_account`` / ``login_failures_per_address`` in ``login_window_seconds``: wrong passwords
       allowed before logins for that username or from that address answer 429 until the window has passed.
-    * ``signups_per_address`` in ``signup_window_seconds``: new accounts from one address.
+    * ``signups_per_address`` in ``signup_window_seconds``: new accounts from one address;
+      ``signup_failures_per_address`` in ``signup_failure_window_seconds``: refused sign-ups (a taken name, a bad
+      name or password) from one address before its sign-ups answer 429 until the window has passed.
     * ``max_tables_per_account`` / ``max_tables``: open tables one account may have opened, and in all (admins
       are not limited per account); ``tables_per_account_per_hour``: tables one account may open in an hour
       (so opening and closing cannot churn out rows without end).
@@ -92,6 +94,8 @@ class Settings:
     login_window_seconds: float = 15 * 60.0
     signups_per_address: int = 5
     signup_window_seconds: float = 3600.0
+    signup_failures_per_address: int = 20
+    signup_failure_window_seconds: float = 15 * 60.0
     max_tables_per_account: int = 3
     max_tables: int = 1000
     tables_per_account_per_hour: int = 20
@@ -110,6 +114,7 @@ class Settings:
             "login_failures_per_account",
             "login_failures_per_address",
             "signups_per_address",
+            "signup_failures_per_address",
             "max_tables_per_account",
             "max_tables",
             "tables_per_account_per_hour",
@@ -118,7 +123,13 @@ class Settings:
         ):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
-        for name in ("session_idle_seconds", "session_max_seconds", "login_window_seconds", "signup_window_seconds"):
+        for name in (
+            "session_idle_seconds",
+            "session_max_seconds",
+            "login_window_seconds",
+            "signup_window_seconds",
+            "signup_failure_window_seconds",
+        ):
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be more than 0, got {getattr(self, name)}")
         for name in ("action_seconds", "time_bank", "bank_refill", "bot_delay", "between_hands"):
