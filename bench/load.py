@@ -352,6 +352,7 @@ def server_settings(args: argparse.Namespace) -> Any:
         showdown_seconds=args.between_hands,  # the bench measures the server, not the players' pause to look
         default_table=False,
         max_sockets_per_address=100_000,  # every client is on 127.0.0.1
+        max_connections_per_address=100_000,
         redis_url=args.redis,
         lease_seconds=args.lease_seconds,
     )

@@ -46,6 +46,7 @@ def _settings(db: Path) -> Any:
         signups_per_address=10_000,
         signup_failures_per_address=10_000,
         login_failures_per_address=10_000,
+        max_connections_per_address=10_000,  # every browser context connects from 127.0.0.1
     )
 
 

@@ -9,6 +9,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from studpoker.server.config import Settings
 
@@ -20,17 +21,18 @@ def free_port() -> int:
 
 
 @contextmanager
-def serve(settings: Settings, port: int | None = None) -> Iterator[str]:
-    """Serve ``create_app(settings)``; yields its base URL (``http://127.0.0.1:PORT``) and stops it after."""
+def serve(settings: Settings, port: int | None = None, *, app: Any = None, http: str = "auto") -> Iterator[str]:
+    """Serve ``create_app(settings)`` (or ``app``, with the uvicorn options of ``settings``; ``http``: uvicorn's
+    HTTP implementation, ``"httptools"``, ``"h11"`` or ``"auto"``); yields its base URL (``http://127.0.0.1:PORT``)
+    and stops it after."""
     import uvicorn
 
     from studpoker.server.app import create_app
     from studpoker.server.edge import uvicorn_options
 
     port = port or free_port()
-    config = uvicorn.Config(
-        create_app(settings), host="127.0.0.1", port=port, log_level="warning", **uvicorn_options(settings)
-    )
+    app = app if app is not None else create_app(settings)
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", **uvicorn_options(settings, http))
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name="uvicorn", daemon=True)
     thread.start()

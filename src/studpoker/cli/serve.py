@@ -71,6 +71,22 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         " comma-separated, e.g. 127.0.0.1 or 10.0.0.0/8): the limits per address then count the client's address"
         " the proxy forwards, and the scheme is the one it was reached by (default: nobody's)",
     )
+    serve.add_argument(
+        "--request-seconds",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="a request's head must arrive within this long of the connection's start (or of the last answer on"
+        " it), and its body as long again; slower clients are cut off (default 10)",
+    )
+    serve.add_argument(
+        "--connections-per-address",
+        type=int,
+        default=64,
+        metavar="N",
+        help="connections (HTTP and WebSocket) one client address may hold; more are answered 429 (default 64;"
+        " a --proxy-headers proxy's are not counted)",
+    )
     serve.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     cluster = serve.add_argument_group(
         "the room on several processes (docs/server.md): PostgreSQL for --db, Redis between the processes"
@@ -150,6 +166,8 @@ def _serve(args: argparse.Namespace) -> int:
             secure_cookies=args.secure_cookies,
             allowed_origins=tuple(args.origin),
             trusted_proxies=_proxies(args.proxy_headers),
+            request_seconds=args.request_seconds,
+            max_connections_per_address=args.connections_per_address,
         )
     except ValueError as error:
         print(f"stud serve: error: {error}", file=sys.stderr)

@@ -72,7 +72,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     if swagger is not None:
         app.mount("/static/swagger", StaticFiles(directory=swagger), name="swagger")
     app.mount("/static", StaticFiles(directory=app.state.static, check_dir=False), name="static")
-    app.add_middleware(GuardMiddleware, max_body_bytes=settings.max_body_bytes, hsts=settings.secure_cookies)
+    app.add_middleware(
+        GuardMiddleware,
+        max_body_bytes=settings.max_body_bytes,
+        hsts=settings.secure_cookies,
+        body_seconds=settings.request_seconds,
+    )
     if settings.trusted_proxies:  # outermost: everything inside sees the forwarded client and scheme
         app.add_middleware(ForwardedMiddleware, trusted=TrustedProxies(settings.trusted_proxies))
 

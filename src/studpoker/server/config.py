@@ -60,6 +60,10 @@ class Settings:
       database work on PostgreSQL (SQLite has one).
     * ``max_body_bytes``, ``max_message_bytes``, ``max_messages_per_second``: request and WebSocket limits;
       ``max_sockets_per_address`` / ``max_sockets``: open table sockets from one address, and in all.
+    * ``request_seconds``: the time a request's head has to arrive (from the connection's start, or the last answer
+      on it) and then its body; ``max_connections_per_address``: connections (HTTP and WebSocket) one address may
+      hold, connections from ``trusted_proxies`` uncounted (:mod:`studpoker.server.edge`; ``stud serve`` applies
+      both, another ASGI server only the body's time).
     """
 
     db_url: str = DEFAULT_DB_URL
@@ -101,6 +105,8 @@ class Settings:
     tables_per_account_per_hour: int = 20
     max_sockets_per_address: int = 30
     max_sockets: int = 20_000
+    request_seconds: float = 10.0
+    max_connections_per_address: int = 64
     redis_url: str | None = None
     lease_seconds: float = 5.0
     db_threads: int = 4
@@ -120,6 +126,7 @@ class Settings:
             "tables_per_account_per_hour",
             "max_sockets_per_address",
             "max_sockets",
+            "max_connections_per_address",
         ):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
@@ -137,6 +144,8 @@ class Settings:
                 raise ValueError(f"{name} must be 0 or more, got {getattr(self, name)}")
         if not 0 <= self.showdown_seconds <= MAX_SHOWDOWN_SECONDS:
             raise ValueError(f"showdown_seconds must be 0 to {MAX_SHOWDOWN_SECONDS:g}, got {self.showdown_seconds}")
+        if not 0 < self.request_seconds <= 3600:  # not NaN either
+            raise ValueError(f"request_seconds must be more than 0 and at most 3600, got {self.request_seconds}")
         if not 1.0 <= self.lease_seconds <= 600.0:
             raise ValueError(f"lease_seconds must be 1 to 600, got {self.lease_seconds}")
         if not 1 <= self.db_threads <= 64:

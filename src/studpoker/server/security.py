@@ -15,11 +15,13 @@ style and ``frame-ancestors 'none'`` (no framing, so no clickjacking), ``X-Conte
 answers are ``Cache-Control: no-store``; with secure cookies, HSTS.
 
 **Bodies**: larger than ``max_body_bytes`` is ``413`` (checked while reading, whatever ``Content-Length`` says);
-JSON nested deeper than :data:`~studpoker.server.limits.MAX_JSON_DEPTH` is ``400``, before any parser sees it.
+JSON nested deeper than :data:`~studpoker.server.limits.MAX_JSON_DEPTH` is ``400``, before any parser sees it; a
+body that has not all arrived ``body_seconds`` after the request's head is ``408`` and the connection is closed.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import json
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -127,10 +129,19 @@ def csrf_problem(
 class GuardMiddleware:
     """ASGI middleware: security headers on every HTTP response, and the body limits before the app reads one."""
 
-    def __init__(self, app: App, *, max_body_bytes: int, hsts: bool, max_depth: int = MAX_JSON_DEPTH) -> None:
+    def __init__(
+        self,
+        app: App,
+        *,
+        max_body_bytes: int,
+        hsts: bool,
+        max_depth: int = MAX_JSON_DEPTH,
+        body_seconds: float = 10.0,
+    ) -> None:
         self.app = app
         self.max_body_bytes = max_body_bytes
         self.max_depth = max_depth
+        self.body_seconds = body_seconds
         headers = [
             (b"content-security-policy", CSP.encode()),
             (b"x-content-type-options", b"nosniff"),
@@ -174,25 +185,31 @@ class GuardMiddleware:
         await self.app(scope, receive, send_with_headers)
 
     async def _read(self, scope: Scope, receive: Receive, send: Send) -> bytes | None:
-        """The whole body, or ``None`` after answering 413 or 400 itself."""
+        """The whole body, or ``None`` after answering 413, 408 or 400 itself."""
         length = dict(scope.get("headers", [])).get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > self.max_body_bytes):
             await _answer(send, 413, "too_large", f"a request body is at most {self.max_body_bytes} bytes")
             return None
         chunks: list[bytes] = []
         size = 0
-        while True:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return None
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > self.max_body_bytes:
-                await _answer(send, 413, "too_large", f"a request body is at most {self.max_body_bytes} bytes")
-                return None
-            chunks.append(chunk)
-            if not message.get("more_body", False):
-                break
+        try:
+            async with asyncio.timeout(self.body_seconds):  # a body sent a byte at a time holds no connection
+                while True:
+                    message = await receive()
+                    if message["type"] == "http.disconnect":
+                        return None
+                    chunk = message.get("body", b"")
+                    size += len(chunk)
+                    if size > self.max_body_bytes:
+                        await _answer(send, 413, "too_large", f"a request body is at most {self.max_body_bytes} bytes")
+                        return None
+                    chunks.append(chunk)
+                    if not message.get("more_body", False):
+                        break
+        except TimeoutError:
+            late = f"the request's body did not arrive within {self.body_seconds:g} s"
+            await _answer(send, 408, "request_timeout", late, close=True)
+            return None
         body = b"".join(chunks)
         if json_depth(body, self.max_depth) > self.max_depth:
             await _answer(send, 400, "bad_request", f"JSON may nest at most {self.max_depth} levels deep")
@@ -200,13 +217,11 @@ class GuardMiddleware:
         return body
 
 
-async def _answer(send: Send, status: int, code: str, message: str) -> None:
+async def _answer(send: Send, status: int, code: str, message: str, *, close: bool = False) -> None:
+    """Answer with the error body; ``close``: and end the connection after (the rest of the request is unread)."""
     payload = json.dumps(error_body(code, message)).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode())],
-        }
-    )
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode())]
+    if close:
+        headers.append((b"connection", b"close"))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": payload})
