@@ -141,7 +141,8 @@ def test_the_distributed_options_are_checked_before_anything_starts(
 
 def test_the_compose_file_runs_stud_serve_with_options_it_has() -> None:
     """docker-compose.yml cannot be run here (no container engine in CI): its commands are at least parsed by
-    ``stud serve``'s own parser, and give two workers and two gateways on one PostgreSQL and one Redis."""
+    ``stud serve``'s own parser, and give two workers and two gateways on one PostgreSQL and one Redis, published
+    on this host's loopback only (issue 26, item 10: plain http must not face the internet)."""
     import argparse
     from pathlib import Path
 
@@ -159,3 +160,5 @@ def test_the_compose_file_runs_stud_serve_with_options_it_has() -> None:
         assert args.db.startswith("postgresql+psycopg://") and args.redis.startswith("redis://")
         roles[args.role] = roles.get(args.role, 0) + service.get("deploy", {}).get("replicas", 1)
     assert roles == {"worker": 2, "gateway": 2}
+    published = [port for service in compose["services"].values() for port in service.get("ports", [])]
+    assert len(published) == 2 and all(str(port).startswith("127.0.0.1:") for port in published), published
