@@ -34,7 +34,7 @@ from .config import Settings
 from .errors import error_body
 from .forwarded import TrustedProxies
 
-__all__ = ["WS_MAX_SIZE", "Edge", "uvicorn_options"]
+__all__ = ["WS_MAX_SIZE", "Edge", "GuardedH11Protocol", "Watch", "uvicorn_options"]
 
 #: The largest WebSocket message uvicorn takes before the room sees it (the room's own limit is 4 KiB).
 WS_MAX_SIZE = 65536
@@ -58,20 +58,21 @@ class Edge:
     def watch(self, transport: asyncio.Transport, peer: str | None, busy: Callable[[], bool]) -> Watch:
         """A new connection from ``peer``: counted and timed, or answered 429 and closed (its watch then does
         nothing). ``busy`` says whether a request whose head has arrived is being answered."""
-        counted = peer is not None and peer not in self.uncounted
-        if counted:
-            assert peer is not None
+        if peer is not None and peer in self.uncounted:
+            peer = None  # a trusted proxy carries many clients: it limits them itself
+        if peer is not None:
             held = self.open.get(peer, 0)
             if held >= self.limit:
                 transport.write(self.refusal)
                 transport.close()
                 return Watch(self, transport, None, busy, refused=True)
             self.open[peer] = held + 1
-        watch = Watch(self, transport, peer if counted else None, busy)
+        watch = Watch(self, transport, peer, busy)
         watch.arm()
         return watch
 
     def release(self, peer: str) -> None:
+        """A connection of ``peer`` ended."""
         left = self.open.get(peer, 0) - 1
         if left > 0:
             self.open[peer] = left
@@ -157,6 +158,7 @@ class GuardedH11Protocol(H11Protocol):
         self.watch = self.edge.watch(transport, self.client[0] if self.client else None, self.busy)
 
     def busy(self) -> bool:
+        """Whether a request whose head has arrived is being answered (its head's time is not running)."""
         return self.cycle is not None and not self.cycle.response_complete
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -194,6 +196,7 @@ else:
             self.watch = self.edge.watch(transport, self.client[0] if self.client else None, self.busy)
 
         def busy(self) -> bool:
+            """Whether a request whose head has arrived is being answered (its head's time is not running)."""
             return self.cycle is not None and not self.cycle.response_complete
 
         def connection_lost(self, exc: Exception | None) -> None:
