@@ -376,6 +376,7 @@ def server_settings(args: argparse.Namespace) -> Any:
         showdown_seconds=args.between_hands,  # the bench measures the server, not the players' pause to look
         default_table=False,
         max_sockets_per_address=100_000,  # every client is on 127.0.0.1
+        max_connections_per_address=100_000,
         redis_url=os.environ.get("STUDPOKER_REDIS_URL"),
         lease_seconds=args.lease_seconds,
     )
@@ -402,10 +403,12 @@ def serve(args: argparse.Namespace) -> None:
     import uvicorn
 
     from studpoker.server.app import create_app
+    from studpoker.server.edge import uvicorn_options
 
     initial = gc.get_threshold()
+    settings = server_settings(args)
     config = uvicorn.Config(
-        create_app(server_settings(args)), host="127.0.0.1", port=args.port, ws_max_size=65536, log_level="warning"
+        create_app(settings), host="127.0.0.1", port=args.port, log_level="warning", **uvicorn_options(settings)
     )
     server = uvicorn.Server(config)
     probe = Probe(args.lag_file)

@@ -40,6 +40,8 @@ def room_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         password_time_cost=1,
         password_memory_kib=1024,
         signups_per_address=1000,  # every browser context signs up from 127.0.0.1
+        signup_failures_per_address=1000,
+        max_connections_per_address=1000,
     )
     with serve(settings) as url:
         yield url

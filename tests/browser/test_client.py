@@ -44,7 +44,9 @@ def _settings(db: Path) -> Any:
         password_time_cost=1,
         password_memory_kib=1024,
         signups_per_address=10_000,
+        signup_failures_per_address=10_000,
         login_failures_per_address=10_000,
+        max_connections_per_address=10_000,  # every browser context connects from 127.0.0.1
     )
 
 

@@ -1,5 +1,6 @@
-"""A card room served for real: uvicorn in a thread on a free loopback port (for the schema fuzzing and the
-browser tests, which talk HTTP and WebSocket to it like any client)."""
+"""A card room served for real: uvicorn in a thread on a free loopback port, configured as ``stud serve`` configures
+it (for the schema fuzzing, the browser tests and the attacks on the network edge, which talk HTTP and WebSocket
+to it like any client)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from studpoker.server.config import Settings
 
@@ -19,14 +21,19 @@ def free_port() -> int:
 
 
 @contextmanager
-def serve(settings: Settings, port: int | None = None) -> Iterator[str]:
-    """Serve ``create_app(settings)``; yields its base URL (``http://127.0.0.1:PORT``) and stops it after."""
+def serve(settings: Settings, port: int | None = None, *, app: Any = None, http: str = "auto") -> Iterator[str]:
+    """Serve ``create_app(settings)`` (or ``app``, with the uvicorn options of ``settings``; ``http``: uvicorn's
+    HTTP implementation, ``"httptools"``, ``"h11"`` or ``"auto"``); yields its base URL (``http://127.0.0.1:PORT``)
+    and stops it after."""
     import uvicorn
 
     from studpoker.server.app import create_app
+    from studpoker.server.edge import uvicorn_options
 
     port = port or free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning"))
+    app = app if app is not None else create_app(settings)
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", **uvicorn_options(settings, http))
+    server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name="uvicorn", daemon=True)
     thread.start()
     deadline = time.monotonic() + 20

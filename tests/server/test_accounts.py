@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import inspect
 
 from studpoker.server.db import make_engine, migrate
 
-from .conftest import PASSWORD, create_table, invariants, room_client, signup
+from .conftest import PASSWORD, create_table, invariants, make_settings, room_client, signup
 
 
 def test_signup_sets_a_safe_cookie_and_grants_play_money(client: TestClient) -> None:
@@ -143,3 +145,65 @@ def invariants_after(settings: object) -> bool:
     finally:
         db.close()
     return True
+
+
+# -- issue 26, item 7: a sign-up checks the cheap things first, and failures are throttled -------------------
+
+
+def counting_hasher(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The passwords the room hashes from now on (argon2: 130 to 337 ms of CPU each at the default cost)."""
+    room = client.app.state.room  # type: ignore[attr-defined]
+    real = room.passwords.hash
+    calls: list[str] = []
+
+    def counted(password: str) -> str:
+        calls.append(password)
+        return str(real(password))
+
+    monkeypatch.setattr(room.passwords, "hash", counted)
+    return calls
+
+
+def test_issue26_07_a_taken_name_never_reaches_the_hasher(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    signup(client, "ann")
+    hashed = counting_hasher(client, monkeypatch)
+    for name in ("ann", "ANN", "ａｎｎ", " ann "):  # taken, however it is written
+        answer = client.post("/api/signup", json={"username": name, "password": PASSWORD})
+        assert answer.status_code == 409 and answer.json()["error"]["code"] == "conflict", name
+    for name, password in (("bob", "password"), ("x", PASSWORD), ("admin", PASSWORD), ("bob", "\x00" * 9)):
+        answer = client.post("/api/signup", json={"username": name, "password": password})
+        assert answer.status_code == 400 and answer.json()["error"]["code"] == "invalid", (name, password)
+    assert hashed == []
+    signup(client, "bob")
+    assert hashed == [PASSWORD]
+
+
+def test_issue26_07_failed_sign_ups_are_throttled_per_address(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with room_client(make_settings(tmp_path, signup_failures_per_address=4)) as client:
+        signup(client, "ann")
+        for n in range(6):  # sign-ups that work are not failures
+            signup(client, f"fine{n}")
+        hashed = counting_hasher(client, monkeypatch)
+        attempts = [("ann", PASSWORD), ("ANN", PASSWORD), ("bob", "password"), ("b", PASSWORD)]
+        for name, password in attempts:
+            assert client.post("/api/signup", json={"username": name, "password": password}).status_code in (400, 409)
+        for name in ("ann", "carol"):  # past the limit: 429 for anything, a good sign-up too, until the window ends
+            answer = client.post("/api/signup", json={"username": name, "password": PASSWORD})
+            assert answer.status_code == 429 and answer.json()["error"]["code"] == "rate_limited", name
+            assert "failed sign-ups" in answer.json()["error"]["message"]
+            assert 0 < int(answer.headers["retry-after"]) <= 15 * 60
+        assert hashed == []
+        assert client.post("/api/login", json={"username": "ann", "password": PASSWORD}).status_code == 200
+
+
+def test_issue26_07_a_burst_of_failed_sign_ups_is_throttled_too(tmp_path: Path) -> None:
+    with room_client(make_settings(tmp_path, signup_failures_per_address=5)) as client:
+        signup(client, "ann")
+        with ThreadPoolExecutor(16) as pool:
+            answers = list(
+                pool.map(
+                    lambda _: client.post("/api/signup", json={"username": "ann", "password": PASSWORD}), range(30)
+                )
+            )
+        codes = sorted(a.status_code for a in answers)
+        assert codes == [409] * 5 + [429] * 25, codes

@@ -152,9 +152,10 @@ def test_the_distributed_options_are_checked_before_anything_starts(
 
 def test_the_compose_file_runs_stud_serve_with_options_it_has() -> None:
     """docker-compose.yml cannot be run here (no container engine in CI): its commands are at least parsed by
-    ``stud serve``'s own parser, and give two workers and two gateways on one PostgreSQL and one Redis. Issue 26,
-    item 11: every URL and password is a secret file (none in a command or an environment variable), Redis has
-    users from a secret (the default one off) and, like PostgreSQL, is on the internal network only."""
+    ``stud serve``'s own parser, and give two workers and two gateways on one PostgreSQL and one Redis, published
+    on this host's loopback only (issue 26, item 10: plain http must not face the internet). Issue 26, item 11:
+    every URL and password is a secret file (none in a command or an environment variable), Redis has users from a
+    secret (the default one off) and, like PostgreSQL, is on the internal network only."""
     import argparse
     from pathlib import Path
 
@@ -176,6 +177,8 @@ def test_the_compose_file_runs_stud_serve_with_options_it_has() -> None:
         assert set(service["secrets"]) == {"db_url", "redis_url"} and not args.redis_allow_unauthenticated
         roles[args.role] = roles.get(args.role, 0) + service.get("deploy", {}).get("replicas", 1)
     assert roles == {"worker": 2, "gateway": 2}
+    published = [port for service in compose["services"].values() for port in service.get("ports", [])]
+    assert len(published) == 2 and all(str(port).startswith("127.0.0.1:") for port in published), published
     redis = services["redis"]["command"]
     assert redis[redis.index("--aclfile") + 1] == "/run/secrets/redis_acl" and "--requirepass" not in redis
     assert services["postgres"]["environment"]["POSTGRES_PASSWORD_FILE"] == "/run/secrets/postgres_password"

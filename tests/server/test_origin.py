@@ -9,6 +9,8 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from studpoker.server.app import create_app
+
 from .conftest import create_table, make_settings, recv, room_client, signup
 
 
@@ -49,3 +51,48 @@ def test_allowed_origins_are_let_in(tmp_path: Path) -> None:
             client.websocket_connect(f"/ws/table/{table_id}", headers=headers) as ws,
         ):
             recv(ws)
+
+
+# -- issue 26, item 8: the scheme is part of the origin ------------------------------------------------------
+
+
+def test_issue26_08_an_https_page_is_not_the_http_rooms_origin(client: TestClient) -> None:
+    ann = signup(client, "ann")
+    table_id = create_table(ann)
+    before = ann.get("/api/me/preferences").json()
+    # the room is reached over http (TestClient's scope scheme): a page of https://testserver is another origin
+    for origin in ("https://testserver", "https://testserver:80", "wss://testserver", "ws://testserver:443"):
+        headers = {**ann.headers, "origin": origin}
+        answer = client.post("/api/me/preferences", json={"four_color": True}, headers=headers)
+        assert answer.status_code == 403 and answer.json()["error"]["code"] == "csrf", origin
+        with (
+            pytest.raises(WebSocketDisconnect) as refused,
+            client.websocket_connect(f"/ws/table/{table_id}", headers=headers) as ws,
+        ):
+            recv(ws)
+        assert refused.value.code == 1008, origin
+    assert ann.get("/api/me/preferences").json() == before  # nothing changed
+    # the room's own origin, with the scheme it is reached by
+    answer = client.post(
+        "/api/me/preferences", json={"four_color": True}, headers={**ann.headers, "origin": "http://testserver"}
+    )
+    assert answer.status_code == 200 and answer.json()["four_color"] is True
+
+
+def test_issue26_08_an_https_room_refuses_its_http_origin(tmp_path: Path) -> None:
+    with TestClient(create_app(make_settings(tmp_path)), base_url="https://testserver") as client:
+        client.headers["origin"] = "https://testserver"
+        ann = signup(client, "ann")
+        table_id = create_table(ann)
+        with client.websocket_connect(f"wss://testserver/ws/table/{table_id}", headers=ann.headers) as ws:
+            assert recv(ws)["you"]["username"] == "ann"  # scheme wss, origin https: the same
+        for origin in ("http://testserver", "http://testserver:443"):  # a page served over plain http
+            headers = {**ann.headers, "origin": origin}
+            answer = client.post("/api/me/preferences", json={"four_color": True}, headers=headers)
+            assert answer.status_code == 403 and answer.json()["error"]["code"] == "csrf", origin
+            with (
+                pytest.raises(WebSocketDisconnect) as refused,
+                client.websocket_connect(f"wss://testserver/ws/table/{table_id}", headers=headers) as ws,
+            ):
+                recv(ws)
+            assert refused.value.code == 1008, origin

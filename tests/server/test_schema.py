@@ -75,8 +75,9 @@ def run_schemathesis(base: str, token: str, folder: Path, examples: int, seed: i
 
 
 def fuzz_settings(folder: Path, **overrides: Any) -> Settings:
-    """The room under fuzzing: the default table with three quick bots, and no login throttle (the fuzzer's
-    wrong passwords would otherwise lock its logins out; the throttle has tests of its own)."""
+    """The room under fuzzing: the default table with three quick bots, and no login or failed sign-up throttle
+    (the fuzzer's wrong passwords and invalid sign-ups would otherwise lock it out; the throttles have tests of
+    their own)."""
     base = make_settings(
         folder,
         default_table=True,
@@ -84,6 +85,7 @@ def fuzz_settings(folder: Path, **overrides: Any) -> Settings:
         between_hands=0.05,
         login_failures_per_address=10**6,
         login_failures_per_account=10**6,
+        signup_failures_per_address=10**6,
     )
     return replace(base, **overrides)
 

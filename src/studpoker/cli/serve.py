@@ -82,8 +82,25 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         "--proxy-headers",
         metavar="ADDRESSES",
         default=None,
-        help="trust X-Forwarded-For/-Proto from these proxy addresses (comma-separated; for login and sign-up"
-        " limits per client address)",
+        help="believe X-Forwarded-For/-Proto from these reverse proxies only (addresses or networks,"
+        " comma-separated, e.g. 127.0.0.1 or 10.0.0.0/8): the limits per address then count the client's address"
+        " the proxy forwards, and the scheme is the one it was reached by (default: nobody's)",
+    )
+    serve.add_argument(
+        "--request-seconds",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="a request's head must arrive within this long of the connection's start (or of the last answer on"
+        " it), and its body as long again; slower clients are cut off (default 10)",
+    )
+    serve.add_argument(
+        "--connections-per-address",
+        type=int,
+        default=64,
+        metavar="N",
+        help="connections (HTTP and WebSocket) one client address may hold; more are answered 429 (default 64;"
+        " a --proxy-headers proxy's are not counted)",
     )
     serve.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     cluster = serve.add_argument_group(
@@ -221,6 +238,11 @@ def _serve_with_urls(args: argparse.Namespace) -> int:
     return _serve(args)
 
 
+def _proxies(value: str | None) -> tuple[str, ...]:
+    """``--proxy-headers``' comma-separated addresses (``Settings`` says which one is not an address)."""
+    return () if value is None else tuple(part.strip() for part in value.split(","))
+
+
 def _db_url(value: str | None) -> str:
     from ..server.config import DEFAULT_DB_URL
 
@@ -237,6 +259,7 @@ def _serve(args: argparse.Namespace) -> int:
     from ..server.app import create_app
     from ..server.config import Settings
     from ..server.db import check_database, safe_url
+    from ..server.edge import uvicorn_options
     from ..server.security import origin_key
 
     for origin in args.origin:
@@ -259,6 +282,9 @@ def _serve(args: argparse.Namespace) -> int:
             training_tables=not args.no_training_tables,
             secure_cookies=args.secure_cookies,
             allowed_origins=tuple(args.origin),
+            trusted_proxies=_proxies(args.proxy_headers),
+            request_seconds=args.request_seconds,
+            max_connections_per_address=args.connections_per_address,
         )
     except ValueError as error:
         print(f"stud serve: error: {error}", file=sys.stderr)
@@ -281,15 +307,9 @@ def _serve(args: argparse.Namespace) -> int:
         return _serve_distributed(args, settings)
     shown = safe_url(settings.db_url)
     print(f"studpoker card room on http://{args.host}:{args.port} (database {shown})", file=sys.stderr)
-    proxy = {"proxy_headers": True, "forwarded_allow_ips": args.proxy_headers} if args.proxy_headers else {}
     try:
         uvicorn.run(
-            create_app(settings),
-            host=args.host,
-            port=args.port,
-            ws_max_size=65536,
-            log_level=args.log_level,
-            **proxy,
+            create_app(settings), host=args.host, port=args.port, log_level=args.log_level, **uvicorn_options(settings)
         )
     except OSError as error:
         print(f"stud serve: error: {error}", file=sys.stderr)
@@ -418,11 +438,11 @@ def _run_gateway(args: argparse.Namespace, settings: Any) -> int:
     import uvicorn
 
     from ..server.app import create_app
+    from ..server.edge import uvicorn_options
 
-    proxy = {"proxy_headers": True, "forwarded_allow_ips": args.proxy_headers} if args.proxy_headers else {}
     try:
         uvicorn.run(
-            create_app(settings), host=args.host, port=args.port, ws_max_size=65536, log_level=args.log_level, **proxy
+            create_app(settings), host=args.host, port=args.port, log_level=args.log_level, **uvicorn_options(settings)
         )
     except OSError as error:
         print(f"stud serve: error: {error}", file=sys.stderr)

@@ -4,7 +4,8 @@ The HTTP API (JSON under ``/api/``, one router per area in :mod:`studpoker.serve
 pages, and the table WebSockets (:mod:`studpoker.server.socket`), as docs/server-protocol.md describes them. The
 schema is published at ``/api/openapi.json`` with a reference at ``/api/docs``. Every response passes the
 :class:`~studpoker.server.security.GuardMiddleware` (security headers, body limits); every error has the one body
-of :mod:`studpoker.server.errors`. The app's lifespan opens the :class:`~studpoker.server.room.Room` (migrations,
+of :mod:`studpoker.server.errors`; forwarded headers are believed only from ``Settings.trusted_proxies``
+(:mod:`studpoker.server.forwarded`). The app's lifespan opens the :class:`~studpoker.server.room.Room` (migrations,
 recovery of unfinished hands, table actors, the session sweeper) and closes it on shutdown.
 """
 
@@ -23,6 +24,7 @@ from fastapi.staticfiles import StaticFiles
 from .. import __version__
 from . import errors
 from .config import Settings
+from .forwarded import ForwardedMiddleware, TrustedProxies
 from .room import Room
 from .routes import admin, auth, history, lobby, notes, pages, tables
 from .security import GuardMiddleware
@@ -70,7 +72,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     if swagger is not None:
         app.mount("/static/swagger", StaticFiles(directory=swagger), name="swagger")
     app.mount("/static", StaticFiles(directory=app.state.static, check_dir=False), name="static")
-    app.add_middleware(GuardMiddleware, max_body_bytes=settings.max_body_bytes, hsts=settings.secure_cookies)
+    app.add_middleware(
+        GuardMiddleware,
+        max_body_bytes=settings.max_body_bytes,
+        hsts=settings.secure_cookies,
+        body_seconds=settings.request_seconds,
+    )
+    if settings.trusted_proxies:  # outermost: everything inside sees the forwarded client and scheme
+        app.add_middleware(ForwardedMiddleware, trusted=TrustedProxies(settings.trusted_proxies))
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .forwarded import TrustedProxies
 from .limits import MAX_CHIPS, MAX_SHOWDOWN_SECONDS
 
 __all__ = ["DEFAULT_DB_URL", "Settings"]
@@ -33,6 +34,9 @@ class Settings:
     * ``timeouts_to_sit_out``: hands in a row the server had to act for a player before he is sat out.
     * ``default_table``: create "Stud 10/20" with ``default_bots`` bots when the database has no table.
     * ``secure_cookies``: mark the session cookie ``Secure`` (behind HTTPS).
+    * ``trusted_proxies``: addresses and networks (``"127.0.0.1"``, ``"10.0.0.0/8"``) of the reverse proxies whose
+      ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed (:mod:`studpoker.server.forwarded`); nobody's by
+      default, so that no client can pick the address its limits are counted under.
     * ``allowed_origins``: origins (``"https://cards.example.org"``) whose pages may open a table WebSocket with
       the session cookie besides the server's own (the ``Host`` it was reached at); see docs/server.md.
     * ``static_dir``: the browser client's files (the package's ``static/`` folder unless given).
@@ -44,7 +48,9 @@ class Settings:
       table socket counts as use), and this long after login whatever happens.
     * ``login_failures_per_account`` / ``login_failures_per_address`` in ``login_window_seconds``: wrong passwords
       allowed before logins for that username or from that address answer 429 until the window has passed.
-    * ``signups_per_address`` in ``signup_window_seconds``: new accounts from one address.
+    * ``signups_per_address`` in ``signup_window_seconds``: new accounts from one address;
+      ``signup_failures_per_address`` in ``signup_failure_window_seconds``: refused sign-ups (a taken name, a bad
+      name or password) from one address before its sign-ups answer 429 until the window has passed.
     * ``max_tables_per_account`` / ``max_tables``: open tables one account may have opened, and in all (admins
       are not limited per account); ``tables_per_account_per_hour``: tables one account may open in an hour
       (so opening and closing cannot churn out rows without end).
@@ -56,6 +62,10 @@ class Settings:
     * ``seat_hold_seconds``: how long a free seat is held for the first name on a full table's waiting list.
     * ``max_body_bytes``, ``max_message_bytes``, ``max_messages_per_second``: request and WebSocket limits;
       ``max_sockets_per_address`` / ``max_sockets``: open table sockets from one address, and in all.
+    * ``request_seconds``: the time a request's head has to arrive (from the connection's start, or the last answer
+      on it) and then its body; ``max_connections_per_address``: connections (HTTP and WebSocket) one address may
+      hold, connections from ``trusted_proxies`` uncounted (:mod:`studpoker.server.edge`; ``stud serve`` applies
+      both, another ASGI server only the body's time).
     """
 
     db_url: str = DEFAULT_DB_URL
@@ -72,6 +82,7 @@ class Settings:
     default_bots: int = 5
     secure_cookies: bool = False
     allowed_origins: tuple[str, ...] = ()
+    trusted_proxies: tuple[str, ...] = ()
     static_dir: Path | None = None
     seed: int | None = None
     max_message_bytes: int = 4096
@@ -89,11 +100,15 @@ class Settings:
     login_window_seconds: float = 15 * 60.0
     signups_per_address: int = 5
     signup_window_seconds: float = 3600.0
+    signup_failures_per_address: int = 20
+    signup_failure_window_seconds: float = 15 * 60.0
     max_tables_per_account: int = 3
     max_tables: int = 1000
     tables_per_account_per_hour: int = 20
     max_sockets_per_address: int = 30
     max_sockets: int = 20_000
+    request_seconds: float = 10.0
+    max_connections_per_address: int = 64
     redis_url: str | None = None
     redis_allow_unauthenticated: bool = False
     lease_seconds: float = 5.0
@@ -109,15 +124,23 @@ class Settings:
             "login_failures_per_account",
             "login_failures_per_address",
             "signups_per_address",
+            "signup_failures_per_address",
             "max_tables_per_account",
             "max_tables",
             "tables_per_account_per_hour",
             "max_sockets_per_address",
             "max_sockets",
+            "max_connections_per_address",
         ):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
-        for name in ("session_idle_seconds", "session_max_seconds", "login_window_seconds", "signup_window_seconds"):
+        for name in (
+            "session_idle_seconds",
+            "session_max_seconds",
+            "login_window_seconds",
+            "signup_window_seconds",
+            "signup_failure_window_seconds",
+        ):
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be more than 0, got {getattr(self, name)}")
         if not 1.0 <= self.seat_hold_seconds <= 600.0:
@@ -127,9 +150,14 @@ class Settings:
                 raise ValueError(f"{name} must be 0 or more, got {getattr(self, name)}")
         if not 0 <= self.showdown_seconds <= MAX_SHOWDOWN_SECONDS:
             raise ValueError(f"showdown_seconds must be 0 to {MAX_SHOWDOWN_SECONDS:g}, got {self.showdown_seconds}")
+        if not 0 < self.request_seconds <= 3600:  # not NaN either
+            raise ValueError(f"request_seconds must be more than 0 and at most 3600, got {self.request_seconds}")
         if not 1.0 <= self.lease_seconds <= 600.0:
             raise ValueError(f"lease_seconds must be 1 to 600, got {self.lease_seconds}")
         if not 1 <= self.db_threads <= 64:
             raise ValueError(f"db_threads must be 1 to 64, got {self.db_threads}")
+        if isinstance(self.trusted_proxies, str):
+            raise ValueError(f"trusted_proxies is a tuple of addresses, got the string {self.trusted_proxies!r}")
+        TrustedProxies(self.trusted_proxies)  # raises ValueError naming an entry that is no address or network
         if self.action_seconds <= 0:
             raise ValueError("action_seconds must be more than 0")

@@ -59,7 +59,8 @@ async def check_csrf(request: Request, settings: SettingsDep) -> None:
     """403 ``csrf`` for a state change that does not prove it comes from the room's own pages."""
     allowed = frozenset(origin_key(o) for o in settings.allowed_origins)
     headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in request.scope.get("headers", [])}
-    problem = csrf_problem(request.method, headers, request.cookies, allowed, CSRF_COOKIE)
+    scheme = str(request.scope.get("scheme", "http"))  # behind a trusted proxy, the one it was reached by
+    problem = csrf_problem(request.method, headers, request.cookies, allowed, CSRF_COOKIE, scheme)
     if problem is not None:
         raise ApiError(403, "csrf", problem)
 

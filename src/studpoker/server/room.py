@@ -210,6 +210,7 @@ class Room:
         self.login_failures_by_account = Throttle(settings.login_failures_per_account, settings.login_window_seconds)
         self.login_failures_by_address = Throttle(settings.login_failures_per_address, settings.login_window_seconds)
         self.signups = Throttle(settings.signups_per_address, settings.signup_window_seconds)
+        self.signup_failures = Throttle(settings.signup_failures_per_address, settings.signup_failure_window_seconds)
         self.table_openings = Throttle(settings.tables_per_account_per_hour, 3600.0)
         #: per table, the hands voided when this server started (the newest last, at most VOIDED_KEPT)
         self.voided: dict[int, deque[dict[str, Any]]] = {}

@@ -53,7 +53,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     if (
         origin is not None
         and COOKIE in websocket.cookies
-        and not same_origin(origin, websocket.headers.get("host"), allowed)
+        and not same_origin(origin, websocket.headers.get("host"), str(websocket.scope.get("scheme", "ws")), allowed)
     ):
         await websocket.close(1008)  # before accepting: the handshake is answered 403
         return

@@ -58,31 +58,49 @@ def _set_cookies(response: Response, token: str, settings: Settings) -> None:
 
 @router.post("/signup", status_code=201, responses=errors(400, 403, 409, 413, 429))
 async def signup(body: Credentials, request: Request, response: Response, room: RoomDep) -> Account:
-    """Open an account (with the starting balance of play chips) and sign in."""
+    """Open an account (with the starting balance of play chips) and sign in.
+
+    The cheap checks come first (the name's form, whether it is taken, the password's rules), so that only a
+    sign-up that can succeed pays for argon2; refused sign-ups are counted per address (429 past the limit)."""
     settings = room.settings
     address = client_address(request)
+    wait = room.signup_failures.retry_after(address)
+    if wait:
+        raise ApiError(
+            429,
+            "rate_limited",
+            f"too many failed sign-ups from here: try again in {wait} s",
+            {"Retry-After": str(wait)},
+        )
     wait = room.signups.retry_after(address)
     if wait:
         raise ApiError(
             429, "rate_limited", f"too many new accounts from here: try again in {wait} s", {"Retry-After": str(wait)}
         )
-    stamp = room.signups.add(address)  # counted now, so parallel sign-ups cannot all pass the check above
+    # counted now, so parallel sign-ups cannot all pass the checks above: a new account, and a failure until it
+    # turns out to be none
+    stamp = room.signups.add(address)
+    failure = room.signup_failures.add(address)
     try:
         name = valid_username(body.username)
+        key = name_key(name)
+        if await room.db.run(lambda s: s.scalar(select(AccountRow.id).where(AccountRow.username_key == key))):
+            raise ApiError(409, "conflict", f"the username {name!r} is taken")
         problem = password_problem(body.password, name, settings.min_password_score)
         if problem:
             raise ApiError(400, "invalid", problem)
         hashed = await asyncio.to_thread(room.passwords.hash, body.password)
 
         def work(session: Session) -> tuple[Account, str]:
-            account = create_account(session, name, hashed, settings.starting_balance)
+            account = create_account(session, name, hashed, settings.starting_balance)  # 409 if taken meanwhile
             token = new_session(session, account.id)
             return Account(id=account.id, username=account.username, balance=account.balance), token
 
         data, token = await room.db.run(work)
     except Exception:
-        room.signups.forgive(address, stamp)  # no account was made
+        room.signups.forgive(address, stamp)  # no account was made; the failure stays counted
         raise
+    room.signup_failures.forgive(address, failure)
     _set_cookies(response, token, settings)
     return data
 

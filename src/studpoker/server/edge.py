@@ -1,0 +1,228 @@
+"""The room's face to the network: how ``stud serve`` configures uvicorn for a :class:`Settings`, and what it adds
+against slow and greedy clients.
+
+:func:`uvicorn_options` is the one place that says it (``stud serve``, its gateways, bench/load.py and the tests'
+live servers all use it), so that what is tested is what runs:
+
+* **Forwarded headers**: uvicorn's own handling is off. By default it believes ``X-Forwarded-For`` from 127.0.0.1,
+  which behind a proxy on the same host lets every client pick its address; the room believes those headers only
+  from ``Settings.trusted_proxies`` (:mod:`studpoker.server.forwarded`).
+* **Slow requests**: uvicorn waits for a request's head as long as the client takes (a client that sends a byte
+  now and then holds its connection, and a few hundred such hold the server). Here a connection whose request
+  head is not complete ``Settings.request_seconds`` after it opened, or after the last answer on it, is closed
+  (the body has as long again: :class:`~studpoker.server.security.GuardMiddleware`).
+* **Connections per address**: a client address may hold ``Settings.max_connections_per_address`` connections
+  (HTTP and WebSocket alike); one more is answered ``429 too_many_connections`` and closed at once. The address
+  is the peer's: the forwarded one is not known before a request has arrived, so connections from a trusted proxy
+  are not counted (the proxy counts its clients itself: ``limit_conn`` in the recommended nginx configuration).
+
+The connection classes subclass uvicorn's own (httptools, or h11 when httptools is missing). They add a count and
+a timer per connection and a clock read per answer (about 0.2 µs; the timer is set again only when it fires
+early), nothing per byte or per WebSocket frame.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from .config import Settings
+from .errors import error_body
+from .forwarded import TrustedProxies
+
+__all__ = ["WS_MAX_SIZE", "Edge", "GuardedH11Protocol", "Watch", "uvicorn_options"]
+
+#: The largest WebSocket message uvicorn takes before the room sees it (the room's own limit is 4 KiB).
+WS_MAX_SIZE = 65536
+
+
+class Edge:
+    """One server's watch over its connections: how many each address holds, and the time a request head has."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.request_seconds = settings.request_seconds
+        self.limit = settings.max_connections_per_address
+        self.uncounted = TrustedProxies(settings.trusted_proxies)
+        self.open: dict[str, int] = {}  # connections held, by peer address
+        message = f"at most {self.limit} connections from one address: close some and try again"
+        body = json.dumps(error_body("too_many_connections", message)).encode()
+        self.refusal = (
+            b"HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\nretry-after: 1\r\n"
+            b"connection: close\r\ncontent-length: " + str(len(body)).encode() + b"\r\n\r\n" + body
+        )
+
+    def watch(self, transport: asyncio.Transport, peer: str | None, busy: Callable[[], bool]) -> Watch:
+        """A new connection from ``peer``: counted and timed, or answered 429 and closed (its watch then does
+        nothing). ``busy`` says whether a request whose head has arrived is being answered."""
+        if peer is not None and peer in self.uncounted:
+            peer = None  # a trusted proxy carries many clients: it limits them itself
+        if peer is not None:
+            held = self.open.get(peer, 0)
+            if held >= self.limit:
+                transport.write(self.refusal)
+                transport.close()
+                return Watch(self, transport, None, busy, refused=True)
+            self.open[peer] = held + 1
+        watch = Watch(self, transport, peer, busy)
+        watch.arm()
+        return watch
+
+    def release(self, peer: str) -> None:
+        """A connection of ``peer`` ended."""
+        left = self.open.get(peer, 0) - 1
+        if left > 0:
+            self.open[peer] = left
+        else:
+            self.open.pop(peer, None)
+
+
+class Watch:
+    """One connection's place in its address's count and its request-head deadline.
+
+    The deadline moves with each answer, but its timer is not replaced each time (a request costs one clock
+    read): when the timer fires before a deadline that has moved, it is set again for the new one."""
+
+    __slots__ = ("_busy", "_deadline", "_edge", "_loop", "_peer", "_timer", "_transport", "refused")
+
+    def __init__(
+        self,
+        edge: Edge,
+        transport: asyncio.Transport,
+        peer: str | None,
+        busy: Callable[[], bool],
+        *,
+        refused: bool = False,
+    ) -> None:
+        self._edge = edge
+        self._transport = transport
+        self._peer = peer
+        self._busy = busy
+        self._loop = asyncio.get_running_loop()
+        self._deadline = 0.0
+        self._timer: asyncio.TimerHandle | None = None
+        self.refused = refused
+
+    def arm(self) -> None:
+        """Start the time the next request head has (at the connection's start and after each answer)."""
+        self._deadline = self._loop.time() + self._edge.request_seconds
+        if self._timer is None and not self.refused:
+            self._timer = self._loop.call_at(self._deadline, self._expire)
+
+    def _expire(self) -> None:
+        self._timer = None
+        if self._transport.is_closing():
+            return
+        if self._loop.time() < self._deadline:  # an answer since: the next head has until the new deadline
+            self._timer = self._loop.call_at(self._deadline, self._expire)
+        elif not self._busy():
+            self._transport.close()  # no request head in time (a request being answered re-arms when it is done)
+
+    def upgraded(self, protocol: asyncio.BaseProtocol) -> None:
+        """The connection became a WebSocket (``protocol``): no more heads to wait for, and it is released when
+        the WebSocket's connection ends."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        lost = protocol.connection_lost
+
+        def connection_lost(exc: Exception | None) -> None:
+            try:
+                lost(exc)
+            finally:
+                self.lost()
+
+        protocol.connection_lost = connection_lost  # type: ignore[method-assign]
+
+    def lost(self) -> None:
+        """The connection ended: stop its timer and give its place back (once)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self._peer is not None:
+            self._edge.release(self._peer)
+            self._peer = None
+
+
+class GuardedH11Protocol(H11Protocol):
+    """uvicorn's h11 connection, watched by an :class:`Edge` (set on the subclass :func:`uvicorn_options` makes)."""
+
+    edge: ClassVar[Edge]
+    watch: Watch | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self.watch = self.edge.watch(transport, self.client[0] if self.client else None, self.busy)
+
+    def busy(self) -> bool:
+        """Whether a request whose head has arrived is being answered (its head's time is not running)."""
+        return self.cycle is not None and not self.cycle.response_complete
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        if self.watch is not None:
+            self.watch.lost()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if self.watch is not None:
+            self.watch.arm()
+
+    def handle_websocket_upgrade(self, event: Any) -> None:
+        super().handle_websocket_upgrade(event)
+        if self.watch is not None:
+            self.watch.upgraded(self.transport.get_protocol())
+
+
+_PROTOCOLS: dict[str, type[asyncio.Protocol]] = {"h11": GuardedH11Protocol}
+
+try:
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+except ImportError:  # pragma: no cover (uvicorn[standard] brings httptools)
+    pass
+else:
+
+    class GuardedHttpToolsProtocol(HttpToolsProtocol):
+        """uvicorn's httptools connection, watched by an :class:`Edge` (as :class:`GuardedH11Protocol`)."""
+
+        edge: ClassVar[Edge]
+        watch: Watch | None = None
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self.watch = self.edge.watch(transport, self.client[0] if self.client else None, self.busy)
+
+        def busy(self) -> bool:
+            """Whether a request whose head has arrived is being answered (its head's time is not running)."""
+            return self.cycle is not None and not self.cycle.response_complete
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            super().connection_lost(exc)
+            if self.watch is not None:
+                self.watch.lost()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if self.watch is not None:
+                self.watch.arm()
+
+        def handle_websocket_upgrade(self) -> None:
+            super().handle_websocket_upgrade()
+            if self.watch is not None:
+                self.watch.upgraded(self.transport.get_protocol())
+
+    _PROTOCOLS["httptools"] = GuardedHttpToolsProtocol
+
+
+def uvicorn_options(settings: Settings, http: str = "auto") -> dict[str, Any]:
+    """The keyword arguments of ``uvicorn.run``/``uvicorn.Config`` (besides the app, host, port and logging) that
+    serve the room of ``settings`` as ``stud serve`` does. ``http``: ``"httptools"``, ``"h11"`` or ``"auto"``
+    (httptools when it is installed). Each call makes a new :class:`Edge`: one per server."""
+    if http == "auto":
+        http = "httptools" if "httptools" in _PROTOCOLS else "h11"
+    base = _PROTOCOLS[http]
+    protocol = type(base.__name__, (base,), {"edge": Edge(settings), "__doc__": base.__doc__})
+    return {"proxy_headers": False, "ws_max_size": WS_MAX_SIZE, "http": protocol}
