@@ -441,6 +441,16 @@ def test_lobby_tables_and_money_through_gateways(cluster: Cluster, books: Books)
     assert books.live_lease(table_id) is not None
     for gateway in (g1, g2):
         assert wait_for(lambda gateway=gateway: listed(gateway, "Lobby"), 10, "the new table listed")["id"] == table_id
+    # a name that looks like an open table's is refused through either gateway (issue 26, item 9)
+    for gateway, twin in ((g1, "L0bby"), (g2, "\ua4e2tud 10\u221520")):
+        with gateway.http(ann) as http:
+            answer = http.post("/api/tables", json={"name": twin, "variant": "STUD7", "small_bet": 10})
+        assert answer.status_code == 409, answer.text
+        like = "Lobby" if twin == "L0bby" else "Stud 10/20"
+        assert (
+            answer.json()["error"]["message"]
+            == f"the name {twin!r} looks like the open table {like!r}: choose another name"
+        )
     # sit, top up and leave through either gateway: the money moves, the books balance
     seated = sit(g1, ann, table_id, 3, buy_in=500)
     assert seated == {"seat": 3, "stack": 500, "balance": 9_500}

@@ -90,7 +90,7 @@ def test_a_fresh_database_migrates(tmp_path: Path) -> None:
     names = set(inspect(engine).get_table_names())
     assert {"accounts", "sessions", "ledger", "tables", "seats", "hands", "table_leases", "alembic_version"} <= names
     with engine.connect() as connection:
-        assert connection.exec_driver_sql("select version_num from alembic_version").scalar() == "0005"
+        assert connection.exec_driver_sql("select version_num from alembic_version").scalar() == "0006"
     engine.dispose()
 
 

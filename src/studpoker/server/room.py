@@ -34,13 +34,13 @@ from .db import Database, HandRow, Runner, SeatRow, TableRow, utcnow
 from .errors import ApiError
 from .handle import TableHandle
 from .ledger import cash_out_kind, purse, table_account, transfer
-from .names import BadNameError, name_key, table_name
+from .names import BadNameError, look_alike, look_key, name_key, table_name
 from .schemas import CreateTable
 from .seating import SeatMeta
 from .throttle import Throttle
 from .training import EquityDesk
 
-__all__ = ["LOGGED_OUT", "STAKES", "Room", "rules_of"]
+__all__ = ["LOGGED_OUT", "STAKES", "Room", "name_taken", "rules_of"]
 
 log = logging.getLogger("studpoker.server")
 
@@ -61,6 +61,14 @@ VOIDED_KEPT = 5
 DEFAULT_TABLE = CreateTable.model_validate(
     {"name": "Stud 10/20", "variant": "STUD7", "small_bet": 10, "big_bet": 20, "ante": 1, "bring_in": 3}
 )
+
+
+def name_taken(name: str, twin: str | None) -> ApiError:
+    """409 ``conflict``: ``name`` is an open table's (``twin``), or looks like it (``None``: like one of them)."""
+    if twin == name:
+        return ApiError(409, "conflict", f"a table named {name!r} is open: choose another name")
+    like = "an open table's name" if twin is None else f"the open table {twin!r}"
+    return ApiError(409, "conflict", f"the name {name!r} looks like {like}: choose another name")
 
 
 def rules_of(row: TableRow) -> Rules:
@@ -331,9 +339,9 @@ class Room:
     async def create_table(self, owner: Who | None, request: CreateTable) -> TableHandle:
         """A new table from a preset and stakes (the API's create form), opened by ``owner`` (``None``: the room).
 
-        Refused with :class:`ApiError`: stakes the rules refuse (400), a name that is not allowed (400) or that an
-        open table has (409), more open tables than ``max_tables_per_account`` for the owner (admins excepted) or
-        than ``max_tables`` in all (409 ``limit``).
+        Refused with :class:`ApiError`: stakes the rules refuse (400), a name that is not allowed (400) or that looks
+        like an open table's (409: :func:`~studpoker.server.names.look_alike`), more open tables than
+        ``max_tables_per_account`` for the owner (admins excepted) or than ``max_tables`` in all (409 ``limit``).
         """
         small = request.small_bet
         big = request.big_bet if request.big_bet is not None else 2 * small
@@ -364,10 +372,9 @@ class Room:
             raise ApiError(403, "forbidden", "this card room has no training tables")
         if request.bots >= rules.max_seats:
             raise ApiError(400, "invalid", f"bots must be 0 to {rules.max_seats - 1}, got {request.bots}")
-        key = name_key(name)
         settings = self.settings
         async with self._creating:  # one creation at a time: the limits and the name are checked, then taken
-            total, mine, names = await self._open_tables(None if owner is None else owner.id)
+            total, mine, twin = await self._open_tables(None if owner is None else owner.id, name)
             if total >= settings.max_tables:
                 raise ApiError(409, "limit", f"the room has its maximum of {settings.max_tables} open tables")
             if owner is not None and not owner.is_admin:
@@ -383,11 +390,12 @@ class Room:
                         f"you opened {settings.tables_per_account_per_hour} tables in the last hour: wait {wait} s",
                         {"Retry-After": str(wait)},
                     )
-            if key in names:
-                raise ApiError(409, "conflict", f"a table named {name!r} is open: choose another name")
+            if twin is not None:
+                raise name_taken(name, twin)
             row = TableRow(
                 name=name,
-                name_key=key,
+                name_key=name_key(name),
+                name_look=look_key(name),
                 variant=request.variant.value,
                 preset=request.preset,
                 ante=ante,
@@ -411,8 +419,8 @@ class Room:
 
             try:
                 saved = await self.db.run(work)
-            except IntegrityError:
-                raise ApiError(409, "conflict", f"a table named {name!r} is open: choose another name") from None
+            except IntegrityError:  # the room on several processes: another gateway opened a twin meanwhile
+                raise name_taken(name, None) from None
             if owner is not None and not owner.is_admin:
                 self.table_openings.add(str(owner.id))
             actor = await self._opened(saved)
@@ -422,11 +430,12 @@ class Room:
             await actor.add_bots(request.bots, "tight-aggressive")
         return actor
 
-    async def _open_tables(self, owner: int | None) -> tuple[int, int, set[str]]:
-        """How many tables are open, how many of them ``owner`` opened, and their names' keys."""
+    async def _open_tables(self, owner: int | None, name: str) -> tuple[int, int, str | None]:
+        """How many tables are open, how many of them ``owner`` opened, and the open table whose name looks like
+        ``name`` (``None``: none does)."""
         actors = self.actors.values()
         mine = sum(1 for a in actors if owner is not None and a.created_by == owner)
-        return len(self.actors), mine, {name_key(a.name) for a in actors}
+        return len(self.actors), mine, look_alike(name, (a.name for a in actors))
 
     async def _opened(self, row: TableRow) -> TableHandle:
         """A table just written to the database, running."""

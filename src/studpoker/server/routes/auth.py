@@ -19,6 +19,7 @@ from ..auth import (
     MAX_PASSWORD,
     create_account,
     end_session,
+    find_account,
     new_session,
     password_problem,
     valid_username,
@@ -101,18 +102,19 @@ async def login(body: Credentials, request: Request, response: Response, room: R
     # counted as failures now, forgiven if the password is right: parallel guesses cannot all pass the check above
     stamp = room.login_failures_by_address.add(address)
     room.login_failures_by_account.add(key)
-    found = await room.db.run(
-        lambda s: s.execute(
-            select(AccountRow.id, AccountRow.password_hash).where(AccountRow.username_key == key)
-        ).first()
-    )
+
+    def lookup(session: Session) -> tuple[int, str] | None:
+        account = find_account(session, body.username)
+        return None if account is None else (account.id, account.password_hash)
+
+    found = await room.db.run(lookup)
     password = body.password[:MAX_PASSWORD]
     ok = await asyncio.to_thread(room.passwords.verify, None if found is None else found[1], password)
     if not ok or found is None:
         raise ApiError(401, "bad_credentials", "wrong username or password")
     room.login_failures_by_address.forgive(address, stamp)
     room.login_failures_by_account.clear(key)
-    account_id = int(found[0])
+    account_id = found[0]
 
     def work(session: Session) -> tuple[Account, str]:
         account = session.get(AccountRow, account_id)
