@@ -34,6 +34,7 @@ __all__ = [
     "create_account",
     "digest",
     "end_session",
+    "end_sessions",
     "expire_sessions",
     "find_account",
     "kept_key",
@@ -207,6 +208,19 @@ def end_session(session: Session, token: str | None) -> str | None:
     hashed = digest(token)
     session.execute(delete(SessionRow).where(SessionRow.token_hash == hashed))
     return hashed
+
+
+def end_sessions(session: Session, account_id: int, keep: str | None = None) -> list[str]:
+    """Delete every session of the account except ``keep`` (a token hash; ``None``: every one); returns the
+    deleted hashes, to close their sockets."""
+    hashes = [
+        token
+        for token in session.scalars(select(SessionRow.token_hash).where(SessionRow.account_id == account_id)).all()
+        if token != keep
+    ]
+    for start in range(0, len(hashes), 500):
+        session.execute(delete(SessionRow).where(SessionRow.token_hash.in_(hashes[start : start + 500])))
+    return hashes
 
 
 def expire_sessions(session: Session, in_use: Iterable[str], idle: float, longest: float) -> list[str]:
