@@ -20,13 +20,15 @@ def free_port() -> int:
 
 @contextmanager
 def serve(settings: Settings, port: int | None = None) -> Iterator[str]:
-    """Serve ``create_app(settings)``; yields its base URL (``http://127.0.0.1:PORT``) and stops it after."""
+    """Serve ``create_app(settings)`` as ``stud serve`` does (its uvicorn options); yields its base URL
+    (``http://127.0.0.1:PORT``) and stops it after."""
     import uvicorn
 
-    from studpoker.server.app import create_app
+    from studpoker.server.app import UVICORN_OPTIONS, create_app
 
     port = port or free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning"))
+    config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning", **UVICORN_OPTIONS)
+    server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name="uvicorn", daemon=True)
     thread.start()
     deadline = time.monotonic() + 20

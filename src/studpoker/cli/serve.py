@@ -117,7 +117,7 @@ def _serve(args: argparse.Namespace) -> int:
         return 2
     import uvicorn
 
-    from ..server.app import create_app
+    from ..server.app import UVICORN_OPTIONS, create_app
     from ..server.config import Settings
     from ..server.db import check_database, safe_url
     from ..server.security import origin_key
@@ -167,12 +167,7 @@ def _serve(args: argparse.Namespace) -> int:
     proxy = {"proxy_headers": True, "forwarded_allow_ips": args.proxy_headers} if args.proxy_headers else {}
     try:
         uvicorn.run(
-            create_app(settings),
-            host=args.host,
-            port=args.port,
-            ws_max_size=65536,
-            log_level=args.log_level,
-            **proxy,
+            create_app(settings), host=args.host, port=args.port, log_level=args.log_level, **UVICORN_OPTIONS, **proxy
         )
     except OSError as error:
         print(f"stud serve: error: {error}", file=sys.stderr)
@@ -272,12 +267,12 @@ def _run_worker(settings: Any, drain_seconds: float) -> int:
 def _run_gateway(args: argparse.Namespace, settings: Any) -> int:
     import uvicorn
 
-    from ..server.app import create_app
+    from ..server.app import UVICORN_OPTIONS, create_app
 
     proxy = {"proxy_headers": True, "forwarded_allow_ips": args.proxy_headers} if args.proxy_headers else {}
     try:
         uvicorn.run(
-            create_app(settings), host=args.host, port=args.port, ws_max_size=65536, log_level=args.log_level, **proxy
+            create_app(settings), host=args.host, port=args.port, log_level=args.log_level, **UVICORN_OPTIONS, **proxy
         )
     except OSError as error:
         print(f"stud serve: error: {error}", file=sys.stderr)

@@ -28,7 +28,15 @@ from .routes import admin, auth, history, lobby, pages, tables
 from .security import GuardMiddleware
 from .socket import router as socket_router
 
-__all__ = ["create_app"]
+__all__ = ["UVICORN_OPTIONS", "create_app"]
+
+#: How ``stud serve`` runs uvicorn (and the tests' live server, tests/server/live.py). The table sockets use the
+#: sans-I/O ``websockets`` implementation, named rather than left to ``auto`` (which picked the legacy one before
+#: uvicorn 0.50): it answers a client's close frame in the read that brings it and closes the connection, while
+#: the legacy one reads a close only after the application has taken every frame before it, then waits up to 10 s
+#: for the client to drop the connection; a client that had stopped reading waited those 10 s for the server's
+#: close (issue 26, item 12; docs/server.md, "Table sockets"). Frames are at most 64 KiB.
+UVICORN_OPTIONS: dict[str, Any] = {"ws": "websockets-sansio", "ws_max_size": 65536}
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
