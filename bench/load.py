@@ -377,11 +377,11 @@ def serve(args: argparse.Namespace) -> None:
     Redis URL), plus the probe (and cProfile)."""
     import uvicorn
 
-    from studpoker.server.app import create_app
+    from studpoker.server.app import UVICORN_OPTIONS, create_app
 
     initial = gc.get_threshold()
     config = uvicorn.Config(
-        create_app(server_settings(args)), host="127.0.0.1", port=args.port, ws_max_size=65536, log_level="warning"
+        create_app(server_settings(args)), host="127.0.0.1", port=args.port, log_level="warning", **UVICORN_OPTIONS
     )
     server = uvicorn.Server(config)
     probe = Probe(args.lag_file)
