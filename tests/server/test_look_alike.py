@@ -194,3 +194,47 @@ def test_names_stored_before_the_rule_migrate_and_sign_in_as_before(tmp_path: Pa
         assert (
             answer.status_code == 409 and "looks like the open table 'Stud 10/20'" in answer.json()["error"]["message"]
         )
+
+
+def test_the_revision_goes_down_and_up_again(tmp_path: Path) -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    engine = make_engine(_database(tmp_path))
+    migrate(engine)
+    with engine.begin() as connection:
+        for n, name in enumerate(["paypal", "Bill"], 1):
+            connection.execute(
+                text(
+                    "INSERT INTO accounts (id, username, username_key, username_look, password_hash, balance,"
+                    " is_admin, created_at) VALUES (:id, :name, :key, :look, 'x', 0, false, '2027-01-01')"
+                ),
+                {"id": n, "name": name, "key": name_key(name), "look": look_key(name)},
+            )
+        connection.execute(
+            text(
+                "INSERT INTO tables (id, name, name_key, name_look, variant, preset, ante, bring_in, small_bet,"
+                " big_bet, hand_number, created_at, status) VALUES (1, 'Stud 10/20', 'stud lo/2o', 'stud lo/2o',"
+                " 'STUD7', 'casino', 1, 3, 10, 20, 0, '2027-01-01', 'open')"
+            )
+        )
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0005")
+        # the keys of before: the name case-folded without marks
+        assert connection.execute(text("SELECT username_key FROM accounts ORDER BY id")).scalars().all() == [
+            "paypal",
+            "bill",
+        ]
+        assert connection.execute(text("SELECT name_key FROM tables")).scalar() == "stud 10/20"
+    migrate(engine)
+    with engine.connect() as connection:
+        keys = connection.execute(text("SELECT username_key, username_look FROM accounts ORDER BY id")).all()
+        assert [tuple(k) for k in keys] == [("paypal", "paypal"), ("bill", "bill")]
+        assert tuple(connection.execute(text("SELECT name_key, name_look FROM tables")).one()) == (
+            "stud lo/2o",
+            "stud lo/2o",
+        )
+    engine.dispose()
