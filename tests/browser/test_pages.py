@@ -2,8 +2,8 @@
 
 A player, Pat, signs up (over HTTP), opens two tables with bots, buys in at the first and plays one hand to the
 end over the table's WebSocket (checking or calling), so that the lobby, the cashier and the history page all have
-rows. Then, for each viewport (phone portrait and landscape, laptop, desktop), the lobby, cashier, history, landing,
-sign-in and sign-up pages must not scroll sideways (``document.documentElement.scrollWidth <=
+rows. Then, for each viewport (phone portrait and landscape, laptop, desktop), the lobby, cashier, account, history,
+landing, sign-in and sign-up pages must not scroll sideways (``document.documentElement.scrollWidth <=
 window.innerWidth``), their main controls must lie inside the viewport's width, and axe-core
 (:func:`tests.browser.axe.assert_accessible`) must find no serious or critical violation. The smallest phone
 (360x640) and a sweep of widths up to 1920 are checked for sideways scrolling, the replayer is used on a phone (by
@@ -49,6 +49,7 @@ PAGES: dict[str, tuple[str, bool, tuple[str, ...]]] = {
         ),
     ),
     "cashier": ("/cashier", True, ("#ledger-rows tr >> nth=0", "#balance", "#seat-rows tr a")),
+    "account": ("/account", True, ("#password-form button[type=submit]", "#current", "#repeat", "#end-sessions")),
     "history": (
         "/history/{table}",
         True,

@@ -441,6 +441,16 @@ def test_lobby_tables_and_money_through_gateways(cluster: Cluster, books: Books)
     assert books.live_lease(table_id) is not None
     for gateway in (g1, g2):
         assert wait_for(lambda gateway=gateway: listed(gateway, "Lobby"), 10, "the new table listed")["id"] == table_id
+    # a name that looks like an open table's is refused through either gateway (issue 26, item 9)
+    for gateway, twin in ((g1, "L0bby"), (g2, "\ua4e2tud 10\u221520")):
+        with gateway.http(ann) as http:
+            answer = http.post("/api/tables", json={"name": twin, "variant": "STUD7", "small_bet": 10})
+        assert answer.status_code == 409, answer.text
+        like = "Lobby" if twin == "L0bby" else "Stud 10/20"
+        assert (
+            answer.json()["error"]["message"]
+            == f"the name {twin!r} looks like the open table {like!r}: choose another name"
+        )
     # sit, top up and leave through either gateway: the money moves, the books balance
     seated = sit(g1, ann, table_id, 3, buy_in=500)
     assert seated == {"seat": 3, "stack": 500, "balance": 9_500}
@@ -466,6 +476,47 @@ def test_lobby_tables_and_money_through_gateways(cluster: Cluster, books: Books)
     # the bots' table plays on at a worker meanwhile: hands are finished and the books still balance
     wait_for(lambda: any(s == "finished" for _, s in books.hands(default["id"])), 20, "a hand of the bots")
     books.invariants()
+
+
+def test_a_password_change_and_signing_out_everywhere_close_sockets_on_every_gateway(
+    cluster: Cluster, books: Books
+) -> None:
+    """Issue 26, item 12: the sessions a change or "sign out everywhere" ends are told to every gateway (the bus's
+    ``session_ended``), which closes their table sockets with the logged-out code, wherever they were opened."""
+    from studpoker.server.auth import new_session
+
+    cluster.worker()
+    g1, g2 = cluster.gateway(), cluster.gateway()
+    ann = books.account("ann")
+    table_id = open_table(g1, ann, "Sessions")
+
+    def session_of(account: Account) -> Account:
+        return Account(account.name, account.id, books.db.transaction(lambda s: new_session(s, account.id)))
+
+    phone, laptop = session_of(ann), session_of(ann)
+    here, there, other = (Player(a, g, table_id).connect() for a, g in ((ann, g1), (phone, g2), (laptop, g1)))
+    for player in (here, there, other):
+        player.until(lambda m: m["type"] == "snapshot", what="the snapshot")
+    with g2.http(ann) as http:
+        answer = http.post("/api/me/password", json={"current": "cluster-password", "new": "purple monkey dishwasher"})
+    assert answer.status_code == 200 and answer.json() == {"ended": 2}, answer.text
+    for player in (there, other):  # the phone's socket is on the other gateway than the change
+        error = player.until(lambda m: m["type"] == "error", what="the logged-out error")
+        assert error["code"] == "logged_out" and "password was changed" in error["message"]
+        wait_for(lambda player=player: player.poll() == [] and player.closed, 10, "the socket closed")
+        assert player.ws.close_code == 4401
+    here.send({"type": "ping"})
+    here.until(lambda m: m["type"] == "pong", what="this session's socket still open")
+    with g1.http(ann) as http:
+        answer = http.post("/api/me/sessions/end", json={})
+    assert answer.status_code == 200 and answer.json() == {"ended": 1}
+    here.until(lambda m: m["type"] == "error" and m["code"] == "logged_out", what="signed out everywhere")
+    wait_for(lambda: here.poll() == [] and here.closed, 10, "the last socket closed")
+    for account, gateway in ((ann, g1), (phone, g2), (laptop, g1)):
+        with gateway.http(account) as http:
+            assert http.get("/api/me").status_code == 401
+    for player in (here, there, other):
+        player.close()
 
 
 def test_a_worker_cut_off_from_postgresql_gives_up_its_tables(

@@ -32,7 +32,8 @@ EXAMPLES = int(os.environ.get("STUDPOKER_FUZZ_EXAMPLES", "15"))
 def fuzz_config(base: str, token: str, examples: int, seed: int) -> str:
     """The Schemathesis configuration: the room's Origin (its pages send it), the session cookie as the schema's
     ``cookieAuth`` scheme, every check but "valid input is accepted" (a valid buy-in larger than the balance
-    is rightly refused), and logout left out (it would end the session the rest of the run uses)."""
+    is rightly refused), and logout and signing out everywhere left out (they would end the session the rest of the
+    run uses)."""
     return f"""
 headers = {{ Origin = "{base}" }}
 seed = {seed}
@@ -48,6 +49,10 @@ api_key = "{token}"
 
 [[operations]]
 include-path = "/api/logout"
+enabled = false
+
+[[operations]]
+include-path = "/api/me/sessions/end"
 enabled = false
 """
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
-from studpoker.server.names import name_key
-from studpoker.server.room import free_table_name
+from studpoker.server.room import numbered_name
 
 from .conftest import signup
 
@@ -23,12 +22,15 @@ def test_the_automatic_name_of_an_open_tables_stakes_becomes_the_next_free_one(c
     taken = ann.post("/api/tables", {"variant": "STUD5", "small_bet": 10, "name": "five-card STUD 10/20"})
     assert taken.status_code == 409
     assert taken.json()["error"]["message"] == (
-        "a table named 'five-card STUD 10/20' is open: choose another name, such as 'five-card STUD 10/20 #4'"
+        "the name 'five-card STUD 10/20' looks like the open table 'Five-card stud 10/20': choose another name, such"
+        " as 'five-card STUD 10/20 #4'"
+    )
+    same = ann.post("/api/tables", {"variant": "STUD5", "small_bet": 10, "name": "Five-card stud 10/20 #2"})
+    assert same.json()["error"]["message"] == (
+        "a table named 'Five-card stud 10/20 #2' is open: choose another name, such as 'Five-card stud 10/20 #2 #2'"
     )
 
 
-def test_free_names_fit_the_length_of_a_name() -> None:
-    long = "x" * 40
-    taken = {name_key(long), name_key("x" * 37 + " #2")}
-    assert free_table_name(long, taken) == "x" * 37 + " #3"
-    assert free_table_name("Razz 10/20", set()) == "Razz 10/20"
+def test_numbered_names_fit_the_length_of_a_name() -> None:
+    assert numbered_name("x" * 40, 3) == "x" * 37 + " #3"
+    assert numbered_name("Razz 10/20", 12) == "Razz 10/20 #12"

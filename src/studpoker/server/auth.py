@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -23,7 +24,7 @@ from sqlalchemy.orm import Session
 from .db import Account, SessionRow, utcnow
 from .errors import ApiError
 from .ledger import HOUSE, transfer, user_account
-from .names import BadNameError, name_key, username
+from .names import BadNameError, look_key, name_key, username
 
 __all__ = [
     "COOKIE",
@@ -33,7 +34,10 @@ __all__ = [
     "create_account",
     "digest",
     "end_session",
+    "end_sessions",
     "expire_sessions",
+    "find_account",
+    "kept_key",
     "new_session",
     "password_problem",
     "valid_username",
@@ -118,11 +122,24 @@ def create_account(
     session: Session, name: str, password_hash: str, starting_balance: int, *, is_admin: bool = False
 ) -> Account:
     """A new account with its play-money grant from the house (one transaction: the caller's).
-    ``name`` must already be a valid username (:func:`valid_username`); 409 ``conflict`` if it is taken."""
-    key = name_key(name)
-    if session.scalar(select(Account.id).where(Account.username_key == key)) is not None:
-        raise ApiError(409, "conflict", f"the username {name!r} is taken")
-    account = Account(username=name, username_key=key, password_hash=password_hash, balance=0, is_admin=is_admin)
+    ``name`` must already be a valid username (:func:`valid_username`); 409 ``conflict`` if it is taken or looks
+    like a name that is (one of its keys is another account's: :mod:`studpoker.server.names`)."""
+    key, look = name_key(name), look_key(name)
+    taken = session.scalar(
+        select(Account.username).where((Account.username_key == key) | (Account.username_look == look)).limit(1)
+    )
+    if taken is not None:
+        if taken.casefold() == name.casefold():
+            raise ApiError(409, "conflict", f"the username {name!r} is taken")
+        raise ApiError(409, "conflict", f"the username {name!r} looks like {taken!r}, which is taken: choose another")
+    account = Account(
+        username=name,
+        username_key=key,
+        username_look=look,
+        password_hash=password_hash,
+        balance=0,
+        is_admin=is_admin,
+    )
     session.add(account)
     session.flush()
     if starting_balance:
@@ -130,6 +147,22 @@ def create_account(
         session.flush()
         session.refresh(account)
     return account
+
+
+def kept_key(name: str) -> str:
+    """The keys of an account that kept a name looking like an older account's when the look-alike rule came
+    (revision 0006): ``#`` and the name case-folded, which no other name's key can be (docs/server.md, "Names")."""
+    return "#" + name.casefold()
+
+
+def find_account(session: Session, typed: str) -> Account | None:
+    """The account a sign-in's username names: the one whose :func:`kept_key` it is (it kept its name, typed in
+    any case), else the one whose :func:`~studpoker.server.names.name_key` it has (typed in any case, or with
+    look-alike characters), else ``None``. ``typed`` is as sent: normalised here as a username is."""
+    name = " ".join(unicodedata.normalize("NFKC", typed).split())
+    kept = kept_key(name)
+    found = session.scalars(select(Account).where(Account.username_key.in_([kept, name_key(name)]))).all()
+    return next((a for a in found if a.username_key == kept), found[0] if found else None)
 
 
 def digest(token: str) -> str:
@@ -175,6 +208,19 @@ def end_session(session: Session, token: str | None) -> str | None:
     hashed = digest(token)
     session.execute(delete(SessionRow).where(SessionRow.token_hash == hashed))
     return hashed
+
+
+def end_sessions(session: Session, account_id: int, keep: str | None = None) -> list[str]:
+    """Delete every session of the account except ``keep`` (a token hash; ``None``: every one); returns the
+    deleted hashes, to close their sockets."""
+    hashes = [
+        token
+        for token in session.scalars(select(SessionRow.token_hash).where(SessionRow.account_id == account_id)).all()
+        if token != keep
+    ]
+    for start in range(0, len(hashes), 500):
+        session.execute(delete(SessionRow).where(SessionRow.token_hash.in_(hashes[start : start + 500])))
+    return hashes
 
 
 def expire_sessions(session: Session, in_use: Iterable[str], idle: float, longest: float) -> list[str]:

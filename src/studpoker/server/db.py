@@ -41,7 +41,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
-from .limits import MAX_BALANCE
+from .limits import MAX_BALANCE, MAX_NAME_KEY
 
 __all__ = [
     "Account",
@@ -89,7 +89,9 @@ class Account(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     username: Mapped[str] = mapped_column(String(40))
-    username_key: Mapped[str] = mapped_column(String(40), unique=True)  # case-folded: unique ignoring case
+    # the name's two keys (studpoker.server.names): no two accounts share either, so no two names look alike
+    username_key: Mapped[str] = mapped_column(String(40), unique=True)
+    username_look: Mapped[str] = mapped_column(String(40), unique=True)
     password_hash: Mapped[str] = mapped_column(String(255))
     balance: Mapped[int] = mapped_column(BigInteger, default=0)
     is_admin: Mapped[bool] = mapped_column(Boolean, default=False)
@@ -150,9 +152,10 @@ class LedgerEntry(Base):
 class TableRow(Base):
     """A table's sign and counters. ``hand_number`` is the last hand dealt (finished or voided). ``status``:
     ``open``, ``closing`` (no new hand; everyone is cashed out when the one in play ends) or ``closed``.
-    ``name_key`` is unique among tables not closed. ``showdown_seconds``: the pause after a hand shown down
-    (``None``, a table from before it was chosen: ``Settings.showdown_seconds``). ``training``: a training table
-    (practice chips from the house, every card of a finished hand public, the replayer's equities)."""
+    ``name_key`` and ``name_look`` (the name's keys, :mod:`studpoker.server.names`) are each unique among tables
+    not closed (``MAX_NAME_KEY`` wide: a key may be longer than its name). ``showdown_seconds``: the pause after a
+    hand shown down (``None``, a table from before it was chosen: ``Settings.showdown_seconds``). ``training``: a
+    training table (practice chips from the house, every card of a finished hand public, the replayer's equities)."""
 
     __tablename__ = "tables"
     __table_args__ = (
@@ -163,11 +166,19 @@ class TableRow(Base):
             sqlite_where=text("status != 'closed'"),
             postgresql_where=text("status != 'closed'"),
         ),
+        Index(
+            "one_open_table_per_look",
+            "name_look",
+            unique=True,
+            sqlite_where=text("status != 'closed'"),
+            postgresql_where=text("status != 'closed'"),
+        ),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(60))
-    name_key: Mapped[str | None] = mapped_column(String(60), nullable=True)
+    name_key: Mapped[str | None] = mapped_column(String(MAX_NAME_KEY), nullable=True)
+    name_look: Mapped[str | None] = mapped_column(String(MAX_NAME_KEY), nullable=True)
     variant: Mapped[str] = mapped_column(String(12))
     preset: Mapped[str] = mapped_column(String(20))
     ante: Mapped[int] = mapped_column(BigInteger)

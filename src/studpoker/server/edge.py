@@ -34,10 +34,16 @@ from .config import Settings
 from .errors import error_body
 from .forwarded import TrustedProxies
 
-__all__ = ["WS_MAX_SIZE", "Edge", "GuardedH11Protocol", "Watch", "uvicorn_options"]
+__all__ = ["WEBSOCKETS", "WS_MAX_SIZE", "Edge", "GuardedH11Protocol", "Watch", "uvicorn_options"]
 
 #: The largest WebSocket message uvicorn takes before the room sees it (the room's own limit is 4 KiB).
 WS_MAX_SIZE = 65536
+#: The table sockets' implementation: uvicorn's sans-I/O ``websockets``, named rather than left to ``auto`` (which
+#: picked the legacy one before uvicorn 0.50). It answers a client's close frame in the read that brings it and
+#: closes the connection, while the legacy one reads a close only after the application has taken every frame
+#: before it, then waits up to 10 s for the client to drop the connection: a client that had stopped reading waited
+#: those 10 s for the server's close (issue 26, item 12; docs/server.md, "Table sockets").
+WEBSOCKETS = "websockets-sansio"
 
 
 class Edge:
@@ -225,4 +231,4 @@ def uvicorn_options(settings: Settings, http: str = "auto") -> dict[str, Any]:
         http = "httptools" if "httptools" in _PROTOCOLS else "h11"
     base = _PROTOCOLS[http]
     protocol = type(base.__name__, (base,), {"edge": Edge(settings), "__doc__": base.__doc__})
-    return {"proxy_headers": False, "ws_max_size": WS_MAX_SIZE, "http": protocol}
+    return {"proxy_headers": False, "ws": WEBSOCKETS, "ws_max_size": WS_MAX_SIZE, "http": protocol}

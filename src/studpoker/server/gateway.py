@@ -39,6 +39,7 @@ from .db import LeaseRow, SeatRow, TableRow
 from .errors import ApiError
 from .handle import TableHandle
 from .lease import lease_of
+from .names import look_key, name_key
 from .room import DEFAULT_TABLE, Room, _freeze_startup_objects, hands_played, rules_of
 
 __all__ = ["CALL_SECONDS", "GatewayRoom", "RemoteTable"]
@@ -342,8 +343,10 @@ class GatewayRoom(Room):
 
         return await self.db.run(work)
 
-    async def _open_tables(self, owner: int | None) -> tuple[int, int, set[str]]:
-        def work(session: Session) -> tuple[int, int]:
+    async def _open_tables(self, owner: int | None, name: str) -> tuple[int, int, str | None]:
+        key, look = name_key(name), look_key(name)
+
+        def work(session: Session) -> tuple[int, int, str | None]:
             open_ = TableRow.status != "closed"
             total = int(session.scalar(select(func.count(TableRow.id)).where(open_)) or 0)
             mine = 0
@@ -351,10 +354,13 @@ class GatewayRoom(Room):
                 mine = int(
                     session.scalar(select(func.count(TableRow.id)).where(open_, TableRow.created_by == owner)) or 0
                 )
-            return total, mine
+            # another gateway may open a twin between this look and the insert: the unique indexes refuse it then
+            twin = session.scalar(
+                select(TableRow.name).where(open_, (TableRow.name_key == key) | (TableRow.name_look == look)).limit(1)
+            )
+            return total, mine, twin
 
-        total, mine = await self.db.run(work)
-        return total, mine, set()  # a name taken is refused by the database's unique index
+        return await self.db.run(work)
 
     async def _opened(self, row: TableRow) -> TableHandle:
         """A new table: its lease row, a word to the workers, and its lobby entry once one of them has it."""

@@ -16,6 +16,7 @@ __all__ = [
     "MAX_ID",
     "MAX_JSON_DEPTH",
     "MAX_NAME",
+    "MAX_NAME_KEY",
     "MAX_SHOWDOWN_SECONDS",
     "MAX_STAKE",
     "json_depth",
@@ -33,6 +34,9 @@ MAX_ID = 2**31 - 1
 MAX_JSON_DEPTH = 32
 #: The longest table name, in characters (after normalisation).
 MAX_NAME = 40
+#: The longest key of a table name (:func:`studpoker.server.names.name_key`, ``look_key``), in characters: no
+#: character's key is longer than 8 (tested over every character a name may hold), so 8 per character of the name.
+MAX_NAME_KEY = 8 * MAX_NAME
 #: The longest pause after a showdown a table may have, in seconds.
 MAX_SHOWDOWN_SECONDS = 30.0
 

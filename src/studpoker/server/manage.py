@@ -3,13 +3,12 @@ give or take the admin role. Runs straight on the database, with or without a se
 
 from __future__ import annotations
 
-from sqlalchemy import select, update
+from sqlalchemy import update
 from sqlalchemy.orm import Session
 
-from .auth import Passwords, create_account, password_problem, valid_username
+from .auth import Passwords, create_account, find_account, password_problem, valid_username
 from .db import Account, Database, check_database
 from .errors import ApiError
-from .names import name_key
 
 __all__ = ["ManageError", "create_user", "set_admin"]
 
@@ -55,11 +54,10 @@ def set_admin(url: str, username: str, admin: bool) -> None:
     try:
 
         def work(session: Session) -> bool:
-            key = name_key(username.strip())
-            found = session.scalar(select(Account.id).where(Account.username_key == key))
+            found = find_account(session, username)
             if found is None:
                 return False
-            session.execute(update(Account).where(Account.id == found).values(is_admin=admin))
+            session.execute(update(Account).where(Account.id == found.id).values(is_admin=admin))
             return True
 
         if not db.transaction(work):

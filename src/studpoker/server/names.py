@@ -1,9 +1,15 @@
-"""Names people choose (usernames, table names): normalised, free of invisible tricks, unique ignoring case.
+"""Names people choose (usernames, table names): normalised, free of invisible tricks, unique by their look.
 
 Text is normalised to Unicode NFKC (so a full-width ``ａｎｎ`` *is* ``ann``), runs of white space become one space,
 and characters that display as something else or not at all are refused: controls (NUL...), format characters
 (the right-to-left override U+202E, zero-width joiners...), private-use, surrogates and unassigned code points.
-A name's **key** (case-folded) is what must be unique, so ``Ann`` and ``ANN`` are one name.
+
+Two names are one when they look alike: each name has two **keys**, both built on the UTS #39 *skeleton* (each
+character replaced by the prototype Unicode's confusables data gives it: ``1``, ``I`` and ``l`` are ``l``, ``0`` is
+``O``, ``m`` is ``rn``, a Lisu ``ꓢ`` is ``S``, the division slash ``∕`` is ``/``), and neither may be another
+name's. :func:`name_key` folds the case first (``Ann``, ``ANN`` and ``AnN`` are one name, and so are ``paypal`` and
+``PAYPA1``); :func:`look_key` takes the skeleton of the name as written (a capital ``I`` draws like ``l``: ``Ian``
+is ``lan``). Both then ignore case and combining marks (``Café`` is ``Cafe``).
 
 >>> table_name("  Friday   Razz ")
 'Friday Razz'
@@ -15,18 +21,34 @@ studpoker.server.names.BadNameError: a table name may not contain U+202E (RIGHT-
 Traceback (most recent call last):
     ...
 studpoker.server.names.BadNameError: a table name may not mix scripts (Cyrillic and Latin)
->>> username("ａｎｎ"), name_key("Ann"), name_key("Cafe\\u0301")
-('ann', 'ann', 'cafe')
+>>> username("ａｎｎ"), name_key("Ann"), name_key("Cafe\\u0301"), name_key("paypa1"), look_key("Ian")
+('ann', 'ann', 'cafe', 'paypal', 'lan')
+>>> name_key("\\ua4e2tud 10\\u221520") == name_key("Stud 10/20") != name_key("Stud 20/40")
+True
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
+from functools import cache
+from importlib import resources
 
 from .limits import MAX_NAME
 
-__all__ = ["RESERVED", "BadNameError", "has_visible_text", "name_key", "table_name", "unshowable", "username"]
+__all__ = [
+    "RESERVED",
+    "BadNameError",
+    "has_visible_text",
+    "look_alike",
+    "look_key",
+    "name_key",
+    "skeleton",
+    "table_name",
+    "unshowable",
+    "username",
+]
 
 _USERNAME = re.compile(r"[A-Za-z0-9_-]{3,20}")
 #: Usernames nobody may take, nor with digits or separators around them ("Admin_", "dealer-1", "adm1n"): the
@@ -106,8 +128,55 @@ def username(text: object) -> str:
     return name
 
 
+@cache
+def _prototypes() -> dict[int, str]:
+    """Unicode's confusables data (package data made by tools/gen_confusables.py): code point to prototype."""
+    text = resources.files(__package__).joinpath("confusables.txt").read_text(encoding="utf-8")
+    table: dict[int, str] = {}
+    for line in text.splitlines():
+        if line and not line.startswith("#"):
+            source, prototype = line.split("\t")
+            table[int(source, 16)] = "".join(chr(int(point, 16)) for point in prototype.split())
+    return table
+
+
+def skeleton(text: str) -> str:
+    """The UTS #39 skeleton of ``text``: NFD, each character replaced by its prototype, NFD again. Two strings
+    with one skeleton look alike (it is a key to compare, never a text to show).
+
+    >>> skeleton("paypa1"), skeleton("Stud 10\\u204420"), skeleton("rn") == skeleton("m")
+    ('paypal', 'Stud lO/2O', True)
+    """
+    decomposed = unicodedata.normalize("NFD", text)
+    return unicodedata.normalize("NFD", decomposed.translate(_prototypes()))
+
+
+def _folded(text: str) -> str:
+    """``text`` case-folded, without its combining marks."""
+    decomposed = unicodedata.normalize("NFD", text.casefold())
+    return "".join(c for c in decomposed if not unicodedata.category(c).startswith("M"))
+
+
 def name_key(name: str) -> str:
-    """What must be unique: the name case-folded and without its combining marks (``Ann`` = ``ANN``, and a
-    ``Stud 10/20`` with a stroke over its zero is still ``Stud 10/20``)."""
-    decomposed = unicodedata.normalize("NFKD", name)
-    return "".join(c for c in decomposed if not unicodedata.category(c).startswith("M")).casefold()
+    """A name's key in any case: the skeleton of the name case-folded, case-folded again and without combining
+    marks (``Ann`` = ``ANN``, ``paypal`` = ``PAYPA1``, ``Stud 10/20`` = ``ꓢtud 10∕20``, and a ``Stud 10/20``
+    with a stroke over its zero is still ``Stud 10/20``). No other name may have it."""
+    return _folded(skeleton(name.casefold()))
+
+
+def look_key(name: str) -> str:
+    """A name's key as drawn: the skeleton of the name as written, then case-folded and without combining marks
+    (so a capital ``I`` reads as the ``l`` it looks like: ``Ian`` = ``lan``, ``Stud I0/20`` = ``Stud 10/20``,
+    while ``Kai`` and ``Kal`` stay two names). No other name may have it."""
+    return _folded(skeleton(name))
+
+
+def look_alike(name: str, others: Iterable[str]) -> str | None:
+    """The first of ``others`` that looks like ``name`` (has its :func:`name_key` or its :func:`look_key`), or
+    ``None``.
+
+    >>> look_alike("Stud I0/20", ["Razz 2/4", "Stud 10/20"]), look_alike("Stud 20/40", ["Stud 10/20"])
+    ('Stud 10/20', None)
+    """
+    key, look = name_key(name), look_key(name)
+    return next((other for other in others if name_key(other) == key or look_key(other) == look), None)

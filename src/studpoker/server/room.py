@@ -35,13 +35,13 @@ from .errors import ApiError
 from .handle import TableHandle
 from .ledger import cash_out_kind, purse, table_account, transfer
 from .limits import MAX_NAME
-from .names import BadNameError, name_key, table_name
+from .names import BadNameError, look_alike, look_key, name_key, table_name
 from .schemas import CreateTable
 from .seating import SeatMeta
 from .throttle import Throttle
 from .training import EquityDesk
 
-__all__ = ["LOGGED_OUT", "STAKES", "Room", "free_table_name", "rules_of"]
+__all__ = ["LOGGED_OUT", "STAKES", "Room", "name_taken", "numbered_name", "rules_of"]
 
 log = logging.getLogger("studpoker.server")
 
@@ -62,6 +62,25 @@ VOIDED_KEPT = 5
 DEFAULT_TABLE = CreateTable.model_validate(
     {"name": "Stud 10/20", "variant": "STUD7", "small_bet": 10, "big_bet": 20, "ante": 1, "bring_in": 3}
 )
+
+
+def name_taken(name: str, twin: str | None, free: str) -> ApiError:
+    """409 ``conflict``: ``name`` is an open table's (``twin``), or looks like it (``None``: like one of them);
+    ``free`` is a name that is not, proposed instead."""
+    if twin == name:
+        return ApiError(409, "conflict", f"a table named {name!r} is open: choose another name, such as {free!r}")
+    like = "an open table's name" if twin is None else f"the open table {twin!r}"
+    return ApiError(409, "conflict", f"the name {name!r} looks like {like}: choose another name, such as {free!r}")
+
+
+def numbered_name(name: str, number: int) -> str:
+    """``name #number``, ``name`` shortened to fit a table name's length (what a taken name's free twin is called).
+
+    >>> numbered_name("Stud 10/20", 2), len(numbered_name("x" * 40, 12))
+    ('Stud 10/20 #2', 40)
+    """
+    suffix = f" #{number}"
+    return table_name(name[: MAX_NAME - len(suffix)].rstrip() + suffix)
 
 
 def rules_of(row: TableRow) -> Rules:
@@ -177,24 +196,6 @@ def _warm_up() -> None:
 
 #: A training table's maximum buy-in, in big bets, when its creator gives none (its chips come from the house).
 TRAINING_MAX_BUY_IN = 100
-
-
-def free_table_name(name: str, taken: set[str]) -> str:
-    """``name``, or the first of ``name #2``, ``name #3``... whose key no open table has (``taken``: their
-    :func:`~studpoker.server.names.name_key`), shortened to fit a table name's length: what the lobby's automatic
-    name becomes when a table of the same game and stakes is open, and what a refusal proposes."""
-    if name_key(name) not in taken:
-        return name
-    for number in range(2, len(taken) + 3):
-        suffix = f" #{number}"
-        candidate = table_name(name[: MAX_NAME - len(suffix)].rstrip() + suffix)
-        if name_key(candidate) not in taken:
-            return candidate
-    raise AssertionError("unreachable: len(taken) + 1 candidates cannot all be taken")
-
-
-def _name_taken(name: str, taken: set[str]) -> str:
-    return f"a table named {name!r} is open: choose another name, such as {free_table_name(name, taken)!r}"
 
 
 class Room:
@@ -352,9 +353,9 @@ class Room:
     async def create_table(self, owner: Who | None, request: CreateTable) -> TableHandle:
         """A new table from a preset and stakes (the API's create form), opened by ``owner`` (``None``: the room).
 
-        Refused with :class:`ApiError`: stakes the rules refuse (400), a name that is not allowed (400) or that an
-        open table has (409), more open tables than ``max_tables_per_account`` for the owner (admins excepted) or
-        than ``max_tables`` in all (409 ``limit``).
+        Refused with :class:`ApiError`: stakes the rules refuse (400), a name that is not allowed (400) or that looks
+        like an open table's (409: :func:`~studpoker.server.names.look_alike`), more open tables than
+        ``max_tables_per_account`` for the owner (admins excepted) or than ``max_tables`` in all (409 ``limit``).
         """
         small = request.small_bet
         big = request.big_bet if request.big_bet is not None else 2 * small
@@ -385,10 +386,9 @@ class Room:
             raise ApiError(403, "forbidden", "this card room has no training tables")
         if request.bots >= rules.max_seats:
             raise ApiError(400, "invalid", f"bots must be 0 to {rules.max_seats - 1}, got {request.bots}")
-        key = name_key(name)
         settings = self.settings
         async with self._creating:  # one creation at a time: the limits and the name are checked, then taken
-            total, mine, names = await self._open_tables(None if owner is None else owner.id)
+            total, mine, twin = await self._open_tables(None if owner is None else owner.id, name)
             if total >= settings.max_tables:
                 raise ApiError(409, "limit", f"the room has its maximum of {settings.max_tables} open tables")
             if owner is not None and not owner.is_admin:
@@ -404,14 +404,14 @@ class Room:
                         f"you opened {settings.tables_per_account_per_hour} tables in the last hour: wait {wait} s",
                         {"Retry-After": str(wait)},
                     )
-            if key in names and not request.name:  # the automatic name of an open table's stakes: the next free one
-                name = free_table_name(name, names)
-                key = name_key(name)
-            elif key in names:
-                raise ApiError(409, "conflict", _name_taken(name, names))
+            if twin is not None and not request.name:  # the automatic name of an open table's: the next free one
+                name = await self._free_name(name)
+            elif twin is not None:
+                raise name_taken(name, twin, await self._free_name(name))
             row = TableRow(
                 name=name,
-                name_key=key,
+                name_key=name_key(name),
+                name_look=look_key(name),
                 variant=request.variant.value,
                 preset=request.preset,
                 ante=ante,
@@ -435,8 +435,8 @@ class Room:
 
             try:
                 saved = await self.db.run(work)
-            except IntegrityError:
-                raise ApiError(409, "conflict", _name_taken(name, names)) from None
+            except IntegrityError:  # the room on several processes: another gateway opened a twin meanwhile
+                raise name_taken(name, None, await self._free_name(name)) from None
             if owner is not None and not owner.is_admin:
                 self.table_openings.add(str(owner.id))
             actor = await self._opened(saved)
@@ -446,11 +446,22 @@ class Room:
             await actor.add_bots(request.bots, "tight-aggressive")
         return actor
 
-    async def _open_tables(self, owner: int | None) -> tuple[int, int, set[str]]:
-        """How many tables are open, how many of them ``owner`` opened, and their names' keys."""
+    async def _free_name(self, name: str) -> str:
+        """The first of ``name #2``, ``name #3``... that looks like no open table's name: what the lobby's automatic
+        name becomes when a table of the same game and stakes is open, and what a refusal proposes."""
+        number = 2
+        while True:
+            candidate = numbered_name(name, number)
+            if (await self._open_tables(None, candidate))[2] is None:
+                return candidate
+            number += 1
+
+    async def _open_tables(self, owner: int | None, name: str) -> tuple[int, int, str | None]:
+        """How many tables are open, how many of them ``owner`` opened, and the open table whose name looks like
+        ``name`` (``None``: none does)."""
         actors = self.actors.values()
         mine = sum(1 for a in actors if owner is not None and a.created_by == owner)
-        return len(self.actors), mine, {name_key(a.name) for a in actors}
+        return len(self.actors), mine, look_alike(name, (a.name for a in actors))
 
     async def _opened(self, row: TableRow) -> TableHandle:
         """A table just written to the database, running."""

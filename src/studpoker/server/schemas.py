@@ -40,9 +40,11 @@ __all__ = [
     "Me",
     "MySeat",
     "Ok",
+    "PasswordChange",
     "Preferences",
     "PreferencesChange",
     "Presets",
+    "SessionsEnded",
     "Sit",
     "SitResult",
     "SittingOut",
@@ -108,6 +110,18 @@ class Credentials(_Request):
 
     username: str = Field(min_length=1, max_length=40, examples=["ann"])
     password: str = Field(min_length=1, max_length=128, examples=["correct horse battery"])
+
+
+class PasswordChange(_Request):
+    """A change of the account's password: the current one, and the new one (8 to 128 characters that zxcvbn does
+    not find easy to guess, as at sign-up)."""
+
+    current: str = Field(min_length=1, max_length=128, examples=["correct horse battery"])
+    new: str = Field(min_length=1, max_length=128, examples=["purple monkey dishwasher"])
+
+
+class SessionsEnded(BaseModel):
+    ended: int = Field(description="how many sessions of the account ended (their table sockets were closed)")
 
 
 class Account(BaseModel):

@@ -185,6 +185,9 @@ async def _serve_socket(websocket: WebSocket, room: Room, table_id: str) -> None
     finally:
         room.drop_socket(connection)
         actor.disconnect(connection)
+        if websocket.client_state != WebSocketState.CONNECTED:  # the client closed: nothing more goes to it
+            connection.frames.clear()
+            connection.queued = 0
         connection.close(1000)
         try:
             await asyncio.wait_for(writer, timeout=5)
@@ -193,12 +196,13 @@ async def _serve_socket(websocket: WebSocket, room: Room, table_id: str) -> None
 
 
 async def write_frames(websocket: WebSocket, connection: Connection) -> None:
-    """Send a connection's queued frames in order; an ``int`` in the queue closes the socket with that code."""
+    """Send a connection's queued frames in order; an ``int`` in the queue closes the socket with that code (unless
+    the client closed it first: its close was answered when it came, and nothing may follow)."""
     try:
         while True:
             item = await connection.next()
             if isinstance(item, int):
-                if websocket.application_state == WebSocketState.CONNECTED:
+                if websocket.application_state == websocket.client_state == WebSocketState.CONNECTED:
                     await websocket.close(item)
                 return
             await websocket.send_text(item)

@@ -1,5 +1,6 @@
 """Accounts and sessions: sign up, log in (throttled), log out (closing the session's sockets), who am I, my
-ledger, my preferences, and a CSRF token for programs that send no ``Origin``."""
+ledger, my preferences, a change of password and signing out everywhere (closing the sockets of the sessions
+they end), and a CSRF token for programs that send no ``Origin``."""
 
 from __future__ import annotations
 
@@ -19,18 +20,33 @@ from ..auth import (
     MAX_PASSWORD,
     create_account,
     end_session,
+    end_sessions,
+    find_account,
     new_session,
     password_problem,
     valid_username,
 )
 from ..config import Settings
 from ..db import Account as AccountRow
-from ..db import LedgerEntry
+from ..db import LedgerEntry, SessionRow
 from ..deps import CurrentAccount, RoomDep, SettingsDep, check_csrf, client_address
 from ..errors import ApiError
 from ..ledger import user_account
 from ..names import name_key
-from ..schemas import Account, Credentials, CsrfToken, Empty, Ledger, Me, Ok, Preferences, PreferencesChange
+from ..room import Room
+from ..schemas import (
+    Account,
+    Credentials,
+    CsrfToken,
+    Empty,
+    Ledger,
+    Me,
+    Ok,
+    PasswordChange,
+    Preferences,
+    PreferencesChange,
+    SessionsEnded,
+)
 from . import errors
 
 router = APIRouter(prefix="/api", tags=["accounts"], dependencies=[Depends(check_csrf)])
@@ -119,22 +135,25 @@ async def login(body: Credentials, request: Request, response: Response, room: R
     # counted as failures now, forgiven if the password is right: parallel guesses cannot all pass the check above
     stamp = room.login_failures_by_address.add(address)
     room.login_failures_by_account.add(key)
-    found = await room.db.run(
-        lambda s: s.execute(
-            select(AccountRow.id, AccountRow.password_hash).where(AccountRow.username_key == key)
-        ).first()
-    )
+
+    def lookup(session: Session) -> tuple[int, str] | None:
+        account = find_account(session, body.username)
+        return None if account is None else (account.id, account.password_hash)
+
+    found = await room.db.run(lookup)
     password = body.password[:MAX_PASSWORD]
     ok = await asyncio.to_thread(room.passwords.verify, None if found is None else found[1], password)
     if not ok or found is None:
         raise ApiError(401, "bad_credentials", "wrong username or password")
     room.login_failures_by_address.forgive(address, stamp)
     room.login_failures_by_account.clear(key)
-    account_id = int(found[0])
+    account_id, verified = found
 
     def work(session: Session) -> tuple[Account, str]:
-        account = session.get(AccountRow, account_id)
-        assert account is not None
+        # locked, and checked again: a password changed since it was read ends every session, this one too
+        account = session.get(AccountRow, account_id, with_for_update=True)
+        if account is None or account.password_hash != verified:
+            raise ApiError(401, "bad_credentials", "wrong username or password")
         token = new_session(session, account_id)
         return Account(
             id=account.id, username=account.username, balance=account.balance, is_admin=account.is_admin
@@ -250,3 +269,66 @@ async def change_preferences(body: PreferencesChange, who: CurrentAccount, room:
 
     result: Preferences = await room.db.run(work)
     return result
+
+
+def _wrong_passwords_wait(room: Room, address: str, key: str) -> None:
+    """429 ``rate_limited`` while ``address`` or the username ``key`` has had too many wrong passwords."""
+    wait = max(room.login_failures_by_address.retry_after(address), room.login_failures_by_account.retry_after(key))
+    if wait:
+        raise ApiError(
+            429, "rate_limited", f"too many wrong passwords: try again in {wait} s", {"Retry-After": str(wait)}
+        )
+
+
+@router.post("/me/password", responses=errors(400, 401, 403, 413, 429))
+async def change_password(body: PasswordChange, who: CurrentAccount, request: Request, room: RoomDep) -> SessionsEnded:
+    """Change the account's password. The current one must be right (a wrong one counts as a wrong login does,
+    for the username and the address, and past the limit every try is 429); the new one follows the sign-up's
+    rules. Every other session of the account ends and its table sockets close; this one stays signed in."""
+    address, key = client_address(request), name_key(who.username)
+    _wrong_passwords_wait(room, address, key)
+    problem = password_problem(body.new, who.username, room.settings.min_password_score)
+    if problem:
+        raise ApiError(400, "invalid", problem)
+    if body.new == body.current:
+        raise ApiError(400, "invalid", "the new password is the current one: choose another")
+    stamp = room.login_failures_by_address.add(address)  # counted now, forgiven if right (as a login)
+    room.login_failures_by_account.add(key)
+    stored = await room.db.run(lambda s: s.scalar(select(AccountRow.password_hash).where(AccountRow.id == who.id)))
+    if not await asyncio.to_thread(room.passwords.verify, stored, body.current):
+        raise ApiError(403, "bad_credentials", "the current password is not right")
+    room.login_failures_by_address.forgive(address, stamp)
+    room.login_failures_by_account.clear(key)
+    hashed = await asyncio.to_thread(room.passwords.hash, body.new)
+
+    def work(session: Session) -> list[str]:
+        account = session.get(AccountRow, who.id, with_for_update=True)  # a sign-in racing this waits, then fails
+        if account is None or session.get(SessionRow, who.session) is None:
+            raise ApiError(401, "not_logged_in", "sign in first")
+        if account.password_hash != stored:
+            raise ApiError(409, "conflict", "the password was changed meanwhile: sign in again with the new one")
+        account.password_hash = hashed
+        return end_sessions(session, who.id, keep=who.session)
+
+    ended: list[str] = await room.db.run(work)
+    for token in ended:
+        room.end_sockets(token, "your password was changed: sign in again")
+    return SessionsEnded(ended=len(ended))
+
+
+@router.post("/me/sessions/end", responses=errors(401, 403, 413))
+async def end_every_session(
+    who: CurrentAccount,
+    response: Response,
+    room: RoomDep,
+    settings: SettingsDep,
+    _body: Annotated[Empty | None, Body()] = None,
+) -> SessionsEnded:
+    """Sign out everywhere: every session of the account ends, this one too (its cookie is cleared), and every
+    table socket opened with one of them closes."""
+    ended: list[str] = await room.db.run(lambda s: end_sessions(s, who.id))
+    for token in ended:
+        room.end_sockets(token, "you signed out everywhere")
+    response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax", secure=settings.secure_cookies)
+    response.delete_cookie(CSRF_COOKIE, path="/", samesite="strict", secure=settings.secure_cookies)
+    return SessionsEnded(ended=len(ended))

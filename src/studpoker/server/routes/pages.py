@@ -18,6 +18,7 @@ PAGES = {
     "/signup": "signup.html",
     "/lobby": "lobby.html",
     "/cashier": "cashier.html",
+    "/account": "account.html",
     "/api/docs": "api-docs.html",
 }
 

@@ -152,7 +152,13 @@ export async function header() {
         ? el(
             "span",
             { class: "who" },
-            el("span", { class: "who-name" }, `Signed in as ${me.username}`),
+            // the name leads to the account page (password, signing out everywhere): no new item to wrap on phones
+            el(
+              "span",
+              { class: "who-name" },
+              "Signed in as ",
+              el("a", { href: "/account", "aria-label": `${me.username}: your account` }, me.username),
+            ),
             el("button", { type: "button", class: "link", onclick: logout }, "Sign out"),
           )
         : el(
