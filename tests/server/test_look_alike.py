@@ -33,9 +33,10 @@ def test_the_reviews_look_alike_tables_are_refused_beside_stud_10_20(client: Tes
         answer = ann.post("/api/tables", {"variant": "STUD7", "small_bet": 10, "name": twin})
         assert answer.status_code == 409 and answer.json()["error"]["code"] == "conflict", twin
         message = answer.json()["error"]["message"]
-        assert message == f"the name {twin!r} looks like the open table 'Stud 10/20': choose another name", message
+        assert message.startswith(f"the name {twin!r} looks like the open table 'Stud 10/20': choose another name")
+        assert message.endswith(", such as " + repr(twin + " #2")), message  # a free name proposed (item 4)
     same = ann.post("/api/tables", {"variant": "STUD7", "small_bet": 10, "name": "Stud 10/20"}).json()["error"]
-    assert same["message"] == "a table named 'Stud 10/20' is open: choose another name"
+    assert same["message"] == "a table named 'Stud 10/20' is open: choose another name, such as 'Stud 10/20 #2'"
     # names that only resemble it are other tables
     for other in ("Stud 20/40", "Stud 10/200", "Stud 1/20", "Razz 10/20", "Stud 10-20", "Stud 10/20 deep"):
         assert ann.post("/api/tables", {"variant": "STUD7", "small_bet": 10, "name": other}).status_code == 201, other

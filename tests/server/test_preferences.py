@@ -14,7 +14,7 @@ from studpoker.server.db import Account
 from .conftest import signup
 
 URL = "/api/me/preferences"
-DEFAULTS = {"four_color": False, "sound": True, "volume": 70, "muted": []}
+DEFAULTS = {"four_color": False, "sound": True, "volume": 70, "auto_muck": False, "muted": []}
 
 
 def test_defaults_then_changes_field_by_field(client: TestClient) -> None:
@@ -23,7 +23,7 @@ def test_defaults_then_changes_field_by_field(client: TestClient) -> None:
     answer = ann.post(URL, {"four_color": True})
     assert answer.status_code == 200 and answer.json() == {**DEFAULTS, "four_color": True}
     answer = ann.post(URL, {"volume": 0, "muted": ["bob", "Cid_9", "BOB", "cid_9", "x-y"]})
-    expected = {"four_color": True, "sound": True, "volume": 0, "muted": ["bob", "Cid_9", "x-y"]}
+    expected = {**DEFAULTS, "four_color": True, "volume": 0, "muted": ["bob", "Cid_9", "x-y"]}
     assert answer.json() == expected  # repeats ignoring case dropped, the first spelling kept
     assert ann.post(URL, {}).json() == expected  # nothing given: nothing changes
     assert ann.get(URL).json() == expected
@@ -121,7 +121,7 @@ def test_stored_values_that_do_not_fit_get_the_defaults(client: TestClient) -> N
     assert ann.get(URL).json() == {**DEFAULTS, "sound": False}
     ann.post(URL, {"four_color": True})
     stored = room.db.transaction(lambda s: s.scalar(select(Account.preferences).where(Account.id == ann.id)))
-    assert stored == {"four_color": True, "sound": False, "volume": 70, "muted": []}  # rewritten as the model
+    assert stored == {"four_color": True, "sound": False, "volume": 70, "auto_muck": False, "muted": []}  # as the model
 
 
 def test_the_schema_shows_the_models(client: TestClient) -> None:
@@ -133,3 +133,11 @@ def test_the_schema_shows_the_models(client: TestClient) -> None:
     assert change["properties"]["volume"]["maximum"] == 100 and change["properties"]["muted"]["maxItems"] == 100
     assert "Preferences" in schema["components"]["schemas"]
     assert {"401", "403"} <= set(operations["post"]["responses"])
+
+
+def test_auto_muck_is_a_preference_of_the_account(client: TestClient) -> None:
+    ann = signup(client, "ann")
+    assert ann.post(URL, {"auto_muck": True}).json()["auto_muck"] is True
+    assert ann.get(URL).json() == {**DEFAULTS, "auto_muck": True}
+    assert ann.post(URL, {"auto_muck": "yes"}).status_code == 400  # strict: a boolean only
+    assert ann.post(URL, {"auto_muck": None}).status_code == 400

@@ -486,5 +486,11 @@ def test_a_database_of_revision_0002_migrates(tmp_path: Path) -> None:
         assert client.get("/api/tables/1").json()["showdown_seconds"] == 4.0
         assert client.get("/api/tables/1").json()["training"] is False
         ann = User(client, "ann", "ann-token", 1)
-        assert ann.get("/api/me/preferences").json() == {"four_color": False, "sound": True, "volume": 70, "muted": []}
+        assert ann.get("/api/me/preferences").json() == {
+            "four_color": False,
+            "sound": True,
+            "volume": 70,
+            "auto_muck": False,
+            "muted": [],
+        }
         assert ann.post("/api/me/preferences", {"volume": 10}).json()["volume"] == 10

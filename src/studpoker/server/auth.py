@@ -31,6 +31,7 @@ __all__ = [
     "CSRF_COOKIE",
     "Passwords",
     "Who",
+    "check_username_free",
     "create_account",
     "digest",
     "end_session",
@@ -118,12 +119,9 @@ def password_problem(password: str, user: str, min_score: int) -> str | None:
     return "this password is too easy to guess" + (f": {hints}" if hints else "")
 
 
-def create_account(
-    session: Session, name: str, password_hash: str, starting_balance: int, *, is_admin: bool = False
-) -> Account:
-    """A new account with its play-money grant from the house (one transaction: the caller's).
-    ``name`` must already be a valid username (:func:`valid_username`); 409 ``conflict`` if it is taken or looks
-    like a name that is (one of its keys is another account's: :mod:`studpoker.server.names`)."""
+def check_username_free(session: Session, name: str) -> None:
+    """409 ``conflict`` if the valid username ``name`` is taken, or looks like a name that is (one of its keys is
+    another account's: :mod:`studpoker.server.names`); a cheap look-up, done before a sign-up's password is hashed."""
     key, look = name_key(name), look_key(name)
     taken = session.scalar(
         select(Account.username).where((Account.username_key == key) | (Account.username_look == look)).limit(1)
@@ -132,6 +130,16 @@ def create_account(
         if taken.casefold() == name.casefold():
             raise ApiError(409, "conflict", f"the username {name!r} is taken")
         raise ApiError(409, "conflict", f"the username {name!r} looks like {taken!r}, which is taken: choose another")
+
+
+def create_account(
+    session: Session, name: str, password_hash: str, starting_balance: int, *, is_admin: bool = False
+) -> Account:
+    """A new account with its play-money grant from the house (one transaction: the caller's).
+    ``name`` must already be a valid username (:func:`valid_username`); 409 ``conflict`` if it is taken or looks
+    like a name that is (one of its keys is another account's: :mod:`studpoker.server.names`)."""
+    check_username_free(session, name)
+    key, look = name_key(name), look_key(name)
     account = Account(
         username=name,
         username_key=key,

@@ -109,7 +109,7 @@ class NoteRow(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
     subject: Mapped[str] = mapped_column(String(40))
-    subject_key: Mapped[str] = mapped_column(String(60))
+    subject_key: Mapped[str] = mapped_column(String(160))  # a skeleton may be longer than the name ("m": "rn")
     text: Mapped[str] = mapped_column(Text)
     updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 

@@ -18,6 +18,7 @@ from ..auth import (
     COOKIE,
     CSRF_COOKIE,
     MAX_PASSWORD,
+    check_username_free,
     create_account,
     end_session,
     end_sessions,
@@ -99,9 +100,7 @@ async def signup(body: Credentials, request: Request, response: Response, room: 
     failure = room.signup_failures.add(address)
     try:
         name = valid_username(body.username)
-        key = name_key(name)
-        if await room.db.run(lambda s: s.scalar(select(AccountRow.id).where(AccountRow.username_key == key))):
-            raise ApiError(409, "conflict", f"the username {name!r} is taken")
+        await room.db.run(lambda session: check_username_free(session, name))
         problem = password_problem(body.password, name, settings.min_password_score)
         if problem:
             raise ApiError(400, "invalid", problem)

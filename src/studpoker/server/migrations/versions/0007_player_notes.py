@@ -25,7 +25,7 @@ def upgrade() -> None:
         sa.Column("id", sa.Integer(), primary_key=True),
         sa.Column("account_id", sa.Integer(), sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
         sa.Column("subject", sa.String(40), nullable=False),
-        sa.Column("subject_key", sa.String(60), nullable=False),
+        sa.Column("subject_key", sa.String(160), nullable=False),  # a skeleton may be longer than the name
         sa.Column("text", sa.Text(), nullable=False),
         sa.Column("updated_at", sa.DateTime(), nullable=False),
         sa.UniqueConstraint("account_id", "subject_key", name="one_note_per_subject"),
