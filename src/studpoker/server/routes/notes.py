@@ -10,7 +10,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path
+from fastapi import APIRouter, Body, Depends, Path
 from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
@@ -18,10 +18,13 @@ from ..db import NoteRow, utcnow
 from ..deps import CurrentAccount, RoomDep, check_csrf
 from ..errors import ApiError
 from ..names import name_key, unshowable
-from ..schemas import Note, NoteChange, Notes, Ok
+from ..schemas import Empty, Note, NoteChange, Notes, Ok
 from . import errors
 
 router = APIRouter(prefix="/api/me/notes", tags=["accounts"], dependencies=[Depends(check_csrf)])
+
+#: The body of a change with nothing to say: ``{}``, or none (the request is JSON all the same).
+NoData = Annotated[Empty | None, Body()]
 
 #: Notes one account may keep, and the characters of one.
 MAX_NOTES = 500
@@ -64,7 +67,7 @@ async def notes(who: CurrentAccount, room: RoomDep) -> Notes:
     return Notes.model_validate({"notes": await room.db.run(work)})
 
 
-@router.put("/{name}", responses=errors(400, 401, 403, 409, 413))
+@router.put("/{name}", responses=errors(400, 401, 403, 404, 409, 413))
 async def write_note(name: Subject, body: NoteChange, who: CurrentAccount, room: RoomDep) -> Note:
     """Write the note on ``name`` (an empty text deletes it; answered as an empty note)."""
     text = clean_note(body.text)
@@ -90,8 +93,8 @@ async def write_note(name: Subject, body: NoteChange, who: CurrentAccount, room:
     return Note.model_validate(await room.db.run(work))
 
 
-@router.delete("/{name}", responses=errors(401, 403, 413))
-async def delete_note(name: Subject, who: CurrentAccount, room: RoomDep) -> Ok:
+@router.delete("/{name}", responses=errors(400, 401, 403, 404, 413))
+async def delete_note(name: Subject, who: CurrentAccount, room: RoomDep, _body: NoData = None) -> Ok:
     """Delete the note on ``name`` (there may be none)."""
     key = name_key(name)
     await room.db.run(
