@@ -368,3 +368,7 @@ export function renderMyCards() {
   const text = p.folded ? "Folded" : p.shown && p.handName ? shownWords(p) : "";
   box.replaceChildren(cardsNode(p, hand, { big: true }), ...(text ? [el("span", { class: "my-hand" }, text)] : []));
 }
+
+// The bar's height as --bar-h on the page: the seat and table menu of a phone drops from just below it.
+const bar = document.querySelector("body > .bar");
+if (bar) new ResizeObserver(() => document.body.style.setProperty("--bar-h", `${bar.offsetHeight}px`)).observe(bar);
