@@ -111,6 +111,7 @@ export function placeSeats() {
   }
   document.getElementById("bets").replaceChildren(...bets);
   placeBets();
+  placeShowdown();
 }
 
 const CHIP_GAP = 6; // px between the chips and their seat's box
@@ -462,7 +463,7 @@ export function renderShowdown() {
     .filter((p) => p.shown || p.won)
     .map((p) => {
       const parts = [el("strong", {}, p.name)];
-      if (p.shown) parts.push(`: ${shownWords(p)}`);
+      if (p.shown) parts.push(el("span", { class: "hand-words" }, `: ${shownWords(p)}`));
       if (p.awards.length) parts.push(el("span", { class: "award" }, ` \u2014 ${awardWords(p.awards)}`));
       return el("li", { class: p.won ? "won" : "" }, ...parts);
     });
@@ -470,6 +471,71 @@ export function renderShowdown() {
   box.hidden = false;
   // the pot line would sit under the box: the box says it all while it shows
   document.getElementById("center").hidden = state.hand === hand;
+  placeShowdown();
+}
+
+/**
+ * Puts the showdown box where it covers no seat that has cards on the felt (the hands shown, or the next hand's
+ * when it is dealt while the box stays), and if it can the centre's lines: the widest box that fits, as near the
+ * middle as it fits. Where no box with every hand in words fits (a phone, many hands shown), the box says only who
+ * won what ("compact": the hands are in words under each seat's cards, and stay in the box for screen readers).
+ * Where even that does not fit (a felt far too small), it goes in the middle, over the seats, as before.
+ */
+function placeShowdown() {
+  const box = document.getElementById("showdown");
+  const wrap = document.getElementById("felt-wrap");
+  if (!box || !wrap || box.hidden) return;
+  const width = wrap.clientWidth;
+  const height = wrap.clientHeight;
+  const origin = wrap.getBoundingClientRect();
+  const rel = (r, m) => ({ l: r.left - origin.left - m, t: r.top - origin.top - m, r: r.right - origin.left + m, b: r.bottom - origin.top + m });
+  const hits = (a, b) => a.l < b.r && b.l < a.r && a.t < b.b && b.t < a.b;
+  const seats = [...document.querySelectorAll("#seats > .seat")]
+    .filter((seat) => seat.querySelector(".cards .card") || seat.classList.contains("winner"))
+    .map((seat) => rel(seat.getBoundingClientRect(), 5));
+  const center = document.getElementById("center");
+  const lines = center.hidden ? [] : [...center.children].map((line) => rel(line.getBoundingClientRect(), 4));
+  const margin = 4;
+  const widest = Math.min(28 * 16, width - 2 * margin);
+  const narrowest = Math.min(6.5 * 16, widest);
+  box.classList.add("placed");
+  const spotFor = (w, h, avoid) => {
+    const xs = new Set([(width - w) / 2, margin, width - w - margin]);
+    const ys = new Set([(height - h) / 2, margin, height - h - margin]);
+    for (const a of avoid) {
+      xs.add(a.r).add(a.l - w);
+      ys.add(a.b).add(a.t - h);
+    }
+    let best = null;
+    for (const x of xs) {
+      if (x < margin - 0.5 || x + w > width - margin + 0.5) continue;
+      for (const y of ys) {
+        if (y < margin - 0.5 || y + h > height - margin + 0.5) continue;
+        const r = { l: x, t: y, r: x + w, b: y + h };
+        if (avoid.some((a) => hits(r, a))) continue;
+        const cost = Math.hypot(x + w / 2 - width / 2, y + h / 2 - height / 2);
+        if (!best || cost < best.cost) best = { x, y, cost };
+      }
+    }
+    return best;
+  };
+  for (const avoid of lines.length ? [[...seats, ...lines], seats] : [seats]) {
+    for (const compact of [false, true]) {
+      box.classList.toggle("compact", compact);
+      for (let w = widest; w >= narrowest - 0.5; w -= Math.max(16, (widest - narrowest) / 4)) {
+        box.style.width = `${w}px`;
+        const spot = spotFor(w, box.offsetHeight, avoid);
+        if (spot) {
+          box.style.left = `${spot.x}px`;
+          box.style.top = `${spot.y}px`;
+          return;
+        }
+      }
+    }
+  }
+  box.style.width = `${widest}px`;
+  box.style.left = `${(width - widest) / 2}px`;
+  box.style.top = `${Math.max(margin, (height - box.offsetHeight) / 2)}px`;
 }
 
 /** The viewer's own cards, large, in the dock (always on screen while he plays). */
