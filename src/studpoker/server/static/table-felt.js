@@ -46,7 +46,7 @@ export function renderSign() {
 }
 
 /** The spot of each seat: seat number -> [x, y] in pixels of the felt area, and the seat boxes' size. */
-function spots(n, width, height, seatW, seatH, tall) {
+function spots(n, width, height, seatW, seatH, tall, edge) {
   const table = SPOTS[`${tall ? "tall" : "wide"}${n > 8 ? 10 : 8}`];
   const mine = state.you?.seat ?? null;
   const out = new Map();
@@ -54,8 +54,8 @@ function spots(n, width, height, seatW, seatH, tall) {
     // the viewer at the bottom; a watcher sees seat 1 at the top and the others clockwise from it
     const slot = (((mine ? seat - mine : seat - 1 + Math.floor(table.length / 2)) % n) + n) % n;
     const [fx, fy] = table[Math.round((slot * table.length) / n) % table.length];
-    // 9 px kept free above and below: the clock badge sits on a seat's top edge
-    out.set(seat, [seatW / 2 + fx * Math.max(0, width - seatW), seatH / 2 + 9 + fy * Math.max(0, height - seatH - 18)]);
+    // `edge` px kept free above and below: the clock badge sits on a seat's top edge
+    out.set(seat, [seatW / 2 + fx * Math.max(0, width - seatW), seatH / 2 + edge + fy * Math.max(0, height - seatH - 2 * edge)]);
   }
   return out;
 }
@@ -87,7 +87,9 @@ export function placeSeats() {
   const boxes = [...document.querySelectorAll("#seats > .seat")];
   const seatW = Math.max(0, ...boxes.map((b) => b.offsetWidth));
   const seatH = Math.max(0, ...boxes.map((b) => b.offsetHeight));
-  const out = spots(t.max_seats, width, height, seatW, seatH, tall);
+  // the clock badge (0.9em, line-height 1.3, in the seat's font) stands 70% above the seat's top edge
+  const font = parseFloat(getComputedStyle(boxes[0] ?? wrap).fontSize) || 12;
+  const out = spots(t.max_seats, width, height, seatW, seatH, tall, Math.max(9, Math.ceil(0.9 * 1.3 * 0.7 * font) + 1));
   for (const box of boxes) {
     const [x, y] = out.get(Number(box.dataset.seat));
     box.style.left = `${x - box.offsetWidth / 2}px`;
