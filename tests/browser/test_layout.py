@@ -70,7 +70,8 @@ LAYOUT = r"""() => {
   const box = (r) => [r.left, r.top, r.right, r.bottom];
   const rect = (e) => box(e.getBoundingClientRect());
   const shown = (e) => {
-    if (!e.getClientRects().length) return false;
+    // checkVisibility: not in a closed <details> (its content is content-visibility: hidden, yet has boxes)
+    if (!e.getClientRects().length || !e.checkVisibility()) return false;
     const style = getComputedStyle(e);
     return style.visibility === 'visible' && Number(style.opacity) > 0;
   };
