@@ -46,7 +46,7 @@ export function renderSign() {
 }
 
 /** The spot of each seat: seat number -> [x, y] in pixels of the felt area, and the seat boxes' size. */
-function spots(n, width, height, seatW, seatH, tall) {
+function spots(n, width, height, seatW, seatH, tall, edge) {
   const table = SPOTS[`${tall ? "tall" : "wide"}${n > 8 ? 10 : 8}`];
   const mine = state.you?.seat ?? null;
   const out = new Map();
@@ -54,8 +54,8 @@ function spots(n, width, height, seatW, seatH, tall) {
     // the viewer at the bottom; a watcher sees seat 1 at the top and the others clockwise from it
     const slot = (((mine ? seat - mine : seat - 1 + Math.floor(table.length / 2)) % n) + n) % n;
     const [fx, fy] = table[Math.round((slot * table.length) / n) % table.length];
-    // 9 px kept free above and below: the clock badge sits on a seat's top edge
-    out.set(seat, [seatW / 2 + fx * Math.max(0, width - seatW), seatH / 2 + 9 + fy * Math.max(0, height - seatH - 18)]);
+    // `edge` px kept free above and below: the clock badge sits on a seat's top edge
+    out.set(seat, [seatW / 2 + fx * Math.max(0, width - seatW), seatH / 2 + edge + fy * Math.max(0, height - seatH - 2 * edge)]);
   }
   return out;
 }
@@ -81,45 +81,162 @@ export function placeSeats() {
   if (!t || !wrap) return;
   const width = wrap.clientWidth;
   const height = wrap.clientHeight;
-  const tall = width < height * 1.1; // a portrait phone: the tall table (smaller seats, set by the CSS)
+  // a portrait phone: the tall table (smaller seats, set by the CSS); a wide table needs three seats across its top
+  const tall = width < height * 1.1 || width < 480;
   wrap.classList.toggle("tall", tall);
   const boxes = [...document.querySelectorAll("#seats > .seat")];
   const seatW = Math.max(0, ...boxes.map((b) => b.offsetWidth));
   const seatH = Math.max(0, ...boxes.map((b) => b.offsetHeight));
-  const out = spots(t.max_seats, width, height, seatW, seatH, tall);
+  // the clock badge (0.9em, line-height 1.3, in the seat's font) stands 70% above the seat's top edge
+  const font = parseFloat(getComputedStyle(boxes[0] ?? wrap).fontSize) || 12;
+  const out = spots(t.max_seats, width, height, seatW, seatH, tall, Math.max(9, Math.ceil(0.9 * 1.3 * 0.7 * font) + 1));
   for (const box of boxes) {
     const [x, y] = out.get(Number(box.dataset.seat));
     box.style.left = `${x - box.offsetWidth / 2}px`;
     box.style.top = `${y - box.offsetHeight / 2}px`;
   }
-  // chips in front of each seat: a third of the way from the seat towards the middle of the table
+  // chips in front of each seat: drawn here, put in place by placeBets (which knows what they must not cover)
   const bets = [];
   const hand = state.hand;
   if (hand && !hand.over) {
     for (const p of hand.players.values()) {
       if (!p.bet) continue;
-      // on the line from the seat to the middle of the table, just past the seat box's edge
-      const [x, y] = out.get(p.seat);
-      const dx = width / 2 - x;
-      const dy = height / 2 - y;
-      const length = Math.hypot(dx, dy) || 1;
-      const exit = Math.min(Math.abs(dx) > 0.5 ? seatW / 2 / Math.abs(dx) : Infinity, Math.abs(dy) > 0.5 ? seatH / 2 / Math.abs(dy) : Infinity);
-      const t = Math.min(tall ? 0.55 : 0.8, exit + 26 / length); // a tall felt's middle is narrow: keep it clear
-      const bx = x + dx * t;
-      const by = y + dy * t;
-      const node = el(
-        "div",
-        { class: "bet-chips", dataset: { seat: p.seat } },
-        el("span", { class: "chip" }),
-        el("span", { class: "amount" }, chips(p.bet)),
+      bets.push(
+        el(
+          "div",
+          { class: "bet-chips", dataset: { seat: p.seat } },
+          el("span", { class: "chip" }),
+          el("span", { class: "amount" }, chips(p.bet)),
+        ),
       );
-      node.style.left = `${bx}px`;
-      node.style.top = `${by}px`;
-      bets.push(node);
     }
   }
   document.getElementById("bets").replaceChildren(...bets);
+  placeBets();
+  placeShowdown();
 }
+
+const CHIP_GAP = 6; // px between the chips and their seat's box
+const CLEAR = { seat: 5, line: 4, chips: 3 }; // px kept clear around seat boxes (their rings), centre lines, chips
+
+/**
+ * Puts the chips in front of each seat where they cover nothing: no seat box (their own included), no line of the
+ * centre (street, pot, side pots, betting, who acts), no other chips, all on the felt, and nearer their own seat
+ * than any other. Each goes as near as it can to its ideal spot, on the line from the seat to the middle of the
+ * table just past the seat's edge: the spots tried are further along that line and along the seat's sides; the
+ * chips with the fewest free spots go first. Chips that find no spot try again smaller (the amount alone); if
+ * even that finds none, the bet is shown in the seat's box, by the name (.seat-bet). A tall (portrait) felt has
+ * no room in front of its side seats at all (their boxes leave a middle column that the centre's lines fill): every
+ * bet is shown in its seat's box there. The chips in front stay, hidden, on a bet shown in a box, so that they are
+ * swept to the pot from there. Run again whenever the centre's lines change (see the observer below).
+ */
+function placeBets() {
+  const wrap = document.getElementById("felt-wrap");
+  const nodes = [...document.querySelectorAll("#bets > .bet-chips")];
+  for (const seat of document.querySelectorAll("#seats > .seat.bet-inside")) seat.classList.remove("bet-inside");
+  if (!wrap || !nodes.length) return;
+  const width = wrap.clientWidth;
+  const height = wrap.clientHeight;
+  const origin = wrap.getBoundingClientRect();
+  const rel = (r, m = 0) => ({ l: r.left - origin.left - m, t: r.top - origin.top - m, r: r.right - origin.left + m, b: r.bottom - origin.top + m });
+  const hits = (a, b) => a.l < b.r && b.l < a.r && a.t < b.b && b.t < a.b;
+  const gap = (a, b) => Math.hypot(Math.max(0, a.l - b.r, b.l - a.r), Math.max(0, a.t - b.b, b.t - a.b));
+  const inside = (node) => {
+    node.classList.remove("small");
+    node.classList.add("inside");
+    const seat = document.querySelector(`#seats > .seat[data-seat="${node.dataset.seat}"]`);
+    seat?.classList.add("bet-inside");
+    const r = seat?.querySelector(".seat-bet")?.getBoundingClientRect();
+    if (!r) return;
+    node.style.left = `${(r.left + r.right) / 2 - origin.left}px`;
+    node.style.top = `${(r.top + r.bottom) / 2 - origin.top}px`;
+  };
+  for (const node of nodes) node.classList.remove("small", "inside");
+  if (wrap.classList.contains("tall")) {
+    nodes.forEach(inside);
+    return;
+  }
+  const seats = new Map();
+  const blocks = [];
+  for (const box of document.querySelectorAll("#seats > .seat")) {
+    seats.set(box.dataset.seat, rel(box.getBoundingClientRect()));
+    blocks.push(rel(box.getBoundingClientRect(), CLEAR.seat));
+    const clock = box.querySelector(".clock");
+    if (clock?.getClientRects().length) blocks.push(rel(clock.getBoundingClientRect(), CLEAR.line));
+  }
+  const center = document.getElementById("center");
+  if (!center.hidden) for (const line of center.children) blocks.push(rel(line.getBoundingClientRect(), CLEAR.line));
+  const cx = width / 2;
+  const cy = height / 2;
+  // the free spots of one node as it is now drawn, the nearest to its ideal spot first
+  const spotsOf = (node) => {
+    const w = node.offsetWidth;
+    const h = node.offsetHeight;
+    const own = seats.get(node.dataset.seat);
+    if (!own) return [];
+    const sx = (own.l + own.r) / 2;
+    const sy = (own.t + own.b) / 2;
+    const dx = cx - sx;
+    const dy = cy - sy;
+    const length = Math.hypot(dx, dy) || 1;
+    // the ideal spot: on the line to the middle, the chips just clear of the seat's box
+    const tx = Math.abs(dx) > 0.5 ? ((own.r - own.l) / 2 + w / 2 + CHIP_GAP) / Math.abs(dx) : Infinity;
+    const ty = Math.abs(dy) > 0.5 ? ((own.b - own.t) / 2 + h / 2 + CHIP_GAP) / Math.abs(dy) : Infinity;
+    const t0 = Math.min(tx, ty, 1);
+    const [ix, iy] = [sx + dx * t0, sy + dy * t0];
+    const tries = [];
+    for (let t = t0; t <= 1; t += 6 / length) tries.push([sx + dx * t, sy + dy * t]);
+    for (const off of [CHIP_GAP, CHIP_GAP + 10]) {
+      for (let y = own.t; y <= own.b; y += 3) tries.push([own.r + off + w / 2, y], [own.l - off - w / 2, y]);
+      for (let x = own.l; x <= own.r; x += 3) tries.push([x, own.b + off + h / 2], [x, own.t - off - h / 2]);
+    }
+    const spots = [];
+    for (const [x, y] of tries) {
+      const r = { l: x - w / 2, t: y - h / 2, r: x + w / 2, b: y + h / 2 };
+      if (r.l < 2 || r.t < 2 || r.r > width - 2 || r.b > height - 2) continue;
+      if (blocks.some((b) => hits(r, b))) continue;
+      const mine = gap(r, own);
+      let nearest = true;
+      for (const [seat, other] of seats) if (seat !== node.dataset.seat && gap(r, other) <= mine + 2) nearest = false;
+      if (nearest) spots.push({ x, y, r, cost: Math.hypot(x - ix, y - iy) });
+    }
+    return spots.sort((a, b) => a.cost - b.cost);
+  };
+  const placed = [];
+  const free = (spots) =>
+    spots.find(({ r }) => !placed.some((p) => hits({ l: r.l - CLEAR.chips, t: r.t - CLEAR.chips, r: r.r + CLEAR.chips, b: r.b + CLEAR.chips }, p)));
+  const plans = nodes.map((node) => ({ node, spots: spotsOf(node) })).sort((a, b) => a.spots.length - b.spots.length);
+  for (const { node, spots } of plans) {
+    let spot = free(spots);
+    if (!spot) {
+      node.classList.add("small");
+      spot = free(spotsOf(node));
+    }
+    if (!spot) {
+      inside(node);
+      continue;
+    }
+    placed.push(spot.r);
+    node.style.left = `${spot.x}px`;
+    node.style.top = `${spot.y}px`;
+  }
+}
+
+// The chips keep clear of the centre's lines, which change after the seats are drawn (the centre is drawn next) and
+// every second (the clock): they are placed again when a line moved or changed size.
+let centreLines = "";
+new MutationObserver(() => {
+  const center = document.getElementById("center");
+  const lines = center.hidden ? "" : [...center.children].map((e) => JSON.stringify(e.getBoundingClientRect())).join();
+  if (lines === centreLines) return;
+  centreLines = lines;
+  placeBets();
+}).observe(document.getElementById("center"), {
+  childList: true,
+  subtree: true,
+  characterData: true,
+  attributes: true,
+});
 
 /** Sweeps the chips in front of the seats into the pot (at the end of a betting round). */
 export function gatherBets() {
@@ -193,6 +310,10 @@ function seatNode(seat) {
       "div",
       { class: "top" },
       el("span", { class: "name" }, name),
+      // this street's bet, shown here where the felt has no room in front of the seat (see placeBets)
+      p?.bet && hand && !hand.over
+        ? el("span", { class: "seat-bet", "aria-hidden": "true" }, el("span", { class: "chip" }), chips(p.bet))
+        : null,
       el("span", { class: "stack", "aria-label": `Stack ${stack}` }, chips(stack)),
     ),
     p && !out ? cardsNode(p, hand) : null,
@@ -354,7 +475,7 @@ export function renderShowdown() {
     .filter((p) => p.shown || p.won)
     .map((p) => {
       const parts = [el("strong", {}, p.name)];
-      if (p.shown) parts.push(`: ${shownWords(p)}`);
+      if (p.shown) parts.push(el("span", { class: "hand-words" }, `: ${shownWords(p)}`));
       if (p.awards.length) parts.push(el("span", { class: "award" }, ` \u2014 ${awardWords(p.awards)}`));
       return el("li", { class: p.won ? "won" : "" }, ...parts);
     });
@@ -362,6 +483,71 @@ export function renderShowdown() {
   box.hidden = false;
   // the pot line would sit under the box: the box says it all while it shows
   document.getElementById("center").hidden = state.hand === hand;
+  placeShowdown();
+}
+
+/**
+ * Puts the showdown box where it covers no seat that has cards on the felt (the hands shown, or the next hand's
+ * when it is dealt while the box stays), and if it can the centre's lines: the widest box that fits, as near the
+ * middle as it fits. Where no box with every hand in words fits (a phone, many hands shown), the box says only who
+ * won what ("compact": the hands are in words under each seat's cards, and stay in the box for screen readers).
+ * Where even that does not fit (a felt far too small), it goes in the middle, over the seats, as before.
+ */
+function placeShowdown() {
+  const box = document.getElementById("showdown");
+  const wrap = document.getElementById("felt-wrap");
+  if (!box || !wrap || box.hidden) return;
+  const width = wrap.clientWidth;
+  const height = wrap.clientHeight;
+  const origin = wrap.getBoundingClientRect();
+  const rel = (r, m) => ({ l: r.left - origin.left - m, t: r.top - origin.top - m, r: r.right - origin.left + m, b: r.bottom - origin.top + m });
+  const hits = (a, b) => a.l < b.r && b.l < a.r && a.t < b.b && b.t < a.b;
+  const seats = [...document.querySelectorAll("#seats > .seat")]
+    .filter((seat) => seat.querySelector(".cards .card") || seat.classList.contains("winner"))
+    .map((seat) => rel(seat.getBoundingClientRect(), 5));
+  const center = document.getElementById("center");
+  const lines = center.hidden ? [] : [...center.children].map((line) => rel(line.getBoundingClientRect(), 4));
+  const margin = 4;
+  const widest = Math.min(28 * 16, width - 2 * margin);
+  const narrowest = Math.min(6.5 * 16, widest);
+  box.classList.add("placed");
+  const spotFor = (w, h, avoid) => {
+    const xs = new Set([(width - w) / 2, margin, width - w - margin]);
+    const ys = new Set([(height - h) / 2, margin, height - h - margin]);
+    for (const a of avoid) {
+      xs.add(a.r).add(a.l - w);
+      ys.add(a.b).add(a.t - h);
+    }
+    let best = null;
+    for (const x of xs) {
+      if (x < margin - 0.5 || x + w > width - margin + 0.5) continue;
+      for (const y of ys) {
+        if (y < margin - 0.5 || y + h > height - margin + 0.5) continue;
+        const r = { l: x, t: y, r: x + w, b: y + h };
+        if (avoid.some((a) => hits(r, a))) continue;
+        const cost = Math.hypot(x + w / 2 - width / 2, y + h / 2 - height / 2);
+        if (!best || cost < best.cost) best = { x, y, cost };
+      }
+    }
+    return best;
+  };
+  for (const avoid of lines.length ? [[...seats, ...lines], seats] : [seats]) {
+    for (const compact of [false, true]) {
+      box.classList.toggle("compact", compact);
+      for (let w = widest; w >= narrowest - 0.5; w -= Math.max(16, (widest - narrowest) / 4)) {
+        box.style.width = `${w}px`;
+        const spot = spotFor(w, box.offsetHeight, avoid);
+        if (spot) {
+          box.style.left = `${spot.x}px`;
+          box.style.top = `${spot.y}px`;
+          return;
+        }
+      }
+    }
+  }
+  box.style.width = `${widest}px`;
+  box.style.left = `${(width - widest) / 2}px`;
+  box.style.top = `${Math.max(margin, (height - box.offsetHeight) / 2)}px`;
 }
 
 /** The viewer's own cards, large, in the dock (always on screen while he plays). */
@@ -378,3 +564,7 @@ export function renderMyCards() {
   const text = p.folded ? "Folded" : p.shown && p.handName ? shownWords(p) : "";
   box.replaceChildren(cardsNode(p, hand, { big: true }), ...(text ? [el("span", { class: "my-hand" }, text)] : []));
 }
+
+// The bar's height as --bar-h on the page: the seat and table menu of a phone drops from just below it.
+const bar = document.querySelector("body > .bar");
+if (bar) new ResizeObserver(() => document.body.style.setProperty("--bar-h", `${bar.offsetHeight}px`)).observe(bar);

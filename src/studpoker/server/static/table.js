@@ -437,6 +437,15 @@ document.getElementById("menu-toggle").addEventListener("click", (event) => {
   const open = !document.body.classList.contains("menu-open");
   document.body.classList.toggle("menu-open", open);
   event.currentTarget.setAttribute("aria-expanded", String(open));
+  // on a phone the menu hangs below the bar but comes after the dock in the page: the focus goes into it
+  if (open) document.querySelector("#seat-controls :is(button, a, summary)")?.focus({ preventScroll: true });
+});
+document.addEventListener("keydown", (event) => {
+  if (event.key !== "Escape" || !document.body.classList.contains("menu-open") || event.target.closest?.("dialog")) return;
+  const toggle = document.getElementById("menu-toggle");
+  document.body.classList.remove("menu-open");
+  toggle.setAttribute("aria-expanded", "false");
+  if (document.getElementById("seat-controls").contains(document.activeElement)) toggle.focus();
 });
 document.getElementById("sound-toggle").addEventListener("click", () => setPrefs({ sound: !prefs.sound }));
 document.getElementById("deck-toggle").addEventListener("click", () => setPrefs({ four_color: !prefs.four_color }));
