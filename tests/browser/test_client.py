@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -122,8 +123,45 @@ MEASURE = """() => {
     buttons: [...document.querySelectorAll('#actions button.act')].map(box),
     myCards: [...document.querySelectorAll('#my-cards .card')].map(box),
     seats: [...document.querySelectorAll('#seats > .seat')].map((e) => [e.dataset.seat, ...box(e)]),
+    call: (() => {
+      const b = document.querySelector('#actions button.act[data-action="call"]');
+      return b ? { words: b.querySelector('.words').textContent, amount: Number(b.dataset.amount) } : null;
+    })(),
+    prompt: document.getElementById('prompt')?.textContent ?? '',
+    center: document.getElementById('center')?.innerText ?? '',
+    mine: (() => {
+      const s = document.querySelector('#seats > .seat.me');
+      if (!s) return null;
+      const chip =
+        document.querySelector(`#bets .bet-chips[data-seat="${s.dataset.seat}"] .amount`) ??
+        s.querySelector('.seat-bet');
+      return { bet: chip ? chip.textContent : '0', stack: s.querySelector('.stack')?.textContent ?? '' };
+    })(),
   };
 }"""
+
+
+def _chips(text: str) -> int:
+    return int("".join(c for c in text if c.isdigit()) or 0)
+
+
+def check_call_words(m: dict[str, Any], where: str) -> None:
+    """Issue 26, item 1: "Call N" is what calling costs (the chips added: the street's total less what the player
+    has in front of him, or his stack for an all-in call), and the prompt says the same N."""
+    call = m["call"]
+    if call is None or m["mine"] is None:
+        return
+    cost = int(call["words"].removeprefix("Call "))
+    assert call["words"] == f"Call {cost}", f"{where}: {call}"
+    expected = min(call["amount"] - _chips(m["mine"]["bet"]), _chips(m["mine"]["stack"]))
+    assert cost == expected, f"{where}: the call button says {call['words']!r}; calling costs {expected} ({m})"
+    assert f"{cost} to call" in m["prompt"], f"{where}: the prompt {m['prompt']!r} and the button disagree"
+
+
+def check_betting_line(m: dict[str, Any], where: str) -> None:
+    """Issue 26, item 2: the centre never shows a cap the betting has passed (heads-up it says the cap is off)."""
+    for raises, cap in re.findall(r"(\d+) raises? \(cap (\d+) raises?\)", m["center"]):
+        assert int(raises) <= int(cap), f"{where}: {m['center']!r} shows a cap it has passed: say it is off"
 
 
 def check_on_screen(m: dict[str, Any], where: str) -> None:
@@ -182,7 +220,10 @@ def test_every_decision_fits_the_screen(browser: Any, room: str, viewport: tuple
                 shot(page, f"{tag}-showdown")
                 assert_accessible(page, f"table-{tag}-showdown")
         if page.locator("#actions button.act").count():
-            check_on_screen(page.evaluate(MEASURE), f"{tag} decision {decisions + 1}")
+            measured = page.evaluate(MEASURE)
+            check_on_screen(measured, f"{tag} decision {decisions + 1}")
+            check_call_words(measured, f"{tag} decision {decisions + 1}")
+            check_betting_line(measured, f"{tag} decision {decisions + 1}")
             if decisions == 0:
                 shot(page, f"{tag}-decision")
                 assert_accessible(page, f"table-{tag}")

@@ -38,7 +38,18 @@ from tests.server.live import serve
 
 from .axe import assert_accessible
 from .conftest import ARTIFACTS
-from .test_client import MEASURE, _settings, call_api, check_on_screen, go, open_table, player, sit
+from .test_client import (
+    MEASURE,
+    _settings,
+    call_api,
+    check_betting_line,
+    check_call_words,
+    check_on_screen,
+    go,
+    open_table,
+    player,
+    sit,
+)
 
 PHONES = {(360, 640), (390, 844), (844, 390)}
 #: The smallest tap target on a phone (CSS px; WCAG 2.5.5, Apple's and Android's guides).
@@ -397,7 +408,10 @@ def test_layout_at_every_size(browser: Any, room: str, viewport: tuple[int, int]
             if len(m["bets"]) > shown_bets:
                 shown_bets = len(m["bets"])
                 shot(page, f"{tag}-chips")
-            check_on_screen(page.evaluate(MEASURE), where)
+            measured = page.evaluate(MEASURE)
+            check_on_screen(measured, where)
+            check_call_words(measured, where)  # item 1: "Call N" is the cost, at every size
+            check_betting_line(measured, where)  # item 2: no cap shown that the betting has passed
             if (width, height) == (844, 390):
                 check_sign(m, where)
             if width == 1920:
