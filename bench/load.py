@@ -151,7 +151,7 @@ def seed_accounts(db_url: str, count: int) -> tuple[list[str], list[int]]:
     from studpoker.server.auth import Passwords, digest
     from studpoker.server.db import Account, Database, LedgerEntry, SessionRow, utcnow
     from studpoker.server.ledger import HOUSE, user_account
-    from studpoker.server.names import name_key
+    from studpoker.server.names import look_key, name_key
 
     db = Database(db_url)
     db.migrate()
@@ -165,6 +165,7 @@ def seed_accounts(db_url: str, count: int) -> tuple[list[str], list[int]]:
             {
                 "username": n,
                 "username_key": name_key(n),
+                "username_look": look_key(n),
                 "password_hash": hashed,
                 "balance": STARTING_BALANCE,
                 "is_admin": False,
@@ -207,7 +208,7 @@ def create_tables(db_url: str, count: int, creators: list[int], showdown: float,
     from sqlalchemy import insert
 
     from studpoker.server.db import Database, LeaseRow, TableRow, utcnow
-    from studpoker.server.names import name_key
+    from studpoker.server.names import look_key, name_key
 
     db = Database(db_url)
 
@@ -217,6 +218,7 @@ def create_tables(db_url: str, count: int, creators: list[int], showdown: float,
             {
                 "name": f"Load {t}",
                 "name_key": name_key(f"Load {t}"),
+                "name_look": look_key(f"Load {t}"),
                 "variant": "STUD7",
                 "preset": "casino",
                 "ante": 1,
