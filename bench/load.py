@@ -23,7 +23,8 @@ leave them); in distributed mode once the workers are up, so that each claims it
 until the workers own every table and have it loaded. The players sit down over HTTP (through the gateways), then
 the clients run in ``--procs`` processes (so the clients are not the bottleneck). Each client is one WebSocket of
 a seated account; it answers its ``your_turn`` after ``--think`` seconds (0.5 to 1.5 times it) with a simple
-policy (check or call, sometimes fold, sometimes raise). The clients are minimal: a raw RFC 6455 client on an
+policy (check or call, sometimes fold, sometimes raise), and the showdown's question to a hand that cannot win at
+once, with a muck (as a page with auto-muck on does). The clients are minimal: a raw RFC 6455 client on an
 asyncio protocol that decodes only the frames it needs (``your_turn``, its own ``action``, ``error``), by the
 ``type`` the server puts first in every message. ``--websockets-client`` uses the ``websockets`` library instead
 (and decodes every message), which costs about three times the CPU.
@@ -589,7 +590,7 @@ class RawClient(asyncio.Protocol):
                     counters.latencies.append(now - sent)
         elif payload.startswith(_YOUR_TURN):
             turn = json.loads(payload)
-            self.loop.call_later(self.think * (0.5 + self.rng.random()), self.answer, turn)
+            self.loop.call_later(thinking(turn, self.think, self.rng), self.answer, turn)
         elif payload.startswith(_HAND_OVER):
             if self.counts_hands:
                 counters.hands += 1
@@ -606,6 +607,14 @@ class RawClient(asyncio.Protocol):
         self.send_frame(0x8, (1000).to_bytes(2, "big"))
 
 
+def thinking(turn: dict[str, Any], think: float, rng: random.Random) -> float:
+    """How long a client thinks before answering ``turn``: 0.5 to 1.5 times ``think``, and nothing for the
+    showdown's question to a hand that cannot win (it mucks at once, as a page with auto-muck on does)."""
+    if any(a["action"] == "muck" for a in turn["legal"]):
+        return 0.0
+    return think * (0.5 + rng.random())
+
+
 async def websockets_player(
     uri: str, token: str, counts_hands: bool, counters: Counters, stop: asyncio.Event, think: float
 ) -> None:
@@ -617,7 +626,7 @@ async def websockets_player(
     async with websockets.connect(uri, additional_headers={"Cookie": f"studpoker_session={token}"}) as ws:
 
         async def answer(turn: dict[str, Any]) -> None:
-            await asyncio.sleep(think * (0.5 + rng.random()))
+            await asyncio.sleep(thinking(turn, think, rng))
             pending[(turn["hand"], turn["seq"])] = time.perf_counter()
             await ws.send(json.dumps({"type": "act", "hand": turn["hand"], "seq": turn["seq"], **choose(turn, rng)}))
 
