@@ -447,9 +447,8 @@ def test_lobby_tables_and_money_through_gateways(cluster: Cluster, books: Books)
             answer = http.post("/api/tables", json={"name": twin, "variant": "STUD7", "small_bet": 10})
         assert answer.status_code == 409, answer.text
         like = "Lobby" if twin == "L0bby" else "Stud 10/20"
-        assert (
-            answer.json()["error"]["message"]
-            == f"the name {twin!r} looks like the open table {like!r}: choose another name"
+        assert answer.json()["error"]["message"] == (
+            f"the name {twin!r} looks like the open table {like!r}: choose another name, such as {twin + ' #2'!r}"
         )
     # sit, top up and leave through either gateway: the money moves, the books balance
     seated = sit(g1, ann, table_id, 3, buy_in=500)
