@@ -1,34 +1,51 @@
 # Two commands: `make run` installs studpoker with the card room and serves it on http://127.0.0.1:8000
 # (`stud serve`); `make test` installs it with the test dependencies and runs the whole suite. Both create
 # ./.venv on first use. `make play` opens the terminal game (`stud play`).
+SHELL := /bin/bash
 PYTHON ?= python3
 VENV ?= .venv
+# pytest-xdist's processes for the suites below (`make test JOBS=0` runs them in one process, JOBS=auto on every core).
+JOBS ?= 2
 PY := $(VENV)/bin/python
 
 .PHONY: run play test test-pure test-postgres test-cluster test-thorough lint bench fuzz clean
 
-# `pip install -e` compiles the engine with mypyc (about 40 s), so each set of extras is installed once, into a
-# stamp file .venv/.installed-EXTRAS.BUILD, and again only when the metadata or a Python source under src/ is
-# newer than its stamp (static files need no reinstall: the editable install reads them from src/). BUILD is
-# `compiled`, or `pure` under STUDPOKER_PURE=1 (which also deletes the compiled modules in src/, else Python would
-# import them still); installing one build invalidates every stamp of the other.
+# The engine is compiled once (`pip install -e .`, mypyc and three C kernels: one to four minutes), into a stamp
+# file .venv/.built.BUILD, and again only when the build metadata or a Python or C source under src/ is newer than
+# its stamp (static files need no reinstall: the editable install reads them from src/). BUILD is `compiled`, or
+# `pure` under STUDPOKER_PURE=1 (which also deletes the compiled modules in src/, else Python would import them
+# still); building one invalidates the other. Each set of extras is installed apart from the build, from the
+# requirements tools/extras.py reads in pyproject.toml, into .venv/.installed-EXTRAS: a new extra (`make play` after
+# `make run`) adds its packages and never compiles the engine again.
 SOURCES := pyproject.toml setup.py $(shell find src -name '*.py' -not -path '*/__pycache__/*') $(shell find src -name '*.c')
 BUILD := $(if $(filter 1,$(STUDPOKER_PURE)),pure,compiled)
 OTHER_BUILD := $(if $(filter 1,$(STUDPOKER_PURE)),compiled,pure)
-installed = $(VENV)/.installed-$(1).$(BUILD)
-comma := ,
+BUILT := $(VENV)/.built.$(BUILD)
+installed = $(BUILT) $(VENV)/.installed-$(1)
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
-# The stamp takes the time the install started, so a source edited during the install makes it stale.
-$(VENV)/.installed-%.$(BUILD): $(SOURCES) | $(PY)
-	rm -f $(VENV)/.installed-*.$(OTHER_BUILD)
+# The stamp takes the time the build started, so a source edited during the build makes it stale. pip's verbose
+# output is cut to the lines that show progress (one per module compiled), so a long first build is never silent.
+$(BUILT): $(SOURCES) | $(PY)
+	rm -f $(VENV)/.built.$(OTHER_BUILD)
 	$(if $(filter pure,$(BUILD)),find src -name '*.so' -delete)
+	@echo "studpoker: building the $(BUILD) engine into $(VENV) ($(if $(filter pure,$(BUILD)),pure Python,mypyc and C: one to four minutes the first time)); progress follows"
 	touch $@.started
-	$(PY) -m pip install --quiet -e '.[$(subst +,$(comma),$*)]'
+	set -o pipefail; $(PY) -m pip install -v -e . 2>&1 | \
+		{ grep --line-buffered -E "^(Collecting|Installing|Successfully|ERROR|error)|building '|studpoker:" || true; } | \
+		sed -u -e 's/^ *//' -e 's/^/  /'
 	mv $@.started $@
+
+$(VENV)/.installed-%: pyproject.toml tools/extras.py | $(PY)
+	@echo "studpoker: installing the packages of the [$*] extra"
+	$(PY) tools/extras.py $* > $@.txt
+	set -o pipefail; $(PY) -m pip install --progress-bar off -r $@.txt 2>&1 | \
+		{ grep --line-buffered -E "^(Collecting|Installing|Successfully|ERROR|error)" || true; } | sed -u 's/^/  /'
+	rm $@.txt
+	touch $@
 
 run: $(call installed,server)
 	$(VENV)/bin/stud serve $(ARGS)
@@ -37,7 +54,7 @@ play: $(call installed,tui)
 	$(VENV)/bin/stud play $(ARGS)
 
 test: $(call installed,test)
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(JOBS)
 
 # The engine, history, evaluation and equity tests again on pure Python (a copy of src/ without compiled modules).
 test-pure: $(call installed,test)
@@ -46,12 +63,12 @@ test-pure: $(call installed,test)
 	PYTHONPATH=build/pure/src $(PY) -c "import studpoker.engine.state as s; assert s.__file__.endswith('.py'), s.__file__"
 	PYTHONPATH=build/pure/src $(PY) -c "import importlib.util as u; assert u.find_spec('studpoker.evaluation._kernel') is None"
 	PYTHONPATH=build/pure/src $(PY) -c "import importlib.util as u; assert u.find_spec('studpoker.equity._sample') is None"
-	PYTHONPATH=build/pure/src $(PY) -m pytest -q -p no:cacheprovider tests/engine tests/history tests/evaluation tests/equity tests/test_source_doctests.py
+	PYTHONPATH=build/pure/src $(PY) -m pytest -q -p no:cacheprovider -n $(JOBS) tests/engine tests/history tests/evaluation tests/equity tests/test_source_doctests.py
 
 # The card room's tests again on PostgreSQL: STUDPOKER_TEST_POSTGRES is the URL of a role that may create databases.
 test-postgres: $(call installed,test)
 	@test -n "$(STUDPOKER_TEST_POSTGRES)" || { echo "set STUDPOKER_TEST_POSTGRES to a PostgreSQL URL"; exit 2; }
-	STUDPOKER_TEST_POSTGRES='$(STUDPOKER_TEST_POSTGRES)' $(PY) -m pytest -q -p no:cacheprovider tests/server
+	STUDPOKER_TEST_POSTGRES='$(STUDPOKER_TEST_POSTGRES)' $(PY) -m pytest -q -p no:cacheprovider -n $(JOBS) tests/server
 
 # The room on several processes (tests/cluster): table workers and gateways as real processes, on PostgreSQL
 # (STUDPOKER_TEST_POSTGRES, as above) and a private redis-server each test starts (Debian's redis-server package),
@@ -59,7 +76,7 @@ test-postgres: $(call installed,test)
 test-cluster: $(call installed,test)
 	@test -n "$(STUDPOKER_TEST_POSTGRES)" || { echo "set STUDPOKER_TEST_POSTGRES to a PostgreSQL URL"; exit 2; }
 	@command -v redis-server >/dev/null || { echo "the cluster tests need redis-server (apt install redis-server)"; exit 2; }
-	STUDPOKER_TEST_POSTGRES='$(STUDPOKER_TEST_POSTGRES)' $(PY) -m pytest -q -p no:cacheprovider tests/cluster tests/server/test_lease.py
+	STUDPOKER_TEST_POSTGRES='$(STUDPOKER_TEST_POSTGRES)' $(PY) -m pytest -q -p no:cacheprovider -n $(JOBS) tests/cluster tests/server/test_lease.py
 
 # The hypothesis tests (hypothesis marks them) under the `thorough` profile of tests/conftest.py, with a new random
 # seed each run (printed; `make test-thorough SEED=N` runs that seed again).
@@ -67,7 +84,7 @@ test-thorough: $(call installed,test)
 	@seed=$${SEED:-$$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}; echo "hypothesis seed: $$seed (make test-thorough SEED=$$seed repeats it)"; \
 	$(PY) -m pytest -q -p no:cacheprovider -m hypothesis --hypothesis-profile=thorough --hypothesis-seed=$$seed tests
 
-lint: $(call installed,dev)
+lint: $(call installed,test+lint)
 	$(PY) -m ruff check src tests bench tools examples setup.py conftest.py
 	$(PY) -m ruff format --check src tests bench tools examples setup.py conftest.py
 	$(PY) -m mypy --strict src

@@ -19,6 +19,16 @@ settings.load_profile("studpoker")
 DATA = Path(os.environ.get("STUDPOKER_DATA", Path(__file__).resolve().parents[1] / ".." / "shared" / "data"))
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Empty test-artifacts/ of the last run's screenshots and axe reports, once per run: in the one process, or in
+    pytest-xdist's controller before its workers start (a worker emptying it would delete another's files)."""
+    if hasattr(config, "workerinput"):
+        return
+    artifacts = Path(__file__).resolve().parents[1] / "test-artifacts"
+    for old in [*artifacts.glob("*.png"), *artifacts.glob("axe-*.json")]:
+        old.unlink()
+
+
 @pytest.fixture
 def shared_data() -> Path:
     """The shared data folder; tests that need it skip, saying so, where it is absent."""

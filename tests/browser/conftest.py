@@ -49,10 +49,8 @@ def room_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def artifacts() -> Path:
-    """``test-artifacts/``, emptied of the last run's screenshots and axe reports once per run (not per module)."""
+    """``test-artifacts/`` (tests/conftest.py empties it of the last run's files once per run, before any worker)."""
     ARTIFACTS.mkdir(exist_ok=True)
-    for old in [*ARTIFACTS.glob("*.png"), *ARTIFACTS.glob("axe-*.json")]:
-        old.unlink()
     return ARTIFACTS
 
 

@@ -1,9 +1,9 @@
-"""The table page as a player uses it, in Debian's chromium: on every screen from a phone to a desktop, advance
-actions, the showdown's time, a restart mid-hand, chat, preferences and several tables at once (docs/client.md).
+"""The table page as a player uses it, in Debian's chromium: advance actions, the showdown's time, a restart
+mid-hand, chat, preferences and several tables at once (docs/client.md); and the measures of a decision on screen
+that test_layout.py applies at every size.
 
 Each test opens its own tables with its own accounts in one room served for the module (a long action clock, so a
-test's decisions are never played by the clock; quick bots). Screenshots of each viewport at its first decision
-and at the showdown go to test-artifacts/ (two of them are in the README).
+test's decisions are never played by the clock; quick bots). Screenshots go to test-artifacts/.
 """
 
 from __future__ import annotations
@@ -21,12 +21,10 @@ from playwright.sync_api import Error as PlaywrightError
 
 from tests.server.live import free_port, serve
 
-from .axe import assert_accessible
 from .conftest import ARTIFACTS
 
 PASSWORD = "correct horse battery"
 SHOWDOWN_SECONDS = 2.5  # the showdown time of the tables these tests open
-VIEWPORTS = [(390, 844), (844, 390), (1280, 800), (1920, 1080), (360, 640)]
 _names = itertools.count(1)
 
 
@@ -194,48 +192,6 @@ def decide(page: Any, prefer: tuple[str, ...] = ("check", "call", "bring-in")) -
             return kind
     buttons.first.click(timeout=2000)
     return kinds[0] or ""
-
-
-@pytest.mark.parametrize("viewport", VIEWPORTS, ids=[f"{w}x{h}" for w, h in VIEWPORTS])
-def test_every_decision_fits_the_screen(browser: Any, room: str, viewport: tuple[int, int]) -> None:
-    """At every decision of two played hands against bots (8 seats; 10 in five-card stud at two sizes), the action
-    buttons and the player's own cards are inside the viewport, no seat is off-screen or covers another, and the
-    page never scrolls sideways; the table passes axe-core at the first decision and at the showdown."""
-    width, height = viewport
-    variant = "STUD5" if viewport in ((360, 640), (1920, 1080)) else "STUD7"
-    page = player(browser, room, viewport)
-    table_id = open_table(page, room, variant, bots=5 if variant == "STUD7" else 8)
-    sit(page, room, table_id)
-    go(page, room, table_id)
-    tag = f"{width}x{height}"
-    decisions = 0
-    hands_over: set[str] = set()
-    deadline = time.monotonic() + 60
-    while len(hands_over) < 2:
-        assert time.monotonic() < deadline, f"{tag}: two hands were not played in time"
-        title = page.evaluate("() => document.querySelector('#showdown:not([hidden]) h2')?.textContent ?? null")
-        if title is not None and title not in hands_over:
-            hands_over.add(title)
-            if len(hands_over) == 1:
-                shot(page, f"{tag}-showdown")
-                assert_accessible(page, f"table-{tag}-showdown")
-        if page.locator("#actions button.act").count():
-            measured = page.evaluate(MEASURE)
-            check_on_screen(measured, f"{tag} decision {decisions + 1}")
-            check_call_words(measured, f"{tag} decision {decisions + 1}")
-            check_betting_line(measured, f"{tag} decision {decisions + 1}")
-            if decisions == 0:
-                shot(page, f"{tag}-decision")
-                assert_accessible(page, f"table-{tag}")
-            try:
-                decide(page)
-                decisions += 1
-            except PlaywrightError:  # the turn moved on between the read and the click: read again
-                pass
-        time.sleep(0.05)
-    assert decisions >= 2, decisions
-    assert not page.errors, page.errors  # type: ignore[attr-defined]
-    page.context.close()
 
 
 def _heads_up(browser: Any, room: str) -> tuple[Any, Any, int]:
