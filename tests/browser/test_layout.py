@@ -359,9 +359,10 @@ def _open_menus(page: Any, tag: str) -> None:
     ("viewport", "variant", "stations"), CASES, ids=[f"{w}x{h}-{v}-{n + 2}p" for (w, h), v, n in CASES]
 )
 def test_layout_at_every_size(browser: Any, room: str, viewport: tuple[int, int], variant: str, stations: int) -> None:
-    """A hand to the showdown, and the showdown till its box goes, with chips in front of every seat on every street: chips clear of the centre and
-    the seats, card indices whole, the showdown box clear of the shown seats, tap targets of 44 px on phones, the
-    destructive seat controls away from the action bar, the landscape sign, seats that scale on a big screen."""
+    """A hand and its showdown (till the box goes) with chips in front of every seat on every street: chips clear of
+    the centre and the seats, card indices whole, the showdown box clear of the shown seats, tap targets of 44 px on
+    phones, the destructive seat controls away from the action bar, the landscape sign, seats that scale on a big
+    screen; axe-core at the first decision and showdown."""
     width, height = viewport
     tag = f"{width}x{height}-{variant}"
     phone = viewport in PHONES
