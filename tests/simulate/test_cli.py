@@ -9,7 +9,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -17,6 +16,7 @@ import pytest
 
 from studpoker.cli import simulate as cli_simulate
 from studpoker.history import phh
+from tests.processes import PATIENCE, alive, descendants, wait_until
 
 from ..cli.helpers import stud
 
@@ -194,13 +194,12 @@ def test_ctrl_c_stops_every_worker_cleanly(tmp_path: Path) -> None:
     process = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
     )
-    children = Path(f"/proc/{process.pid}/task/{process.pid}/children")
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline and not (children.exists() and children.read_text().split()):
-        time.sleep(0.1)  # until the pool's processes start: the command is past its imports
-    time.sleep(1.5)
+    # until the two workers (under the forkserver) run and the first chunk is in: the command is under way
+    wait_until(lambda: len(descendants(process.pid)) >= 3, "the workers started", process)
+    workers = descendants(process.pid)
     os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C does: the signal to the whole process group
-    out, err = process.communicate(timeout=30)
+    out, err = process.communicate(timeout=PATIENCE)
+    wait_until(lambda: not any(alive(pid) for pid in workers), "the workers ended")
     assert process.returncode == 130 and out == ""
     assert err.startswith("stud simulate: interrupted after ") and err.endswith("hands: no result reported\n")
     assert "Traceback" not in err and err.count("\n") == 1

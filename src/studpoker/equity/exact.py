@@ -152,23 +152,27 @@ def count(spot: Spot, *, workers: int = 1, progress: Progress | None = None) -> 
     total = len(chunks)
     tally = counter.empty()
     if workers > 1 and total > 1:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor, as_completed
+        from concurrent.futures import as_completed
+
+        from .._pool import process_pool, stop_pool, submit
 
         global _SHARED
         _SHARED = counter
         cores = usable_cores()
-        pool = ProcessPoolExecutor(
-            max_workers=max(1, min(workers, total, cores)), mp_context=multiprocessing.get_context("fork")
-        )
+        pool = process_pool(max(1, min(workers, total, cores)), method="fork")
+        finished = False
         try:
-            futures = [pool.submit(_count_chunk, chunk) for chunk in chunks]
+            futures = [submit(pool, _count_chunk, chunk) for chunk in chunks]
             for done, future in enumerate(as_completed(futures), 1):
                 tally.add(future.result())
                 if progress is not None:
                     progress(done, total)
-        finally:  # on an error or Ctrl-C, the chunks not started are dropped rather than waited for
-            pool.shutdown(wait=True, cancel_futures=True)
+            finished = True
+        finally:  # on an error or Ctrl-C the workers are ended at once, their chunks not waited for
+            if finished:
+                pool.shutdown(wait=True)
+            else:
+                stop_pool(pool)
             _SHARED = None
     else:
         for done, chunk in enumerate(chunks, 1):

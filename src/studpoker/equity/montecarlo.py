@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import multiprocessing
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, replace
 from math import comb
 from types import ModuleType
@@ -40,6 +40,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._cores import usable_cores
+from .._pool import process_pool, stop_pool, submit
 from ..engine import Variant
 from ._deal import completions, hand_values, masks, whole_values
 from .result import Tally
@@ -184,14 +185,14 @@ def sample(
                 progress(done, trials)
         return _tally(plan, counts)
     methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    executor = ProcessPoolExecutor(
-        max_workers=processes, mp_context=context, initializer=_start_worker, initargs=(plan,)
+    executor = process_pool(
+        processes, method="fork" if "fork" in methods else None, initializer=_start_worker, initargs=(plan,)
     )
+    finished = False
     try:
         pending: dict[Future[Counts], int] = {}
         for index, size in sizes:  # a few chunks ahead of the processes, not all of them at once
-            pending[executor.submit(_worker_chunk, entropy, index, size)] = size
+            pending[submit(executor, _worker_chunk, entropy, index, size)] = size
             while len(pending) >= 4 * processes:
                 done += _collect(pending, counts)
                 if progress is not None:
@@ -200,8 +201,12 @@ def sample(
             done += _collect(pending, counts)
             if progress is not None:
                 progress(done, trials)
-    finally:  # on an error or Ctrl-C, the chunks not started are dropped rather than waited for
-        executor.shutdown(wait=True, cancel_futures=True)
+        finished = True
+    finally:  # on an error or Ctrl-C the workers are ended at once, their chunks not waited for
+        if finished:
+            executor.shutdown(wait=True)
+        else:
+            stop_pool(executor)
     return _tally(plan, counts)
 
 

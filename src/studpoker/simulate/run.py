@@ -16,11 +16,12 @@ import secrets
 import signal
 import socket
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
 from .._cores import usable_cores
+from .._pool import process_pool, stop_pool, submit
 from . import chunk as chunk_module
 from .chunk import ChunkResult, play_chunk
 from .result import SimulationResult, Totals
@@ -121,30 +122,16 @@ def _worker_started() -> None:
     signal.signal(signal.SIGTERM, _terminated)
 
 
-def _stop_pool(pool: ProcessPoolExecutor) -> None:
-    """Cancel what has not started and end the worker processes at once (their chunks are not wanted)."""
-    processes = list((getattr(pool, "_processes", None) or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        with contextlib.suppress(Exception):
-            process.terminate()
-    for process in processes:
-        with contextlib.suppress(Exception):
-            process.join(timeout=5)
-            if process.is_alive():
-                process.kill()
-
-
 def _in_processes(spec: SimulationSpec, workers: int) -> Iterator[ChunkResult]:
     """The chunks on ``workers`` processes (forkserver where there is one, else spawn: nothing inherited)."""
     method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method), initializer=_worker_started)
+    pool = process_pool(workers, method=method, initializer=_worker_started)
     pending: dict[int, Future[ChunkResult]] = {}
     submitted, finished = 0, False
     try:
         for k in range(spec.chunks):
             while submitted < spec.chunks and submitted < k + IN_FLIGHT_PER_WORKER * workers:
-                pending[submitted] = pool.submit(play_chunk, spec, submitted)
+                pending[submitted] = submit(pool, play_chunk, spec, submitted)
                 submitted += 1
             yield pending.pop(k).result()
         finished = True
@@ -152,7 +139,7 @@ def _in_processes(spec: SimulationSpec, workers: int) -> Iterator[ChunkResult]:
         if finished:
             pool.shutdown(wait=True)
         else:
-            _stop_pool(pool)
+            stop_pool(pool)
 
 
 def _check_reachable(address: str) -> None:
