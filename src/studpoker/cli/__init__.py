@@ -123,9 +123,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     from .options import UsageError
 
     words = sys.argv[1:] if argv is None else list(argv)
-    parser = _parser(_command(words))
-    args = parser.parse_args(words)
+    command = _command(words)
     try:
+        parser = _parser(command)
+        args = parser.parse_args(words)
         with _warnings_once(f"stud {args.command}"):
             status: int = args.run(args)
     except (CardError, UsageError) as err:
@@ -133,6 +134,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # the reader went away (``stud replay ... | head``): not an error of ours
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
         return 1
+    except KeyboardInterrupt:  # Ctrl-C, wherever it came (a command with more to say catches it itself)
+        print(f"stud{f' {command}' if command else ''}: interrupted", file=sys.stderr)
+        return 130
     return status
 
 
