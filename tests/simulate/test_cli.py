@@ -63,7 +63,7 @@ def test_json_is_byte_identical_on_one_and_two_processes(capsys: pytest.CaptureF
 
 @pytest.mark.parametrize("suffix", [".png", ".svg"])
 def test_the_plot_is_written(tmp_path: Path, capsys: pytest.CaptureFixture[str], suffix: str) -> None:
-    pytest.importorskip("matplotlib", reason="matplotlib is not installed (pip install 'studpoker[plot]')")
+    pytest.importorskip("matplotlib", reason="matplotlib is not installed (the [plot] extra)")
     target = tmp_path / f"curve{suffix}"
     code, out, err = stud(capsys, *BASE, "--hands", "300", "--chunk", "100", "--workers", "1", "--plot", target)
     assert code == 0, err
@@ -145,7 +145,7 @@ def test_without_ray_or_matplotlib_the_error_says_what_to_install(
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray raises ImportError
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     code, _, err = stud(capsys, "simulate", "--bots", "tag,random", "--hands", "10", "--ray", "local")
-    assert code == 2 and "--ray needs Ray, which is not installed: pip install 'studpoker[ray]'" in err
+    assert code == 2 and "--ray needs Ray, which is not installed: pip install 'ray>=2.60' (the [ray] extra; " in err
     code, _, err = stud(capsys, "simulate", "--bots", "tag,random", "--hands", "10", "--plot", "c.png")
     assert code == 2 and "plotting needs matplotlib, which is not installed" in err
 

@@ -11,7 +11,7 @@ from studpoker.simulate import SimulationSpec, simulate
 
 from ..cli.helpers import stud
 
-ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'studpoker[ray]')")
+ray = pytest.importorskip("ray", reason="Ray is not installed (the [ray] extra)")
 
 SPEC = SimulationSpec(bots=("tag", "calling-station", "random"), variant="7stud8", hands=1_800, chunk=300, seed=8)
 

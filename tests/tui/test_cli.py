@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from studpoker.cli import main
+from studpoker.cli import play as play_cli
 from studpoker.cli.play import VARIANTS
 from studpoker.tui import game as game_module
 
@@ -41,10 +42,38 @@ def test_variant_names_match() -> None:
     assert list(game_module.VARIANTS) == VARIANTS
 
 
-def test_textual_missing(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setitem(sys.modules, "studpoker.tui.app", None)  # import fails as if textual were absent
-    assert main(["play", "--bots", "random"]) == 2
-    assert capsys.readouterr().err == "stud play needs the terminal extra: pip install 'studpoker[tui]'\n"
+@pytest.fixture(autouse=True)
+def a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The in-process tests replace the app's run; they have no terminal, which the command checks (tested apart)."""
+    monkeypatch.setattr(play_cli, "has_terminal", lambda: True)
+
+
+def test_textual_missing_is_one_line_before_any_import_of_it() -> None:
+    """Without Textual (and rich, which it brings) the command says how to install it, in one line, exit 2."""
+    code = (
+        "import sys\n"
+        "sys.modules['textual'] = sys.modules['rich'] = None  # as if neither were installed\n"
+        "from studpoker.cli import main\n"
+        "sys.exit(main(['play', '--bots', 'random']))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.startswith("stud play needs Textual, the terminal extra: pip install 'textual>=8.0' (")
+    assert "pip install -e '.[tui]'" in result.stderr and result.stderr.count("\n") == 1 and result.stdout == ""
+
+
+def test_no_terminal_is_refused_in_one_line(tmp_path: Path) -> None:
+    """Output to a pipe (no terminal): one line, exit 2, no escape codes and no session file."""
+    result = subprocess.run(
+        [sys.executable, "-m", "studpoker", "play", "--bots", "random", "--save", str(tmp_path / "s.phhs")],
+        capture_output=True,
+        stdin=subprocess.DEVNULL,
+        check=False,
+    )
+    assert result.returncode == 2 and result.stdout == b""
+    assert result.stderr.startswith(b"stud play: error: the game needs a terminal, and standard input or output")
+    assert result.stderr.count(b"\n") == 1 and b"\x1b" not in result.stderr
+    assert not list(tmp_path.iterdir())
 
 
 def test_session_saved_after_the_app(

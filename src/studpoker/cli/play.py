@@ -6,11 +6,13 @@ Textual is imported only when the game starts, so ``stud eval`` and ``import stu
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from .._extras import install_hint
 from . import options
 from .options import UsageError
 from .progress import check_writable
@@ -20,7 +22,17 @@ __all__ = ["add_commands", "check_save_path"]
 #: ``--variant`` names (the keys of :data:`studpoker.tui.game.VARIANTS`, listed here to keep the parser light).
 VARIANTS = ["7stud", "7stud8", "razz", "5stud"]
 
-_NEEDS_TEXTUAL = "stud play needs the terminal extra: pip install 'studpoker[tui]'"
+_NEEDS_TEXTUAL = f"stud play needs Textual, the terminal extra: {install_hint('tui')}"
+_NEEDS_TERMINAL = (
+    "stud play: error: the game needs a terminal, and standard input or output is not one (a pipe, a file, a "
+    "service): run it in a terminal window, or play bots against each other with stud simulate"
+)
+
+
+def has_terminal() -> bool:
+    """Whether standard input and output are a terminal, as the full-screen game needs (else it would write raw
+    escape codes into a pipe or a file)."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
 
 
 def add_commands(sub: Any) -> None:
@@ -104,6 +116,9 @@ def _options(args: argparse.Namespace) -> Any:
 
 
 def _play(args: argparse.Namespace) -> int:
+    if importlib.util.find_spec("textual") is None:  # before the game's modules, which use rich (Textual's)
+        print(_NEEDS_TEXTUAL, file=sys.stderr)
+        return 2
     from ..tui.game import Game, SetupError
 
     path: Path = args.save or Path(f"studpoker-session-{datetime.now():%Y%m%d-%H%M%S}.phhs")
@@ -112,11 +127,12 @@ def _play(args: argparse.Namespace) -> int:
         game = Game.create(_options(args))
     except SetupError as error:
         raise UsageError(str(error)) from None
-    try:
-        from ..tui.app import StudApp
-    except ImportError:
-        print(_NEEDS_TEXTUAL, file=sys.stderr)
+    if not has_terminal():  # the command line was right: only now is the missing terminal the one thing wrong
+        game.close()
+        print(_NEEDS_TERMINAL, file=sys.stderr)
         return 2
+    from ..tui.app import StudApp
+
     app = StudApp(game, delay=args.delay, save_path=path, auto_deal=args.auto_deal)
     try:
         app.run()

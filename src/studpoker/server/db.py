@@ -41,6 +41,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
+from .._extras import install_hint
 from .limits import MAX_BALANCE, MAX_NAME_KEY
 
 __all__ = [
@@ -341,7 +342,7 @@ def check_database(url: str) -> str | None:
     try:
         engine = make_engine(url)
     except (NoSuchModuleError, ImportError) as error:
-        hint = " (pip install 'studpoker[postgres]')" if parsed.get_backend_name() == "postgresql" else ""
+        hint = f" ({install_hint('postgres')})" if parsed.get_backend_name() == "postgresql" else ""
         return f"no database driver for {parsed.drivername}: {_first_line(error)}{hint}"
     except Exception as error:  # a URL SQLAlchemy parses but cannot use (odd query parameters...)
         return f"cannot use the database {shown}: {_first_line(error)}"

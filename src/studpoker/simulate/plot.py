@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from .._extras import install_hint
 from .result import SimulationResult
 from .spec import SimulateError
 
@@ -17,7 +18,7 @@ __all__ = ["PLOT_FORMATS", "check_plot_path", "save_plot"]
 #: File suffixes :func:`save_plot` writes, and matplotlib's format names for them.
 PLOT_FORMATS = {".png": "png", ".svg": "svg"}
 
-_NEEDS_MATPLOTLIB = "plotting needs matplotlib, which is not installed: pip install 'studpoker[plot]'"
+_NEEDS_MATPLOTLIB = f"plotting needs matplotlib, which is not installed: {install_hint('plot')}"
 
 
 def check_plot_path(path: str | os.PathLike[str]) -> str:

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from .._cores import usable_cores
+from .._extras import install_hint
 from .._pool import process_pool, stop_pool, submit
 from . import chunk as chunk_module
 from .chunk import ChunkResult, play_chunk
@@ -159,7 +160,7 @@ def _import_ray() -> Any:
     try:
         import ray
     except ImportError:
-        raise SimulateError("--ray needs Ray, which is not installed: pip install 'studpoker[ray]'") from None
+        raise SimulateError(f"--ray needs Ray, which is not installed: {install_hint('ray')}") from None
     return ray
 
 

@@ -2,7 +2,7 @@
 
 * :mod:`studpoker.tui.render`: pure functions from a :class:`~studpoker.engine.View` to the screen's text.
 * :mod:`studpoker.tui.game`: the session without the screen (:class:`~studpoker.tui.game.Game`).
-* :mod:`studpoker.tui.app`: the Textual application (needs the ``tui`` extra: ``pip install 'studpoker[tui]'``).
+* :mod:`studpoker.tui.app`: the Textual application (needs the ``tui`` extra: Textual).
 
 Nothing is imported here, so importing this package does not need Textual.
 """
