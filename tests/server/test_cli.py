@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import socket
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -16,7 +19,10 @@ def test_serve_without_the_extra(monkeypatch: pytest.MonkeyPatch, capsys: pytest
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "fastapi" else real(name, *a))
     assert main(["serve"]) == 2
-    assert capsys.readouterr().err == "stud serve needs the server extra: pip install 'studpoker[server]'\n"
+    err = capsys.readouterr().err
+    assert err == "stud serve needs the card room's packages, the [server] extra: in a clone of studpoker: " + (
+        "pip install -e '.[server]'; from a wheel built from it: pip install 'studpoker-VERSION-...whl[server]'\n"
+    )
 
 
 def test_serve_options(capsys: pytest.CaptureFixture[str]) -> None:
@@ -346,3 +352,31 @@ def test_issue26_11_the_workers_get_the_urls_in_their_environment(monkeypatch: p
     assert not any("hunter2" in word or "://" in word for word in command), command
     assert "--redis-allow-unauthenticated" in command and "--db" not in command and "--redis" not in command
     assert environment == {"STUDPOKER_DB_URL": args.db, "STUDPOKER_REDIS_URL": args.redis}
+
+
+def test_a_busy_port_is_one_line_before_the_banner_and_the_database(tmp_path: Any) -> None:
+    """Issue 27, item 4: the port is tried first; nothing is printed, migrated or created before the refusal."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = subprocess.run(
+            [sys.executable, "-m", "studpoker", "serve", "--db", str(tmp_path / "room.db"), "--port", str(port)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == (
+        f"stud serve: error: cannot listen on 127.0.0.1:{port}: the port is in use (another stud serve?): "
+        "choose one with --port\n"
+    )
+    assert not (tmp_path / "room.db").exists()
+
+
+def test_a_host_that_is_not_here_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Any) -> None:
+    assert main(["serve", "--db", str(tmp_path / "room.db"), "--host", "no-such-host.invalid"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("stud serve: error: cannot listen on no-such-host.invalid:8000: 'no-such-host.invalid' is")
+    assert err.count("\n") == 1 and not (tmp_path / "room.db").exists()

@@ -9,10 +9,13 @@ password on the command line is refused (:func:`secret_url`; docs/server.md).
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib.util
+import socket
 import sys
 from typing import Any
 
+from .._extras import install_hint
 from .options import UsageError
 
 __all__ = [
@@ -39,7 +42,7 @@ def missing_server_extra(command: str) -> bool:
     """Whether the ``server`` extra is missing; if so, says so for ``stud COMMAND`` on stderr (one line)."""
     if all(importlib.util.find_spec(name) is not None for name in _SERVER_MODULES):
         return False
-    print(f"stud {command} needs the server extra: pip install 'studpoker[server]'", file=sys.stderr)
+    print(f"stud {command} needs the card room's packages, {install_hint('server')}", file=sys.stderr)
     return True
 
 
@@ -298,7 +301,9 @@ def _serve(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    problem = None if args.redis is None else _check_cluster(args, settings.db_url)
+    listens = args.role != "worker"
+    problem = _check_port(args.host, args.port) if listens else None  # before the banner and the migrations
+    problem = problem or (None if args.redis is None else _check_cluster(args, settings.db_url))
     problem = problem or check_database(settings.db_url)
     if problem is not None:
         print(f"stud serve: error: {problem}", file=sys.stderr)
@@ -315,6 +320,28 @@ def _serve(args: argparse.Namespace) -> int:
         print(f"stud serve: error: {error}", file=sys.stderr)
         return 1
     return 0
+
+
+def _check_port(host: str, port: int) -> str | None:
+    """Why the room could not listen on ``host:port`` (taken, not an address of this machine, not allowed), or None:
+    a test bind as uvicorn's (with ``SO_REUSEADDR``), closed again at once."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as error:
+        return f"cannot listen on {host}:{port}: {host!r} is not a name or address of this machine ({error})"
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as error:
+            where = f"cannot listen on {host}:{port}"
+            if error.errno == errno.EADDRINUSE:
+                return f"{where}: the port is in use (another stud serve?): choose one with --port"
+            if error.errno == errno.EACCES:
+                return f"{where}: not allowed (ports below 1024 need privileges): choose one with --port"
+            return f"{where}: {error.strerror or error}"
+    return None
 
 
 def _serve_distributed(args: argparse.Namespace, settings: Any) -> int:
@@ -361,7 +388,7 @@ def _check_cluster(args: argparse.Namespace, db_url: str) -> str | None:
     try:
         import redis
     except ImportError:
-        return "--redis needs the cluster extra: pip install 'studpoker[cluster]'"
+        return f"--redis needs the redis package, {install_hint('cluster')}"
     try:
         client = redis.Redis.from_url(args.redis, socket_connect_timeout=3)
         client.ping()
