@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from studpoker.cli import play as play_cli
 from studpoker.cli.options import MAX_SEED, WholeNumber, seed
 
 from .helpers import stud
@@ -79,6 +80,7 @@ def test_both_commands_take_the_largest_seed(
         self.game.deal()
 
     monkeypatch.setattr(StudApp, "run", run)
+    monkeypatch.setattr(play_cli, "has_terminal", lambda: True)  # no terminal here: the app's run is replaced
     path = tmp_path / "s.phhs"
     code, out, _ = stud(capsys, *COMMANDS["play"], "--players", "3", "--seed", str(MAX_SEED), "--save", str(path))
     assert code == 0 and out == f"Session saved to {path}\n" and seeds == [MAX_SEED]

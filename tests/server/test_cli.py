@@ -33,9 +33,9 @@ def test_serve_options(capsys: pytest.CaptureFixture[str]) -> None:
     assert _db_url("room.db") == "sqlite:///room.db"
     assert _db_url("postgresql+psycopg://u:p@h/db") == "postgresql+psycopg://u:p@h/db"
     assert main(["serve", "--clock", "0"]) == 2
-    assert "action_seconds" in capsys.readouterr().err
+    assert "--clock must be more than 0 seconds" in capsys.readouterr().err
     assert main(["serve", "--showdown-seconds", "31"]) == 2
-    assert "showdown_seconds must be 0 to 30" in capsys.readouterr().err
+    assert "--showdown-seconds must be 0 to 30" in capsys.readouterr().err
 
 
 def test_finding_12_bad_db_values_get_one_clear_line(

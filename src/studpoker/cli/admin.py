@@ -41,9 +41,11 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
 
 
 def _password(args: argparse.Namespace) -> str:
-    if args.password_stdin or not sys.stdin.isatty():
+    if args.password_stdin:
         line = sys.stdin.readline()
         return line.removesuffix("\n").removesuffix("\r")
+    if not sys.stdin.isatty():
+        raise UsageError("no terminal to ask the password on: give it on standard input with --password-stdin")
     first = getpass.getpass("password: ")
     if getpass.getpass("password again: ") != first:
         raise UsageError("the two passwords differ")

@@ -184,7 +184,10 @@ def _line(record: HandRecord, summary: dict[str, Any]) -> str:
     if not summary["complete"]:
         text = f"{summary['hand']}: replayed as far as the history goes (the hand is not over)"
     else:
-        winners = ", ".join(f"{w['player']} wins {_money(record, w['amount'])}" for w in summary["winners"])
+        winners = ", ".join(
+            f"{w['player']} {'win' if w['player'] == 'You' else 'wins'} {_money(record, w['amount'])}"
+            for w in summary["winners"]
+        )  # `stud play` names its player "You"
         rake = f", rake {_money(record, summary['rake'])}" if summary["rake"] else ""
         text = f"{summary['hand']}: pot {_money(record, summary['pot'])}{rake}; {winners}"
     net = ", ".join(f"{name} {'+' if v > 0 else ''}{_money(record, v)}" for name, v in summary["net"].items() if v)
@@ -220,7 +223,8 @@ def _without_hand(message: str | None) -> str:
 
 
 def _caution(record: HandRecord) -> None:
-    """Warn of what is unusual in a hand's sign (``stud`` shows each warning once)."""
+    """Warn of what is unusual in a sign the user made with ``--rule`` (``stud`` shows each warning once); a file's
+    own sign is what was played there, and no warning is the user's to act on."""
     for caution in record.rules.cautions():
         warnings.warn(caution, RulesWarning, stacklevel=2)
 
@@ -251,13 +255,16 @@ def _replay(args: argparse.Namespace) -> int:
             original = file_hand.record
             assert original is not None
             label = _label(path, original, index, len(readable))
-            _caution(original)
             record = original
             try:
                 if args.preset or overrides:
-                    record = original.with_rules(record.rules.with_preset(args.preset, **overrides))
+                    with warnings.catch_warnings():  # the file's sign, under a preset: said below if the user's
+                        warnings.simplefilter("ignore", RulesWarning)
+                        record = original.with_rules(record.rules.with_preset(args.preset, **overrides))
             except (RulesError, TypeError) as error:
                 raise UsageError(f"{label}: {error}") from None
+            if overrides:
+                _caution(record)
             try:
                 result = replay(record, label)
             except ReplayError as error:
@@ -292,8 +299,6 @@ def _replay(args: argparse.Namespace) -> int:
 def _convert(args: argparse.Namespace) -> int:
     found, errors = _hands(args.source, args.source_format)
     records = [h.record for h in found if h.record is not None]
-    for record in records:
-        _caution(record)
     try:
         for index, record in enumerate(records):
             replay(record, _label(args.source, record, index, len(records)))  # only hands that replay are written

@@ -290,7 +290,7 @@ def _serve(args: argparse.Namespace) -> int:
             max_connections_per_address=args.connections_per_address,
         )
     except ValueError as error:
-        print(f"stud serve: error: {error}", file=sys.stderr)
+        print(f"stud serve: error: {_in_option_words(str(error))}", file=sys.stderr)
         return 2
     if not 0 < args.port < 65536:
         print(f"stud serve: error: no port {args.port}", file=sys.stderr)
@@ -320,6 +320,27 @@ def _serve(args: argparse.Namespace) -> int:
         print(f"stud serve: error: {error}", file=sys.stderr)
         return 1
     return 0
+
+
+#: The settings ``stud serve`` sets from an option, by the option's name: a refusal names what the user typed.
+_OPTION_OF = {
+    "action_seconds": "--clock",
+    "time_bank": "--time-bank",
+    "between_hands": "--between-hands",
+    "showdown_seconds": "--showdown-seconds",
+    "bot_delay": "--bot-delay",
+    "starting_balance": "--starting-balance",
+    "trusted_proxies": "--proxy-headers",
+    "request_seconds": "--request-seconds",
+    "max_connections_per_address": "--connections-per-address",
+    "lease_seconds": "--lease-seconds",
+}
+
+
+def _in_option_words(message: str) -> str:
+    """``Settings``' refusal with the setting's name replaced by the option that set it (``--clock must be ...``)."""
+    name, space, rest = message.partition(" ")
+    return f"{_OPTION_OF[name]}{space}{rest}" if name in _OPTION_OF else message
 
 
 def _check_port(host: str, port: int) -> str | None:
@@ -358,7 +379,7 @@ def _serve_distributed(args: argparse.Namespace, settings: Any) -> int:
             lease_seconds=args.lease_seconds,
         )
     except ValueError as error:
-        print(f"stud serve: error: {error}", file=sys.stderr)
+        print(f"stud serve: error: {_in_option_words(str(error))}", file=sys.stderr)
         return 2
     role = args.role or "all"
     _log_to_stderr(args.log_level)

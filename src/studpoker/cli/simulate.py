@@ -36,7 +36,8 @@ USAGE = (
 
 _hands = options.WholeNumber("--hands", 1, 10**10, "10**10")
 _chunk = options.WholeNumber("--chunk", 1, 10**10, "10**10")
-_chips = options.WholeNumber("--ante/--bring-in", 1, 10**9)
+_ante = options.WholeNumber("--ante", 1, 10**9)
+_bring_in = options.WholeNumber("--bring-in", 1, 10**9)
 _stack = options.WholeNumber("--stack", 1, 10**6)
 _workers = options.WholeNumber("--workers", 1, 4096)
 
@@ -86,8 +87,8 @@ def add_commands(sub: Any) -> None:
     sim.add_argument("--save-histories", type=Path, metavar="FILE", help="save hands as PHH to FILE.phhs")
     sim.add_argument("--sample", type=_sample, metavar="RATE", help="share of hands to save, 0 to 1 (default 1)")
     sim.add_argument("--stakes", default="10/20", metavar="SMALL/BIG", help="small and big bet (default 10/20)")
-    sim.add_argument("--ante", type=_chips, default=1, metavar="A", help="the ante (default 1)")
-    sim.add_argument("--bring-in", type=_chips, default=3, metavar="B", help="the bring-in (default 3)")
+    sim.add_argument("--ante", type=_ante, default=1, metavar="A", help="the ante (default 1)")
+    sim.add_argument("--bring-in", type=_bring_in, default=3, metavar="B", help="the bring-in (default 3)")
     sim.add_argument("--stack", type=_stack, default=100, metavar="BB", help="big bets each hand (default 100)")
     sim.set_defaults(run=_simulate)
     _one_line_errors(sim)

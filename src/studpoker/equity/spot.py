@@ -257,6 +257,8 @@ def game_of(variant: object) -> Variant:
 
 def _place(seen: dict[Card, str], card: Card, where: str) -> None:
     if card in seen:
+        if seen[card] == where:
+            raise EquityError(f"{card} is named twice in {where}: a card can be in one place only")
         raise EquityError(f"{card} is in {seen[card]} and in {where}: a card can be in one place only")
     seen[card] = where
 

@@ -53,6 +53,8 @@ def format_of(path: Path, explicit: str | None = None, option: str = "--from") -
     if path.suffix.lower() in FORMATS["phh"]:
         return "phh"
     if option == "--to":
+        if path.is_dir():
+            raise HistoryFileError(f"{path} is a directory: name the file to write, e.g. {path / 'hands.phhs'}")
         for name, extensions in FORMATS.items():
             if path.suffix.lower() in extensions:
                 return name

@@ -145,7 +145,9 @@ class Settings:
                 raise ValueError(f"{name} must be more than 0, got {getattr(self, name)}")
         if not 1.0 <= self.seat_hold_seconds <= 600.0:
             raise ValueError(f"seat_hold_seconds must be 1 to 600, got {self.seat_hold_seconds}")
-        for name in ("action_seconds", "time_bank", "bank_refill", "bot_delay", "between_hands"):
+        if not self.action_seconds > 0:  # not NaN either
+            raise ValueError(f"action_seconds must be more than 0 seconds, got {self.action_seconds}")
+        for name in ("time_bank", "bank_refill", "bot_delay", "between_hands"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be 0 or more, got {getattr(self, name)}")
         if not 0 <= self.showdown_seconds <= MAX_SHOWDOWN_SECONDS:
@@ -159,5 +161,3 @@ class Settings:
         if isinstance(self.trusted_proxies, str):
             raise ValueError(f"trusted_proxies is a tuple of addresses, got the string {self.trusted_proxies!r}")
         TrustedProxies(self.trusted_proxies)  # raises ValueError naming an entry that is no address or network
-        if self.action_seconds <= 0:
-            raise ValueError("action_seconds must be more than 0")

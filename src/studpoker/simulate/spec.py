@@ -128,6 +128,12 @@ class SimulationSpec:
         if isinstance(sample, bool) or not isinstance(sample, int | float) or not 0.0 <= sample <= 1.0:
             raise SimulateError(f"the sample rate must be a number from 0 to 1, got {sample!r}")
         object.__setattr__(self, "sample", float(sample))
+        if self.sample == 1.0 and self.played_hands > MAX_SAVED_HANDS:
+            raise SimulateError(
+                f"saving every one of {self.played_hands:,} hands (a sample rate of 1, the default) is more than"
+                f" {MAX_SAVED_HANDS:,} histories: lower the sample rate (--sample) to"
+                f" {MAX_SAVED_HANDS / self.played_hands:.6g} or less"
+            )
         if math.ceil(self.played_hands * self.sample) > MAX_SAVED_HANDS:
             raise SimulateError(
                 f"saving {self.sample:g} of {self.played_hands:,} hands is about"
