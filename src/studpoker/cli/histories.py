@@ -235,6 +235,23 @@ def _skipped_line(skipped: dict[str, int]) -> str:
     return f"{total} hand{'s' if total != 1 else ''} of other games skipped ({games})"
 
 
+#: Error lines listed for one file; the rest are counted in one line (a file of junk has an error a hand).
+MAX_LISTED = 20
+
+
+def _list_errors(command: str, path: Path, errors: list[str]) -> None:
+    """Print the first :data:`MAX_LISTED` of ``errors`` (one line each), then how many more there were."""
+    for error in errors[:MAX_LISTED]:
+        print(f"stud {command}: error: {error}", file=sys.stderr)
+    if len(errors) > MAX_LISTED:
+        more = len(errors) - MAX_LISTED
+        print(
+            f"stud {command}: error: {path}: and {more:,} more error{'s' if more != 1 else ''}"
+            f" (the first {MAX_LISTED} are listed)",
+            file=sys.stderr,
+        )
+
+
 def _replay(args: argparse.Namespace) -> int:
     overrides = _overrides(args.rule)
     failures = 0
@@ -243,8 +260,7 @@ def _replay(args: argparse.Namespace) -> int:
     unreadable = 0
     for path in args.files:
         found, errors = _hands(path, args.source_format)
-        for error in errors:
-            print(f"stud replay: error: {error}", file=sys.stderr)
+        _list_errors("replay", path, errors)
         failures += len(errors)
         unreadable += sum(1 for h in found if h.error)
         readable = [h for h in found if h.record is not None]
@@ -287,9 +303,9 @@ def _replay(args: argparse.Namespace) -> int:
         document = {"hands": hands, "failures": failures, "unreadable": unreadable, "skipped": skipped}
         print(json.dumps(document, indent=2))
     elif skipped or unreadable:
-        parts = [f"{len(hands)} hand{'s' if len(hands) != 1 else ''} replayed"]
+        parts = [f"{len(hands):,} hand{'s' if len(hands) != 1 else ''} replayed"]
         if unreadable:
-            parts.append(f"{unreadable} could not be read")
+            parts.append(f"{unreadable:,} could not be read")
         if skipped:
             parts.append(_skipped_line(skipped))
         print("; ".join(parts))
@@ -305,8 +321,7 @@ def _convert(args: argparse.Namespace) -> int:
     except ReplayError as broken:
         errors.append(str(broken))
     if errors:
-        for line in errors:
-            print(f"stud convert: error: {line}", file=sys.stderr)
+        _list_errors("convert", args.source, errors)
         print("stud convert: nothing written", file=sys.stderr)
         return 1
     if not records:  # every hand is of another game

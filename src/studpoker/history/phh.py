@@ -110,8 +110,8 @@ def loads_each(
                 if not isinstance(value, dict):
                     raise PHHError(f"a .phhs file holds one table per hand; {key!r} is not a table")
                 out.append((start + 1, _record(value, f"hand [{key}]: ", preset, rules or {})))
-        except PHHError as error:
-            out.append((start + 1, error))
+        except PHHError as error:  # a new one, without the traceback and context: a file of junk has one a hand
+            out.append((start + 1, PHHError(str(error))))
         except ValueError as error:  # a sign the rules refuse, and the like
             out.append((start + 1, PHHError(f"hand at line {start + 1}: {error}")))
     return out

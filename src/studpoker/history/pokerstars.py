@@ -359,8 +359,8 @@ def loads_each(text: str) -> list[tuple[int, HandRecord | PokerStarsError]]:
             continue
         try:
             read.append((start, _HandText(lines, number, numbers).parse()))
-        except PokerStarsError as error:
-            read.append((start, error))
+        except PokerStarsError as error:  # kept without its traceback: a file of junk has one a hand
+            read.append((start, _bare(error)))
     bring_ins: dict[tuple[object, ...], int] = {}
     for _start, hand in read:
         if isinstance(hand, _Parsed) and hand.bring_in is not None:
@@ -373,7 +373,7 @@ def loads_each(text: str) -> list[tuple[int, HandRecord | PokerStarsError]]:
         try:
             out.append((start, _Builder(hand, bring_ins.get(hand.stakes)).build()))
         except PokerStarsError as error:
-            out.append((start, error))
+            out.append((start, _bare(error)))
     return out
 
 
@@ -1853,3 +1853,10 @@ def _is_comment(text: str, names: Sequence[str]) -> bool:
     if any(text.startswith(n + " ") and _COLLECTED.match(text[len(n) :]) for n in names):
         return False
     return not _LOOKS_LIKE_ACTION.search(text)
+
+
+def _bare(error: PokerStarsError) -> PokerStarsError:
+    """``error`` without its traceback and the exceptions it came from, which hold every frame they passed through:
+    a file of junk lines has an error a hand, and must not keep a traceback a hand."""
+    error.__traceback__ = error.__context__ = error.__cause__ = None
+    return error

@@ -504,6 +504,7 @@ def read_hands(
         end = marks[k + 1] if k + 1 < len(marks) else len(lines)
         try:
             out.append((start + 1, reader(lines[start:end], start + 1).read()))
-        except SiteError as error:
+        except SiteError as error:  # kept without its traceback: a file of junk has one a hand
+            error.__traceback__ = error.__context__ = error.__cause__ = None
             out.append((start + 1, error))
     return out
