@@ -93,7 +93,7 @@ def test_duplicate_card_across_hands() -> None:
 
 
 def test_duplicate_card_within_a_hand() -> None:
-    raises("Kd is in hand 2 and in hand 2", "razz", ["As", "Kd 2c Kd"])
+    raises("Kd is named twice in hand 2", "razz", ["As", "Kd 2c Kd"])
 
 
 def test_duplicate_card_between_hand_and_dead() -> None:
@@ -101,7 +101,7 @@ def test_duplicate_card_between_hand_and_dead() -> None:
 
 
 def test_duplicate_dead_card() -> None:
-    raises("2d is in the dead cards and in the dead cards", "5stud", ["As Kd", "Qc 7c"], dead="2d 3d 2d")
+    raises("2d is named twice in the dead cards", "5stud", ["As Kd", "Qc 7c"], dead="2d 3d 2d")
 
 
 def test_duplicate_found_through_card_objects() -> None:

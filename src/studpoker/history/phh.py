@@ -488,6 +488,13 @@ def _actions(raw: Any, n: int, scale: int, fail: Any) -> list[HistoryAction]:
             raise fail(f"action {number} ({text!r}) is not PHH action notation")
         actor, verb, args, note = match["actor"], match["verb"], (match["args"] or "").strip(), match["note"] or ""
         if actor is None:
+            lone = _LONE_SHOW.fullmatch(note.strip())
+            if lone is not None and _players_in(out, n) < 2:  # what dumps wrote of the one player left in
+                try:
+                    out.append(_action(lone["actor"], "sm", lone["args"] or "", (lone["note"] or "").strip(), n, scale))
+                except (CardError, ValueError) as error:
+                    raise fail(f"action {number} ({text!r}): {error}") from None
+                continue
             out.append(Comment(note.strip()))
             continue
         try:
@@ -495,6 +502,15 @@ def _actions(raw: Any, n: int, scale: int, fail: Any) -> list[HistoryAction]:
         except (CardError, ValueError) as error:
             raise fail(f"action {number} ({text!r}): {error}") from None
     return out
+
+
+#: The comment :func:`dumps` makes of a show or muck by the one player left in (PHH has no showdown there).
+_LONE_SHOW = re.compile(r"(?P<actor>p\d+) sm(?: (?P<args>[^\s#]+))?(?: # (?P<note>.*))?")
+
+
+def _players_in(actions: list[HistoryAction], n: int) -> int:
+    """How many of the ``n`` players have not folded in ``actions``."""
+    return n - len({a.player for a in actions if isinstance(a, Bet) and a.verb == "f"})
 
 
 def _action(actor: str, verb: str, args: str, note: str, n: int, scale: int) -> HistoryAction:
@@ -584,7 +600,7 @@ def _fields(record: HandRecord) -> list[tuple[str, Any]]:
         ("small_bet", amount(rules.small_bet)),
         ("big_bet", amount(rules.big_bet)),
         ("starting_stacks", [amount(s) for s in record.starting_stacks]),
-        ("actions", [_action_text(a, scale) for a in record.actions]),
+        ("actions", _actions_text(record, scale)),
     ]
     out += [(k, record.info[k]) for k in INFO_FIELDS if k in record.info]
     if record.players:
@@ -618,6 +634,22 @@ def _rules_table(rules: Rules) -> dict[str, Any]:
             continue  # max_buy_in None: no cap, the default
         table[name] = value
     return table
+
+
+def _actions_text(record: HandRecord, scale: int) -> list[str]:
+    """The ``actions`` lines. PHH has a showdown only between two players or more: a show or muck by the one player
+    left in (a room's "collected, did not show") would stop PHH readers (PokerKit cannot repair such a hand), so it
+    is written as a comment, which keeps what the room said."""
+    folded: set[int] = set()
+    lines: list[str] = []
+    for action in record.actions:
+        if isinstance(action, Bet) and action.verb == "f":
+            folded.add(action.player)
+        if isinstance(action, ShowMuck) and record.n - len(folded) < 2:  # read back as the action by loads
+            lines.append(f"# {_action_text(action, scale)}")
+        else:
+            lines.append(_action_text(action, scale))
+    return lines
 
 
 def _action_text(action: HistoryAction, scale: int) -> str:
