@@ -66,9 +66,13 @@ test-pure: $(call installed,test)
 	PYTHONPATH=build/pure/src $(PY) -m pytest -q -p no:cacheprovider -n $(JOBS) tests/engine tests/history tests/evaluation tests/equity tests/test_source_doctests.py
 
 # The card room's tests again on PostgreSQL: STUDPOKER_TEST_POSTGRES is the URL of a role that may create databases.
+# The files of DB_FREE test what sits in front of the database (the proxy, the HTTP edge, the origin check), the same
+# on either: they run once, in `make test`.
+DB_FREE := test_edge.py test_forwarded.py test_nginx.py test_close_handshake.py test_origin.py
 test-postgres: $(call installed,test)
 	@test -n "$(STUDPOKER_TEST_POSTGRES)" || { echo "set STUDPOKER_TEST_POSTGRES to a PostgreSQL URL"; exit 2; }
-	STUDPOKER_TEST_POSTGRES='$(STUDPOKER_TEST_POSTGRES)' $(PY) -m pytest -q -p no:cacheprovider -n $(JOBS) tests/server
+	STUDPOKER_TEST_POSTGRES='$(STUDPOKER_TEST_POSTGRES)' $(PY) -m pytest -q -p no:cacheprovider -n $(JOBS) tests/server \
+		$(foreach f,$(DB_FREE),--deselect tests/server/$(f))
 
 # The room on several processes (tests/cluster): table workers and gateways as real processes, on PostgreSQL
 # (STUDPOKER_TEST_POSTGRES, as above) and a private redis-server each test starts (Debian's redis-server package),
