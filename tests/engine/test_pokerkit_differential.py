@@ -45,10 +45,11 @@ Known differences: PokerKit follows another rule than SPEC.md. Each is handled n
 where it arises and counted, and a ``test_known_difference_*`` test pins it down in a
 minimal hand, so that a PokerKit release that changes the behaviour is noticed.
 
-1. Short bring-in (R5.5, R6.10). A bring-in player with fewer chips than the bring-in
-   posts them all; SPEC still makes everybody else enter for the full bring-in, PokerKit
-   only for the chips posted. Avoided: a hand whose bring-in would be short is dealt with
-   that player's stack raised by one bring-in.
+1. Short bring-in (R5.4, R5.5, R6.10). A bring-in player with fewer chips than the bring-in
+   posts them all, his only option (PokerKit also offers a "completion" to his stack); SPEC
+   still makes everybody else enter for the full bring-in, PokerKit only for the chips posted.
+   Avoided: a hand whose bring-in would be short is dealt with that player's stack raised by
+   one bring-in.
 2. Bring-in player with exactly the bring-in left (R5.5). SPEC: he posts it, all-in, and has
    no other option; PokerKit also offers a "completion" to the same amount, which it would
    count as the opening bet. Filtered: that PokerKit option is dropped.
@@ -687,6 +688,15 @@ def test_known_difference_1_short_bring_in() -> None:
     ours, theirs = hand.raw_options()
     assert ("call", 3) in ours and ("call", 2) not in ours
     assert ("call", 2) in theirs and ("call", 3) not in theirs
+
+
+def test_known_difference_1_a_short_bring_in_player_may_only_bring_in() -> None:
+    """R5.4, R5.5: with 2 chips behind (less than the bring-in of 3) the bring-in player posts them all, and that is
+    his only option; PokerKit also offers a "completion" to his stack, which it would count as the opening bet."""
+    hand = duo(["Ks Kh 2c", "Qs Qh 9d", "Js Jh Td"], [3, 50, 50])
+    ours, theirs = hand.raw_options()
+    assert ours == {("bring-in", 2)}
+    assert theirs == {("bring-in", 2), ("raise", 2)}
 
 
 def test_known_difference_2_bring_in_of_exactly_the_stack() -> None:
