@@ -31,9 +31,15 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     create.add_argument(
         "--password-stdin", action="store_true", help="read the password from standard input (one line)"
     )
-    create.add_argument("--starting-balance", type=int, default=10_000, metavar="CHIPS")
+    create.add_argument(
+        "--starting-balance",
+        type=int,
+        default=10_000,
+        metavar="CHIPS",
+        help="the play chips the account starts with, from the house (default 10,000, as a sign-up gets)",
+    )
     role = tasks.add_parser("set-admin", help="give or take the admin role", description="Give the admin role.")
-    role.add_argument("username")
+    role.add_argument("username", help="an existing account")
     role.add_argument("--revoke", action="store_true", help="take the role away")
     for parser in (create, role):
         add_database_options(parser)

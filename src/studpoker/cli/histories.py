@@ -36,7 +36,7 @@ def add_commands(sub: Any) -> None:
         ),
         epilog="example: stud replay ../shared/data/phh/wsop-2023-43-5/*.phh --preset tournament",
     )
-    rp.add_argument("files", nargs="+", metavar="FILE", type=Path)
+    rp.add_argument("files", nargs="+", metavar="FILE", type=Path, help="hand-history files: PHH or a room's export")
     rp.add_argument(
         "--from",
         dest="source_format",
@@ -65,8 +65,8 @@ def add_commands(sub: Any) -> None:
         ),
         epilog="example: stud convert hands.txt hands.phhs",
     )
-    cv.add_argument("source", metavar="IN", type=Path)
-    cv.add_argument("target", metavar="OUT", type=Path)
+    cv.add_argument("source", metavar="IN", type=Path, help="the hand-history file to read: PHH or a room's export")
+    cv.add_argument("target", metavar="OUT", type=Path, help="the file to write: .phh (one hand), .phhs or .txt")
     cv.add_argument("--from", dest="source_format", choices=SOURCES, metavar="FORMAT", help="format or room of IN")
     cv.add_argument("--to", dest="target_format", choices=["phh", "pokerstars"], help="format of OUT")
     cv.set_defaults(run=_convert)

@@ -60,7 +60,8 @@ def add_commands(sub: Any) -> None:
     pl.add_argument(
         "--bots",
         metavar="TAG,TAG,...",
-        help="bot tags for seats 2..N, repeated in turn: random, calling-station, tight-aggressive "
+        help="bot tags for seats 2..N, repeated in turn: random, calling-station, tight-aggressive, "
+        "external:COMMAND (a program speaking the bot protocol; docs/bot-protocol.md) "
         "(default: tight-aggressive where installed, else calling-station)",
     )
     pl.add_argument("--name", default="You", help="your name at the table (default: You)")

@@ -105,7 +105,12 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         help="connections (HTTP and WebSocket) one client address may hold; more are answered 429 (default 64;"
         " a --proxy-headers proxy's are not counted)",
     )
-    serve.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+    serve.add_argument(
+        "--log-level",
+        default="info",
+        choices=["critical", "error", "warning", "info", "debug"],
+        help="the least severe log records written to standard error, the room's and uvicorn's (default info)",
+    )
     cluster = serve.add_argument_group(
         "the room on several processes (docs/server.md): PostgreSQL for --db, Redis between the processes"
     )
