@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, ParamSpec, TypeVar
 
-__all__ = ["process_pool", "stop_pool", "submit"]
+__all__ = ["owned_pool", "process_pool", "stop_pool", "submit"]
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -62,6 +62,25 @@ def process_pool(
         initializer=_start_worker,
         initargs=(os.getpid(), deathsig, initializer, initargs),
     )
+
+
+@contextlib.contextmanager
+def owned_pool(
+    workers: int,
+    *,
+    method: str | None = None,
+    initializer: Callable[..., object] | None = None,
+    initargs: tuple[Any, ...] = (),
+) -> Iterator[ProcessPoolExecutor]:
+    """:func:`process_pool` for a ``with`` block: shut down (waiting for its work) when the block ends, ended at once
+    by :func:`stop_pool` when it ends by an error, Ctrl-C or a generator's close."""
+    pool = process_pool(workers, method=method, initializer=initializer, initargs=initargs)
+    try:
+        yield pool
+    except BaseException:
+        stop_pool(pool)
+        raise
+    pool.shutdown(wait=True)
 
 
 def submit(pool: ProcessPoolExecutor, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T]:

@@ -154,25 +154,19 @@ def count(spot: Spot, *, workers: int = 1, progress: Progress | None = None) -> 
     if workers > 1 and total > 1:
         from concurrent.futures import as_completed
 
-        from .._pool import process_pool, stop_pool, submit
+        from .._pool import owned_pool, submit
 
         global _SHARED
         _SHARED = counter
         cores = usable_cores()
-        pool = process_pool(max(1, min(workers, total, cores)), method="fork")
-        finished = False
-        try:
-            futures = [submit(pool, _count_chunk, chunk) for chunk in chunks]
-            for done, future in enumerate(as_completed(futures), 1):
-                tally.add(future.result())
-                if progress is not None:
-                    progress(done, total)
-            finished = True
-        finally:  # on an error or Ctrl-C the workers are ended at once, their chunks not waited for
-            if finished:
-                pool.shutdown(wait=True)
-            else:
-                stop_pool(pool)
+        try:  # on an error or Ctrl-C the workers are ended at once, their chunks not waited for
+            with owned_pool(max(1, min(workers, total, cores)), method="fork") as pool:
+                futures = [submit(pool, _count_chunk, chunk) for chunk in chunks]
+                for done, future in enumerate(as_completed(futures), 1):
+                    tally.add(future.result())
+                    if progress is not None:
+                        progress(done, total)
+        finally:
             _SHARED = None
     else:
         for done, chunk in enumerate(chunks, 1):

@@ -40,7 +40,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._cores import usable_cores
-from .._pool import process_pool, stop_pool, submit
+from .._pool import owned_pool, submit
 from ..engine import Variant
 from ._deal import completions, hand_values, masks, whole_values
 from .result import Tally
@@ -185,11 +185,9 @@ def sample(
                 progress(done, trials)
         return _tally(plan, counts)
     methods = multiprocessing.get_all_start_methods()
-    executor = process_pool(
-        processes, method="fork" if "fork" in methods else None, initializer=_start_worker, initargs=(plan,)
-    )
-    finished = False
-    try:
+    method = "fork" if "fork" in methods else None
+    # on an error or Ctrl-C the workers are ended at once, their chunks not waited for
+    with owned_pool(processes, method=method, initializer=_start_worker, initargs=(plan,)) as executor:
         pending: dict[Future[Counts], int] = {}
         for index, size in sizes:  # a few chunks ahead of the processes, not all of them at once
             pending[submit(executor, _worker_chunk, entropy, index, size)] = size
@@ -201,12 +199,6 @@ def sample(
             done += _collect(pending, counts)
             if progress is not None:
                 progress(done, trials)
-        finished = True
-    finally:  # on an error or Ctrl-C the workers are ended at once, their chunks not waited for
-        if finished:
-            executor.shutdown(wait=True)
-        else:
-            stop_pool(executor)
     return _tally(plan, counts)
 
 

@@ -22,7 +22,7 @@ from typing import Any
 
 from .._cores import usable_cores
 from .._extras import install_hint
-from .._pool import process_pool, stop_pool, submit
+from .._pool import owned_pool, submit
 from . import chunk as chunk_module
 from .chunk import ChunkResult, play_chunk
 from .result import SimulationResult, Totals
@@ -126,21 +126,14 @@ def _worker_started() -> None:
 def _in_processes(spec: SimulationSpec, workers: int) -> Iterator[ChunkResult]:
     """The chunks on ``workers`` processes (forkserver where there is one, else spawn: nothing inherited)."""
     method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-    pool = process_pool(workers, method=method, initializer=_worker_started)
     pending: dict[int, Future[ChunkResult]] = {}
-    submitted, finished = 0, False
-    try:
+    submitted = 0
+    with owned_pool(workers, method=method, initializer=_worker_started) as pool:  # stopped at once if not finished
         for k in range(spec.chunks):
             while submitted < spec.chunks and submitted < k + IN_FLIGHT_PER_WORKER * workers:
                 pending[submitted] = submit(pool, play_chunk, spec, submitted)
                 submitted += 1
             yield pending.pop(k).result()
-        finished = True
-    finally:
-        if finished:
-            pool.shutdown(wait=True)
-        else:
-            stop_pool(pool)
 
 
 def _check_reachable(address: str) -> None:
