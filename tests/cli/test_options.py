@@ -87,7 +87,29 @@ def test_both_commands_take_the_largest_seed(
 
 
 def test_other_argparse_errors_keep_their_usage_line(capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = stud(capsys, "equity", "As Ad", "Kh Kd", "--variant", "holdem")
-    assert code == 2 and err.startswith("usage: stud equity") and "invalid choice: 'holdem'" in err
+    code, _, err = stud(capsys, "play", "--preset", "home")
+    assert code == 2 and err.startswith("usage: stud play") and "invalid choice: 'home'" in err
     code, _, err = stud(capsys, "play", "--players", "many")
     assert code == 2 and err.startswith("usage: stud play") and "invalid int value: 'many'" in err
+
+
+@pytest.mark.parametrize("name", ["7stud8", "STUD7_HL8", "stud7_hl8", "F7S/8", "Seven-card stud hi/lo", "stud8"])
+def test_every_command_takes_any_name_of_the_game(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--variant`` of equity, simulate and play: one vocabulary (Variant.parse), given on as the short name."""
+    code, out, err = stud(capsys, "equity", "--variant", name, "As Kd 7c 5h 4h 9s", "Qs Qd 2c 3c 8d Jh", "--json")
+    assert code == 0, err
+    assert '"variant": "STUD7_HL8"' in out
+    simulate = ["simulate", "--variant", name, "--bots", "random,random", "--hands", "20", "--seed", "1"]
+    code, out, err = stud(capsys, *simulate)
+    assert code == 0, err
+    assert "Seven-card stud hi/lo" in out
+
+
+@pytest.mark.parametrize("command", ["equity", "simulate", "play"])
+def test_an_unknown_game_is_one_line_with_the_names(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = stud(capsys, command, "--variant", "holdem", "As Kd", "Qs Qd")
+    assert code == 2 and out == ""
+    assert err == (
+        f"stud {command}: error: --variant must name a game, got 'holdem': use 7stud, 7stud8, 5stud or razz"
+        " (or a name such as STUD7_HL8, F7S or Razz)\n"
+    )

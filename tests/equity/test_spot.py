@@ -11,24 +11,21 @@ import pytest
 
 from studpoker.cards import Card, parse_cards
 from studpoker.engine import Variant
-from studpoker.equity import VARIANT_NAMES, EquityError, Spot, equity
+from studpoker.equity import EquityError, Spot, equity
 from tests.equity.reference import deals
 
 # --- what a spot knows -----------------------------------------------------------------------------------------
 
 
 def test_parse_names_and_variants() -> None:
-    assert VARIANT_NAMES == {
-        "7stud": Variant.STUD7,
-        "7stud8": Variant.STUD7_HL8,
-        "razz": Variant.RAZZ,
-        "5stud": Variant.STUD5,
-    }
-    for name, variant in VARIANT_NAMES.items():
+    """Spot.parse takes the game by any name Variant.parse knows, and the Variant itself."""
+    for name, variant in Variant.spellings().items():
         assert Spot.parse(name, ["As", "Kd"]).variant is variant
         assert Spot.parse(variant, ["As", "Kd"]).variant is variant
         assert Spot.parse(variant.value, ["As", "Kd"]).variant is variant
         assert Spot.parse(variant.value.lower(), ["As", "Kd"]).variant is variant
+    with pytest.raises(EquityError, match="unknown game 'holdem': use 7stud, 7stud8, 5stud or razz"):
+        Spot.parse("holdem", ["As", "Kd"])
 
 
 def test_parse_accepts_text_cards_and_card_objects() -> None:
@@ -180,7 +177,7 @@ def test_a_list_of_cards_with_two_cards_in_one_item_is_an_error() -> None:
 
 def test_unknown_game() -> None:
     message = raises("unknown game 'holdem'", "holdem", ["As", "Kd"])
-    assert "7stud, 7stud8, razz, 5stud" in message
+    assert "7stud, 7stud8, 5stud or razz" in message
 
 
 # --- equity() argument errors ----------------------------------------------------------------------------------------

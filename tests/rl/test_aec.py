@@ -22,6 +22,14 @@ GAMES = [v.value.lower() for v in Variant]
 SIZES = [(game, n) for game in GAMES for n in (2, 3, 6, 10 if game == "stud5" else 8)]
 
 
+@pytest.mark.parametrize("name", ["7stud", "7stud8", "STUD7_HL8", "stud7", "FR", "Five-card stud", Variant.RAZZ])
+def test_any_name_of_the_game(name: str | Variant) -> None:
+    """``env(variant=...)`` takes every spelling Variant.parse does (``7stud`` failed before: issue 27)."""
+    game = env(variant=name, players=3)
+    game.reset(seed=1)
+    assert game.unwrapped.config.rules.variant is Variant.parse(name)
+
+
 @pytest.mark.parametrize(("variant", "players"), SIZES)
 def test_pettingzoo_api_and_seed_tests(variant: str, players: int) -> None:
     with warnings.catch_warnings():

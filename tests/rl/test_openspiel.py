@@ -43,8 +43,14 @@ def test_the_generic_game_takes_the_variant_and_the_rules() -> None:
     assert game.num_distinct_actions() == NUM_ACTIONS and game.max_chance_outcomes() == 52
     assert game.min_utility() == -25.0 and game.max_utility() == 75.0
     assert {VARIANT_GAMES[v] for v in Variant} | {GAME_NAME} <= set(pyspiel.registered_names())
-    with pytest.raises(ValueError, match="unknown variant"):
+    with pytest.raises(ValueError, match="unknown game"):
         pyspiel.load_game(GAME_NAME, {"variant": "holdem"})
+
+
+@pytest.mark.parametrize("name", ["7stud", "STUD7", "stud7", "F7S", "Seven-card stud"])
+def test_the_variant_parameter_takes_any_name_of_the_game(name: str) -> None:
+    game = pyspiel.load_game(GAME_NAME, {"variant": name})
+    assert isinstance(game, StudGame) and game.rules.variant is Variant.STUD7
 
 
 def test_rl_environment_episodes_are_zero_sum() -> None:

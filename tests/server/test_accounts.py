@@ -71,8 +71,15 @@ def test_lobby_and_table_creation(client: TestClient) -> None:
     defaults = ann.post("/api/tables", {"variant": "STUD5", "small_bet": 30}).json()
     assert defaults["stakes"] == {"ante": 3, "bring_in": 10, "small_bet": 30, "big_bet": 60}
     assert defaults["name"] == "Five-card stud 30/60" and defaults["max_seats"] == 10
+    for name in ("razz", "FR", "Razz", "7stud8", "stud7_hl8", "Seven-card stud hi/lo"):  # any name of the game
+        made = ann.post("/api/tables", {"variant": name, "small_bet": 10})
+        assert made.status_code == 201 and made.json()["variant"] in ("RAZZ", "STUD7_HL8"), (name, made.text)
     for bad in (
         {"variant": "HOLDEM", "small_bet": 10},
+        {"variant": "razz" * 100, "small_bet": 10},
+        {"variant": ["razz"], "small_bet": 10},
+        {"variant": {"razz": 1}, "small_bet": 10},
+        {"variant": 7, "small_bet": 10},
         {"variant": "STUD7"},
         {"variant": "STUD7", "small_bet": 10, "preset": "home"},
         {"variant": "STUD7", "small_bet": 10, "bring_in": 50},

@@ -109,7 +109,7 @@ def test_an_external_bot_that_fails_is_one_line_and_status_1(capsys: pytest.Capt
         (["--bots", "tag,random", "--hands", "1e10", "--chunk", "100"], "use chunks of at least 10,000 hands"),
         (["--bots", "tag,random", "--workers", "0"], "--workers takes auto or a whole number"),
         (["--bots", "tag,random", "--workers", "many"], "--workers takes auto or a whole number"),
-        (["--bots", "tag,random", "--variant", "holdem"], "unknown variant 'holdem'"),
+        (["--bots", "tag,random", "--variant", "holdem"], "--variant must name a game, got 'holdem'"),
         (["--bots", "tag,random", "--preset", "home"], "unknown preset 'home'"),
         (["--bots", "tag,random", "--stakes", "10"], "--stakes takes SMALL/BIG"),
         (["--bots", "tag,random", "--stakes", "10/5"], "big_bet 5 must be at least small_bet 10"),

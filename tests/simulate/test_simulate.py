@@ -213,7 +213,7 @@ def test_auto_workers_uses_every_core_only_for_two_chunks_or_more() -> None:
         ({"hands": 10**9, "chunk": 10}, "use chunks of at least 1,000 hands"),
         ({"sample": 1.5}, "sample rate must be a number from 0 to 1"),
         ({"hands": 10**8, "sample": 0.1}, "more than 1,000,000"),
-        ({"variant": "holdem"}, "unknown variant 'holdem'"),
+        ({"variant": "holdem"}, "unknown game 'holdem'"),
         ({"preset": "home"}, "unknown preset 'home'"),
         ({"big_bet": 5}, "big_bet 5 must be at least small_bet 10"),
         ({"seed": -1}, "seed must be"),

@@ -11,7 +11,7 @@ import pytest
 
 from studpoker.cli import main
 from studpoker.cli import play as play_cli
-from studpoker.cli.play import VARIANTS
+from studpoker.engine import Variant
 from studpoker.tui import game as game_module
 
 
@@ -27,6 +27,7 @@ from studpoker.tui import game as game_module
         (["--delay", "-1"], "--delay must be zero or more seconds"),
         (["--auto-deal", "61"], "--auto-deal must be 0 to 60 seconds, got 61.0"),
         (["--auto-deal", "nan"], "--auto-deal must be 0 to 60 seconds, got nan"),
+        (["--variant", "holdem"], "--variant must name a game, got 'holdem': use 7stud, 7stud8, 5stud or razz"),
     ],
 )
 def test_bad_options(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -38,8 +39,21 @@ def test_bad_options(argv: list[str], message: str, capsys: pytest.CaptureFixtur
     assert err.count("\n") == 1 and "Traceback" not in err
 
 
-def test_variant_names_match() -> None:
-    assert list(game_module.VARIANTS) == VARIANTS
+@pytest.mark.parametrize("name", ["razz", "RAZZ", "FR", "Razz"])
+def test_any_name_of_the_game(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--variant`` takes every spelling Variant.parse does; the table is the same game."""
+    made: list[game_module.Game] = []
+    real_create = game_module.Game.create
+
+    def create(options: game_module.PlayOptions) -> game_module.Game:
+        made.append(real_create(options))
+        raise game_module.SetupError("stop here")
+
+    monkeypatch.setattr(game_module.Game, "create", staticmethod(create))
+    with pytest.raises(SystemExit):
+        main(["play", "--variant", name, "--bots", "random"])
+    assert [game.table.rules.variant for game in made] == [Variant.RAZZ]
+    made[0].close()
 
 
 @pytest.fixture(autouse=True)

@@ -31,7 +31,7 @@ def test_defaults() -> None:
         (PlayOptions(variant="5stud", players=11), "--players must be 2 to 10"),
         (PlayOptions(bots=("nobody",)), "unknown bot 'nobody'"),
         (PlayOptions(buy_in=100, bots=("random",)), "below the minimum buy-in of 200"),
-        (PlayOptions(variant="holdem"), "unknown variant"),
+        (PlayOptions(variant="holdem"), "unknown game 'holdem'"),
     ],
 )
 def test_setup_errors(options: PlayOptions, message: str) -> None:

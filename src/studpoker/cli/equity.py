@@ -27,8 +27,6 @@ if TYPE_CHECKING:
 
 __all__ = ["add_commands", "format_result"]
 
-#: ``--variant`` names, as :data:`studpoker.equity.VARIANT_NAMES` has them (listed here to keep the parser light).
-VARIANTS = ["7stud", "7stud8", "razz", "5stud"]
 
 #: The game's name in the header line, by :class:`~studpoker.engine.Variant` name.
 GAME_NAMES = {
@@ -66,7 +64,7 @@ def add_commands(sub: Any) -> None:
         epilog="example: stud equity 'As Ad 7c 7h 2s' 'Kh Kd Qs Jc 9c' '8s 8d 4c 4h Th' --dead '3c 5d 6s'",
     )
     eq.add_argument("hands", nargs="+", metavar="HAND", help="one player's known cards, e.g. AsAd7c or 'As Ad 7c'")
-    eq.add_argument("--variant", choices=VARIANTS, default="7stud", help="the game (default: 7stud)")
+    eq.add_argument("--variant", type=options.variant, default="7stud", metavar="GAME", help=options.VARIANT_HELP)
     eq.add_argument(
         "--dead",
         action="append",

@@ -20,7 +20,9 @@ import argparse
 from decimal import Decimal, InvalidOperation
 from typing import NoReturn
 
-__all__ = ["MAX_SEED", "UsageError", "WholeNumber", "one_line_errors", "seed"]
+from ..variant import Variant
+
+__all__ = ["MAX_SEED", "UsageError", "WholeNumber", "one_line_errors", "seed", "variant"]
 
 
 class UsageError(ValueError):
@@ -60,8 +62,24 @@ class WholeNumber:
         return int(number)
 
 
+#: The help of every ``--variant``.
+VARIANT_HELP = "the game: 7stud, 7stud8, 5stud or razz, or any of its names such as STUD7_HL8 or Razz (default: 7stud)"
+
 #: ``--seed S``: a whole number from 0 to 2**63-1.
 seed = WholeNumber("--seed", 0, MAX_SEED, "2**63-1")
+
+
+def variant(text: str) -> str:
+    """``--variant GAME``: any name of a game (:meth:`studpoker.variant.Variant.parse`: ``razz``, ``STUD7_HL8``,
+    ``F7S``, ``"Seven-card stud"``), given on as its short name (``7stud``, ``7stud8``, ``5stud``, ``razz``)."""
+    try:
+        return Variant.parse(text).short_name
+    except ValueError as error:
+        names = str(error).partition(": ")[2]
+        raise argparse.ArgumentTypeError(f"--variant must name a game, got {text!r}: {names}") from None
+
+
+variant.__name__ = "game"  # argparse names a type by __name__
 
 
 def one_line_errors(parser: argparse.ArgumentParser) -> None:

@@ -19,9 +19,6 @@ from .progress import check_writable
 
 __all__ = ["add_commands", "check_save_path"]
 
-#: ``--variant`` names (the keys of :data:`studpoker.tui.game.VARIANTS`, listed here to keep the parser light).
-VARIANTS = ["7stud", "7stud8", "razz", "5stud"]
-
 _NEEDS_TEXTUAL = f"stud play needs Textual, the terminal extra: {install_hint('tui')}"
 _NEEDS_TERMINAL = (
     "stud play: error: the game needs a terminal, and standard input or output is not one (a pipe, a file, a "
@@ -48,7 +45,7 @@ def add_commands(sub: Any) -> None:
         ),
         epilog="example: stud play --variant razz --players 4 --bots tight-aggressive,random --seed 7",
     )
-    pl.add_argument("--variant", choices=VARIANTS, default="7stud", help="the game (default: 7stud)")
+    pl.add_argument("--variant", type=options.variant, default="7stud", metavar="GAME", help=options.VARIANT_HELP)
     pl.add_argument("--preset", choices=["casino", "tournament"], default="casino", help="the rules preset")
     pl.add_argument("--players", type=int, default=6, metavar="N", help="players including you (default: 6)")
     pl.add_argument("--stakes", default="10/20", metavar="SMALL/BIG", help="small and big bet (default: 10/20)")

@@ -72,7 +72,7 @@ def add_commands(sub: Any) -> None:
         metavar="TAG,TAG,...",
         help="one bot a seat: tight-aggressive (or tag), calling-station, random, external:COMMAND (no commas)",
     )
-    sim.add_argument("--variant", default="7stud", metavar="GAME", help="7stud, 7stud8, razz or 5stud (default 7stud)")
+    sim.add_argument("--variant", type=options.variant, default="7stud", metavar="GAME", help=options.VARIANT_HELP)
     sim.add_argument("--preset", default="casino", metavar="NAME", help="casino or tournament (default casino)")
     sim.add_argument("--hands", type=_hands, default=100_000, metavar="N", help="hands to play (default 100,000)")
     sim.add_argument("--seed", type=options.seed, metavar="S", help="0 to 2**63-1 (default: a random one, printed)")

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from ..variant import Variant
 from .errors import RulesError, RulesWarning
 
 __all__ = [
@@ -34,44 +35,6 @@ __all__ = [
     "Tiebreak",
     "Variant",
 ]
-
-
-class Variant(Enum):
-    """The four games (SPEC: STUD7, STUD7_HL8, STUD5, and razz, R12a)."""
-
-    STUD7 = "STUD7"
-    STUD7_HL8 = "STUD7_HL8"
-    STUD5 = "STUD5"
-    RAZZ = "RAZZ"
-
-    @property
-    def title(self) -> str:
-        """The game's name as players say it: ``"Seven-card stud"``, ``"Seven-card stud hi/lo"``,
-        ``"Five-card stud"``, ``"Razz"`` (messages use it, not the code)."""
-        return _TITLES[self._value_]
-
-    @property
-    def cards(self) -> int:
-        """Cards each player ends with: 7, or 5 in five-card stud."""
-        return 5 if self is Variant.STUD5 else 7
-
-    @property
-    def max_seats(self) -> int:
-        """The hard upper bound on players (R3.1)."""
-        return 10 if self is Variant.STUD5 else 8
-
-    @property
-    def low(self) -> bool:
-        """Razz: the low hand wins, the highest door brings in, the lowest board acts first."""
-        return self is Variant.RAZZ
-
-
-_TITLES = {
-    "STUD7": "Seven-card stud",
-    "STUD7_HL8": "Seven-card stud hi/lo",
-    "STUD5": "Five-card stud",
-    "RAZZ": "Razz",
-}
 
 
 class HeadsUpUncap(Enum):
@@ -126,7 +89,6 @@ class ChipsRequest(Enum):
 
 
 _OPTION_TYPES: dict[str, type[Enum]] = {
-    "variant": Variant,
     "headsup_uncap": HeadsUpUncap,
     "later_street_tiebreak": Tiebreak,
     "short_deck_procedure": ShortDeckProcedure,
@@ -144,6 +106,14 @@ _BOOLS = (
     "allow_fold_when_check_available",
     "ante_side_pots",
 )
+
+
+def variant_of(variant: Variant | str) -> Variant:
+    """The game any of its names stands for (:meth:`Variant.parse`); else a :class:`RulesError` saying so."""
+    try:
+        return Variant.parse(variant)
+    except ValueError as error:
+        raise RulesError(str(error)) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,6 +188,8 @@ class Rules:
             and self.ante_side_pots.__class__ is bool
         ):
             return
+        if not isinstance(self.variant, Variant):
+            object.__setattr__(self, "variant", variant_of(self.variant))
         for name, kind in _OPTION_TYPES.items():
             value = getattr(self, name)
             if isinstance(value, kind):
@@ -303,7 +275,7 @@ class Rules:
         cls, variant: Variant | str, ante: int, bring_in: int, small_bet: int, big_bet: int, **overrides: Any
     ) -> Rules:
         """The ``casino`` preset (the defaults of SPEC section 2), with any options overridden."""
-        variant = variant if isinstance(variant, Variant) else Variant(variant)
+        variant = variant_of(variant)
         return cls(variant, ante, bring_in, small_bet, big_bet, **overrides)
 
     @classmethod
@@ -312,7 +284,7 @@ class Rules:
     ) -> Rules:
         """The ``tournament`` preset of SPEC 12b: cap 4, never uncapped heads-up, no open-pair
         double bet, board ties by suit in stud high (by position in stud hi/lo and razz)."""
-        variant = variant if isinstance(variant, Variant) else Variant(variant)
+        variant = variant_of(variant)
         settings: dict[str, Any] = {
             "raise_cap": 4,
             "headsup_uncap": HeadsUpUncap.NEVER,

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from .api import DEFAULT_TRIALS, equity
 from .result import EquityResult, PlayerEquity
-from .spot import VARIANT_NAMES, EquityError, Spot
+from .spot import EquityError, Spot
 
 if TYPE_CHECKING:
     from .categories import CategoryResult, PlayerCategories, final_categories
@@ -22,7 +22,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_TRIALS",
-    "VARIANT_NAMES",
     "CategoryResult",
     "EquityError",
     "EquityResult",

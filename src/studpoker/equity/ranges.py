@@ -37,7 +37,7 @@ from typing import Literal
 
 from ..cards import CARDS, RANK_CHARS, Card, CardError, Rank, format_cards, parse_card, parse_cards
 from ..engine import Variant
-from .spot import MAX_TEXT, VARIANT_NAMES, EquityError, game_of
+from .spot import MAX_TEXT, EquityError, game_of
 
 __all__ = ["KEYWORDS", "MAX_UP", "Kind", "Range", "RangeError", "Term", "is_range"]
 
@@ -401,8 +401,7 @@ class Range:
         return text
 
     def __repr__(self) -> str:
-        name = next(k for k, v in VARIANT_NAMES.items() if v is self.variant)
-        return f"Range.parse({str(self)!r}, {name!r}, down={self.down})"
+        return f"Range.parse({str(self)!r}, {self.variant.short_name!r}, down={self.down})"
 
     def _weight(self, indices: tuple[int, ...], ranks: tuple[int, ...], suits: tuple[int, ...]) -> float:
         best = 0.0 if any(not exclude for _, _, exclude in self._tests) else 1.0

@@ -27,7 +27,6 @@ from ..engine import Variant
 __all__ = [
     "MAX_SEED",
     "MAX_TRIALS",
-    "VARIANT_NAMES",
     "CommunityLike",
     "EquityError",
     "Spot",
@@ -35,15 +34,6 @@ __all__ = [
     "check_trials",
     "game_of",
 ]
-
-#: The variant names the command line takes, and the engine's variants.
-VARIANT_NAMES = {
-    "7stud": Variant.STUD7,
-    "7stud8": Variant.STUD7_HL8,
-    "razz": Variant.RAZZ,
-    "5stud": Variant.STUD5,
-}
-
 
 #: Limits on what a caller may hand over (beyond them nothing is a hand): hands, and characters of card text.
 MAX_HANDS = 64
@@ -243,16 +233,14 @@ def check_method(method: object, trials: object, seed: object) -> None:
 
 
 def game_of(variant: object) -> Variant:
-    """The game a name (``7stud``, ``7stud8``, ``razz``, ``5stud``, or an engine name such as ``STUD7``) or a
-    :class:`~studpoker.engine.Variant` stands for; anything else is an :class:`EquityError`."""
+    """The game a :class:`~studpoker.engine.Variant` or any of its names (``7stud``, ``STUD7_HL8``, ``F7S/8``,
+    ``Razz``: :meth:`Variant.parse`) stands for; anything else is an :class:`EquityError`."""
     if isinstance(variant, Variant):
         return variant
-    if isinstance(variant, str):
-        if variant in VARIANT_NAMES:
-            return VARIANT_NAMES[variant]
-        if variant.upper() in {v.value for v in Variant}:
-            return Variant(variant.upper())
-    raise EquityError(f"unknown game {variant!r}: use {', '.join(VARIANT_NAMES)}")
+    try:
+        return Variant.parse(variant)  # type: ignore[arg-type]  # anything else is refused with the names
+    except ValueError as error:
+        raise EquityError(str(error)) from None
 
 
 def _place(seen: dict[Card, str], card: Card, where: str) -> None:

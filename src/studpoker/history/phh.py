@@ -41,7 +41,7 @@ from .model import Bet, Board, Comment, Deal, HandRecord, HistoryAction, ShowMuc
 
 __all__ = ["VARIANT_CODES", "PHHError", "dumps", "dumps_all", "loads", "loads_all", "loads_each"]
 
-VARIANT_CODES = {"F7S": Variant.STUD7, "F7S/8": Variant.STUD7_HL8, "FR": Variant.RAZZ, "F5S": Variant.STUD5}
+VARIANT_CODES = {v.phh_code: v for v in Variant}  # the game codes of PHH, as Variant spells them
 _CODES = {v: k for k, v in VARIANT_CODES.items()}
 
 #: Optional PHH fields kept as descriptive information (PHH spec, optional fields).

@@ -6,12 +6,14 @@ mean the same game in either:
 >>> config = make_config("razz", 3, small_bet=20, big_bet=40, bring_in=5, ante=2)
 >>> config.rules.variant.name, config.rules.big_bet, config.stacks
 ('RAZZ', 40, (400, 400, 400))
->>> make_config("stud7", 2, preset="tournament", stack=1000).rules.raise_cap
+>>> make_config("7stud", 2, preset="tournament", stack=1000).rules.raise_cap
 4
+>>> make_config("stud7_hl8", 2).rules.variant is make_config("F7S/8", 2).rules.variant
+True
 >>> make_config("holdem", 2)
 Traceback (most recent call last):
     ...
-ValueError: unknown variant 'holdem': use stud7, stud7_hl8, stud5 or razz
+ValueError: unknown game 'holdem': use 7stud, 7stud8, 5stud or razz (or a name such as STUD7_HL8, F7S or Razz)
 """
 
 from __future__ import annotations
@@ -46,13 +48,9 @@ class TableConfig:
 
 
 def variant_of(variant: Variant | str) -> Variant:
-    """A :class:`Variant` from itself or its name in any case (``"razz"``, ``"STUD7_HL8"``)."""
-    if isinstance(variant, Variant):
-        return variant
-    try:
-        return Variant(str(variant).strip().upper())
-    except ValueError:
-        raise ValueError(f"unknown variant {variant!r}: use stud7, stud7_hl8, stud5 or razz") from None
+    """A :class:`Variant` from itself or any of its names (:meth:`Variant.parse`: ``"razz"``, ``"7stud8"``,
+    ``"STUD7_HL8"``, ``"stud7_hl8"``, ``"F7S"``)."""
+    return Variant.parse(variant)
 
 
 def make_config(

@@ -1,6 +1,6 @@
 """Stud as OpenSpiel games: registered Python games with explicit chance nodes for every card dealt.
 
-Importing this module registers ``python_studpoker`` (parameter ``variant``: stud7, stud7_hl8, stud5 or razz)
+Importing this module registers ``python_studpoker`` (parameter ``variant``: any name of a game, e.g. 7stud, razz)
 and one game per variant, ``python_studpoker_stud7``, ``python_studpoker_stud7_hl8``, ``python_studpoker_stud5``
 and ``python_studpoker_razz``, with the same parameters:
 

@@ -96,7 +96,7 @@ def table_info(
         "id": sign.id,
         "name": sign.name,
         "variant": rules.variant.value,
-        "variant_name": wire.VARIANT_NAMES[rules.variant],
+        "variant_name": rules.variant.title,
         "preset": sign.preset,
         "stakes": {
             "ante": rules.ante,

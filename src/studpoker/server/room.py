@@ -363,7 +363,7 @@ class Room:
         # a third of the small bet, at least twice the ante (SPEC section 2), at most the small bet
         bring_in = request.bring_in if request.bring_in is not None else min(small, max(2 * ante, small // 3))
         try:
-            name = table_name(request.name or f"{wire.VARIANT_NAMES[request.variant]} {small}/{big}")
+            name = table_name(request.name or f"{request.variant.title} {small}/{big}")
         except BadNameError as error:
             raise ApiError(400, "invalid", str(error)) from None
         options: dict[str, Any] = {}

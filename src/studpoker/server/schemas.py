@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, field_validator
 from pydantic.json_schema import SkipJsonSchema
 
 from ..engine import Variant
+from ..variant import MAX_NAME as MAX_VARIANT_TEXT
 from .limits import MAX_BALANCE, MAX_CHIPS, MAX_ID, MAX_NAME, MAX_SHOWDOWN_SECONDS, MAX_STAKE
 
 __all__ = [
@@ -317,12 +318,27 @@ class Presets(BaseModel):
     bots: list[str]
 
 
+def _any_variant_name(value: object) -> object:
+    """A game's name in any spelling :meth:`Variant.parse` takes, as the game; anything else is left to the
+    enum's own check (a number, a list, a long string: refused there with the allowed values)."""
+    if isinstance(value, str) and len(value) <= MAX_VARIANT_TEXT:
+        try:
+            return Variant.parse(value)
+        except ValueError:
+            return value
+    return value
+
+
 class CreateTable(_Request):
     """A new table. Only ``variant`` and ``small_bet`` are needed: ``big_bet`` defaults to twice the small bet,
     ``ante`` to a tenth of it (at least 1), ``bring_in`` to a third (at least twice the ante, at most the small
     bet), ``preset`` to casino."""
 
-    variant: Annotated[Variant, Field(strict=False, description="STUD7, STUD7_HL8, STUD5 or RAZZ")]
+    variant: Annotated[
+        Variant,
+        BeforeValidator(_any_variant_name),
+        Field(description="STUD7, STUD7_HL8, STUD5 or RAZZ, or any name Variant.parse takes (7stud, FR...)"),
+    ]
     small_bet: Stake
     big_bet: Stake | None = None
     ante: Stake | None = None

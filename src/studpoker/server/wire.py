@@ -32,7 +32,6 @@ from ..engine.words import best_five
 from ..evaluation import evaluate_high, evaluate_low8, evaluate_razz
 
 __all__ = [
-    "VARIANT_NAMES",
     "betting",
     "dealer_messages",
     "encode",
@@ -44,8 +43,6 @@ __all__ = [
     "stakes_text",
     "uncalled_show_message",
 ]
-
-VARIANT_NAMES = {v: v.title for v in Variant}
 
 
 def encode(message: dict[str, Any]) -> str:

@@ -22,13 +22,12 @@ from .chunk import ChunkResult, SeatDealer, play_chunk
 from .plot import save_plot
 from .result import DuplicateEstimate, Estimate, SimulationResult, Totals
 from .run import Progress, auto_workers, simulate
-from .spec import DEFAULT_STACK_BIG_BETS, MAX_HANDS, MAX_SAVED_HANDS, VARIANTS, SimulateError, SimulationSpec
+from .spec import DEFAULT_STACK_BIG_BETS, MAX_HANDS, MAX_SAVED_HANDS, SimulateError, SimulationSpec
 
 __all__ = [
     "DEFAULT_STACK_BIG_BETS",
     "MAX_HANDS",
     "MAX_SAVED_HANDS",
-    "VARIANTS",
     "ChunkResult",
     "DuplicateEstimate",
     "Estimate",

@@ -21,13 +21,10 @@ __all__ = [
     "MAX_CHUNKS",
     "MAX_HANDS",
     "MAX_SAVED_HANDS",
-    "VARIANTS",
     "SimulateError",
     "SimulationSpec",
 ]
 
-#: ``variant`` names (as ``stud play`` and ``stud equity`` take them) and the engine's variants.
-VARIANTS = {"7stud": Variant.STUD7, "7stud8": Variant.STUD7_HL8, "razz": Variant.RAZZ, "5stud": Variant.STUD5}
 
 #: Short names accepted for built-in bots.
 BOT_ALIASES = {"tag": "tight-aggressive", "station": "calling-station"}
@@ -83,7 +80,7 @@ class SimulationSpec:
 
     bots: tuple[str, ...]
     hands: int
-    variant: str = "7stud"
+    variant: str | Variant = "7stud"
     preset: str = "casino"
     ante: int = 1
     bring_in: int = 3
@@ -99,8 +96,10 @@ class SimulationSpec:
         if isinstance(self.bots, str):
             raise SimulateError("bots must be a list of tags, e.g. ['tight-aggressive', 'random']")
         object.__setattr__(self, "bots", tuple(_bot_tag(str(tag)) for tag in self.bots))
-        variant = str(self.variant).strip()
-        object.__setattr__(self, "variant", variant.lower() if variant.lower() in VARIANTS else variant)
+        try:  # any name of the game (Variant.parse); kept as the short name results and JSON show
+            object.__setattr__(self, "variant", Variant.parse(self.variant).short_name)
+        except ValueError as error:
+            raise SimulateError(str(error)) from None
         for name in ("hands", "ante", "bring_in", "small_bet", "big_bet", "chunk", "stack"):
             value = getattr(self, name)
             if type(value) is not int:
@@ -183,12 +182,7 @@ class SimulationSpec:
 
     def rules(self) -> Rules:
         """The table's rules (:class:`SimulateError` for an unknown variant or preset, or stakes refused)."""
-        variant = VARIANTS.get(self.variant)
-        if variant is None:
-            try:
-                variant = Variant(self.variant.upper())
-            except ValueError:
-                raise SimulateError(f"unknown variant {self.variant!r}: choose from {', '.join(VARIANTS)}") from None
+        variant = Variant.parse(self.variant)  # checked by __post_init__
         if self.preset not in ("casino", "tournament"):
             raise SimulateError(f"unknown preset {self.preset!r}: choose from casino, tournament")
         try:

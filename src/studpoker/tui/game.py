@@ -29,10 +29,8 @@ from ..engine import Action, ActionKind, Rules, RulesError, Variant, View
 from ..table import Table, TableError
 from .render import SeatInfo, bring_in_player, shown_hands, winning_cards, winnings
 
-__all__ = ["BOT_NAMES", "VARIANTS", "Game", "PlayOptions", "SetupError", "default_bot_tag", "parse_stakes"]
+__all__ = ["BOT_NAMES", "Game", "PlayOptions", "SetupError", "default_bot_tag", "parse_stakes"]
 
-#: ``--variant`` names and the engine's variants.
-VARIANTS = {"7stud": Variant.STUD7, "7stud8": Variant.STUD7_HL8, "razz": Variant.RAZZ, "5stud": Variant.STUD5}
 
 #: Names given to the bots, in seat order (one is skipped if the human took it).
 BOT_NAMES = ("Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim")
@@ -93,9 +91,9 @@ class Game:
         """A table from the options, the human in seat 1 and bots in seats 2..N; :class:`SetupError` if the
         options cannot make one."""
         try:
-            variant = VARIANTS[options.variant]
-        except KeyError:
-            raise SetupError(f"unknown variant {options.variant!r}: choose from {', '.join(VARIANTS)}") from None
+            variant = Variant.parse(options.variant)  # any of the game's names
+        except ValueError as error:
+            raise SetupError(str(error)) from None
         small, big = parse_stakes(options.stakes)
         try:
             rules = Rules.from_preset(options.preset, variant, options.ante, options.bring_in, small, big)
@@ -103,7 +101,7 @@ class Game:
             raise SetupError(str(error)) from None
         seats = rules.max_seats or variant.max_seats
         if not 2 <= options.players <= seats:
-            raise SetupError(f"--players must be 2 to {seats} for {options.variant}, got {options.players}")
+            raise SetupError(f"--players must be 2 to {seats} for {variant.short_name}, got {options.players}")
         tags = options.bots or (default_bot_tag(),)
         bots: dict[int, Bot] = {}
         try:

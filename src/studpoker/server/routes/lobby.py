@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Depends
 
-from .. import wire
+from ...engine import Variant
 from ..deps import CurrentAccount, RoomDep, SettingsDep, check_csrf
 from ..room import STAKES
 from ..schemas import CreateTable, Presets, TableInfo, TableList
@@ -24,7 +24,7 @@ async def presets(settings: SettingsDep) -> Presets:
     """What the create form offers: games, presets, stakes (each accepted by every game and preset), bots."""
     return Presets.model_validate(
         {
-            "variants": [{"variant": v, "name": n} for v, n in wire.VARIANT_NAMES.items()],
+            "variants": [{"variant": v, "name": v.title} for v in Variant],
             "presets": ["casino", "tournament"],
             "stakes": list(STAKES),
             "bots": list(settings.bot_tags),
