@@ -37,7 +37,9 @@ from typing import Any
 
 from ..cards import CARDS, Card, CardError, parse_card
 from ..engine import Rules, RulesError, RulesWarning, Variant
+from ..engine.events import Mucked, Shown
 from .model import Bet, Board, Comment, Deal, HandRecord, HistoryAction, ShowMuck
+from .replay import ReplayError, replay
 
 __all__ = ["VARIANT_CODES", "PHHError", "dumps", "dumps_all", "loads", "loads_all", "loads_each"]
 
@@ -639,7 +641,8 @@ def _rules_table(rules: Rules) -> dict[str, Any]:
 def _actions_text(record: HandRecord, scale: int) -> list[str]:
     """The ``actions`` lines. PHH has a showdown only between two players or more: a show or muck by the one player
     left in (a room's "collected, did not show") would stop PHH readers (PokerKit cannot repair such a hand), so it
-    is written as a comment, which keeps what the room said."""
+    is written as a comment, which keeps what the room said. A showdown the record leaves to the replay is written
+    out (:func:`_showdown_left`): in PHH a hand without its showdown actions has not ended."""
     folded: set[int] = set()
     lines: list[str] = []
     for action in record.actions:
@@ -649,7 +652,40 @@ def _actions_text(record: HandRecord, scale: int) -> list[str]:
             lines.append(f"# {_action_text(action, scale)}")
         else:
             lines.append(_action_text(action, scale))
+    lines += [_action_text(action, scale) for action in _showdown_left(record, folded)]
     return lines
+
+
+def _showdown_left(record: HandRecord, folded: set[int]) -> list[ShowMuck]:
+    """The shows and mucks :func:`replay` makes at the end of ``record`` for players at the showdown the record does
+    not mention (a room that prints no showdown; our replay shows known hands and mucks the rest): PHH says them,
+    and PokerKit, reading a hand whose showdown is missing, mucks every hand and pays nobody. They follow the last
+    action, after the last card even at an all-in (the standard also allows the shows as the players go all-in, but
+    the seventh card is dealt face down after them, and PokerKit then kills both hands for want of a second show).
+    Empty when the record cannot be replayed (it is written as it is) or needs nothing."""
+    decided = {a.player: a.cards is None for a in record.actions if isinstance(a, ShowMuck)}  # mucked?
+    undecided = [p for p in range(record.n) if p not in folded and p not in decided]
+    if record.n - len(folded) < 2 or not undecided:
+        return []  # no showdown, or every player in it has his decision: no replay needed
+    if len(undecided) == 1 and all(decided.values()):
+        return []  # everyone else mucked: the last hand wins unseen (R9.4)
+    try:
+        state = replay(record).state
+    except ReplayError:
+        return []
+    if not state.is_over:
+        return []
+    cards: dict[int, list[Card | None]] = {}
+    for action in record.actions:
+        if isinstance(action, Deal):
+            cards.setdefault(action.player, []).extend(action.cards)
+    out: list[ShowMuck] = []
+    for event in state.events:
+        if isinstance(event, (Shown, Mucked)) and event.player not in decided:
+            decided[event.player] = isinstance(event, Mucked)
+            shown = isinstance(event, Shown) and bool(cards.get(event.player))
+            out.append(ShowMuck(event.player, tuple(cards[event.player]) if shown else None))
+    return out
 
 
 def _action_text(action: HistoryAction, scale: int) -> str:
