@@ -7,7 +7,8 @@ bash (so quotes, pipes and ``> FILE`` mean what they mean in a terminal), ``stud
 on this process's ``sys.path`` (the sources under test). A command may use a file an earlier one wrote. The
 directory holds a copy of ``tests/docs/files/`` (``bad.phh``, ``typo.phh``, ``empty.txt``), ``session.txt`` (made
 from the shared razz file below) and, one level up, ``shared/data``: the shared hand histories, so that a page's
-``../shared/data/...`` resolves as it does from a clone.
+``../shared/data/...`` resolves as it does from a clone (a page that names them skips where they are absent, as
+every test of the shared data does).
 
 What is compared, after trailing spaces and blank lines are dropped from both sides:
 
