@@ -39,7 +39,7 @@ def test_the_tables_by_bot_and_by_seat(capsys: pytest.CaptureFixture[str]) -> No
 def test_duplicate_mode_reports_its_gain(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = stud(capsys, *BASE, "--hands", "401", "--duplicate", "--workers", "1")
     assert code == 0
-    assert "402 hands (1 chunk of 10,000), seed 3, duplicate: 201 deals x 2 rotations" in out
+    assert "402 hands (1 chunk), seed 3, duplicate: 201 deals x 2 rotations" in out
     row = next(line for line in out.splitlines() if line.startswith("1:tight-aggressive") and line.endswith("x"))
     assert float(row.split()[-1].rstrip("x")) > 0
 

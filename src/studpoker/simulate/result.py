@@ -216,7 +216,7 @@ class SimulationResult:
     def summary(self) -> str:
         """The result as aligned text tables: by bot, by seat, each bot by seat, and duplicate mode's gain."""
         spec, rules = self.spec, self.spec.rules()
-        chunks = f"{spec.chunks:,} chunk{'s' if spec.chunks != 1 else ''} of {spec.chunk_hands:,}"
+        chunks = "1 chunk" if spec.chunks == 1 else f"{spec.chunks:,} chunks of {spec.chunk_hands:,}"
         mode = f", duplicate: {self.deals:,} deals x {spec.players} rotations" if spec.duplicate else ""
         lines = [
             f"{rules.variant.title} ({spec.preset}), ante {spec.ante}, bring-in {spec.bring_in},"
