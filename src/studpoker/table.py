@@ -18,8 +18,8 @@ studpoker.table.TableError: a first buy-in of 150 is below the minimum buy-in of
 ((1, 5), 5)
 >>> table.top_up(5, 100)                     # during the hand: queued (R3.4)
 False
->>> table.act(table.legal_actions()[0])      # bring in 3
->>> table.act(table.legal_actions()[0])      # Ann folds: the hand is over
+>>> _ = table.act(table.legal_actions()[0])  # bring in 3 (act returns the events it logged)
+>>> _ = table.act(table.legal_actions()[0])  # Ann folds: the hand is over
 >>> [(s.number, s.stack) for s in table.occupied], table.hands[-1].number
 ([(1, 199), (5, 401)], 1)
 >>> table.check_conservation()
@@ -36,6 +36,7 @@ from typing import Any
 
 from .engine import Action, ChipsRequest, HandState, Rules, View
 from .engine.errors import EngineError
+from .engine.events import Event
 
 __all__ = ["PlayedHand", "Seat", "Table", "TableError"]
 
@@ -334,15 +335,17 @@ class Table:
             self._finish()
         return hand
 
-    def act(self, action: Action) -> None:
+    def act(self, action: Action) -> tuple[Event, ...]:
         """Apply the actor's ``action`` to the current hand (:class:`~studpoker.engine.IllegalActionError`
-        if it is not legal; nothing changes then). When the hand ends, the table settles it."""
+        if it is not legal; nothing changes then) and return the events it logged. When the hand ends, the table
+        settles it."""
         hand = self._hand
         if hand is None:
             raise TableError("no hand is being played: start one first")
-        hand.apply(action)
+        events = hand.apply(action)
         if hand.is_over:
             self._finish()
+        return events
 
     def _finish(self) -> None:
         hand = self._hand

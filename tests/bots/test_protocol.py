@@ -100,7 +100,7 @@ def test_bad_replies_are_clear_errors(reply: object, message: str) -> None:
 
 
 def test_nothing_is_legal_out_of_turn() -> None:
-    with pytest.raises(BotError, match=r"legal: nothing \(it is not this bot's turn\)"):
+    with pytest.raises(BotError, match=r"legal: nothing \(nobody may act now\)"):
         action_from_json("call", ())
 
 

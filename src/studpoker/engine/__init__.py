@@ -8,6 +8,7 @@
 Nothing here does I/O or imports anything above ``cards`` and ``evaluation``.
 """
 
+from . import codec
 from .actions import Action, ActionKind
 from .errors import ActionError, CardSupplyError, EngineError, IllegalActionError, RulesError, RulesWarning
 from .pots import Pot
@@ -53,6 +54,7 @@ __all__ = [
     "View",
     "action_words",
     "best_five",
+    "codec",
     "describe_board",
     "describe_hand",
 ]

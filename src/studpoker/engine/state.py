@@ -6,8 +6,11 @@
 >>> hand.street, hand.actor, [str(a) for a in hand.legal_actions()]
 (3, 1, ['bring in 3', 'complete to 10'])
 >>> hand.apply(Action.bring_in(3))
+(ActionTaken(player=1, action=Action('bring-in', 3), street=3, all_in=False, added=3),)
 >>> [str(a) for a in hand.legal_actions()]
 ['fold', 'call 3', 'complete to 10']
+>>> hand.parse_action("call"), hand.is_legal(Action.call(10))
+(Action('call', 3), False)
 
 A state is created from the rules, the players' stacks in position order (player
 0 sits at the dealer's left and gets cards first) and either a deck (shuffled
@@ -24,6 +27,7 @@ an unknown card must be revealed (:attr:`unknown`), or when the hand is over.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -33,7 +37,8 @@ from ..cards import CARDS, Card, Deck, Rank, format_cards, parse_card, shuffle_i
 from ..evaluation import high_board_value, high_value, low_board_value, razz_value
 from ..evaluation.board import best_board, board_automaton, board_tiebreak
 from .actions import Action, ActionKind
-from .errors import CardSupplyError, IllegalActionError, RulesError
+from .codec import resolve_action
+from .errors import ActionError, CardSupplyError, IllegalActionError, RulesError
 from .events import (
     ActionTaken,
     AntePosted,
@@ -84,6 +89,21 @@ class CardRequest(NamedTuple):
 
 
 _SHOWDOWN, _BET, _DEAL = Phase.SHOWDOWN, Phase.BET, Phase.DEAL
+
+#: An action as a player says it (:meth:`HandState.parse_action`): a word, "to", and an amount where one is needed.
+_SAID = re.compile(r"(fold|check|call|bring[ _-]?in|complete|bet|raise|show|muck)(?:\s+to)?(?:\s+(\d{1,12}))?")
+_SAID_WORDS = {
+    "fold": ActionKind.FOLD,
+    "check": ActionKind.CHECK,
+    "call": ActionKind.CALL,
+    "bring in": ActionKind.BRING_IN,
+    "bringin": ActionKind.BRING_IN,
+    "complete": ActionKind.COMPLETE,
+    "bet": ActionKind.BET,
+    "raise": ActionKind.RAISE,
+    "show": ActionKind.SHOW,
+    "muck": ActionKind.MUCK,
+}
 _REQUESTS: dict[tuple[int, int, int], CardRequest] = {}  # HandState.card_needed's answers, by (op, player, street)
 
 
@@ -380,7 +400,7 @@ class HandState:
 
         >>> rules = Rules(Variant.STUD7, ante=1, bring_in=3, small_bet=10, big_bet=20)
         >>> hand = HandState(rules, [200, 200, 200], seed=7)
-        >>> hand.apply(Action.bring_in(3)); hand.apply(Action.complete(10)); hand.apply(Action.call(10))
+        >>> _ = hand.apply(Action.bring_in(3)); _ = hand.apply(Action.complete(10)); _ = hand.apply(Action.call(10))
         >>> hand.actor, hand.cost(Action.call(10)), hand.cost(Action.raise_to(20))
         (1, 7, 17)
         """
@@ -473,11 +493,11 @@ class HandState:
         >>> rules = Rules(Variant.STUD7, ante=1, bring_in=3, small_bet=10, big_bet=20)
         >>> hand = HandState(rules, [200, 200], seed=7, auto_show=False)
         >>> while hand.phase is not Phase.SHOWDOWN:
-        ...     hand.apply(next(a for a in hand.legal_actions() if a.kind.value in ("check", "call", "bring-in")))
+        ...     _ = hand.apply(next(a for a in hand.legal_actions() if a.kind.value in ("check", "call", "bring-in")))
         >>> first = hand.actor
         >>> hand.can_win(first)                     # nothing shown yet: the first hand shows
         True
-        >>> hand.apply(Action.show())
+        >>> _ = hand.apply(Action.show())
         >>> hand.can_win(hand.actor), hand.can_win(first)
         (False, True)
         """
@@ -674,8 +694,10 @@ class HandState:
             self._down[p].append(card)
             self._events.append(CardDealt(p, card, False, self.street))
 
-    def deal(self, card: Card | str | None) -> None:
-        """Supply the next card in manual dealing (see :attr:`card_needed`); ``None`` = unknown down card."""
+    def deal(self, card: Card | str | None) -> tuple[Event, ...]:
+        """Supply the next card in manual dealing (see :attr:`card_needed`); ``None`` = unknown down card. Returns
+        the events it logged (the card, and what followed by itself until the next card or decision)."""
+        start = len(self._events)
         if self.phase is not Phase.DEAL:
             raise CardSupplyError("no card is needed now: the hand is not waiting for the dealer")
         op, p = self._ops[-1]
@@ -693,6 +715,7 @@ class HandState:
             self._dealt |= 1 << card.index
         self._place(op, p, card)
         self._advance()
+        return tuple(self._events[start:])
 
     def _known_cards(self) -> set[Card]:
         known: set[Card] = set()
@@ -1041,8 +1064,11 @@ class HandState:
 
     # -- applying actions -------------------------------------------------------------------------
 
-    def apply(self, action: Action) -> None:
-        """Take an action for the player to act. Illegal actions raise and change nothing."""
+    def apply(self, action: Action) -> tuple[Event, ...]:
+        """Take an action for the player to act and return the events it logged: the action, then what followed
+        by itself (cards dealt, a street begun, the showdown, the pots awarded). Illegal actions raise
+        :class:`IllegalActionError` and change nothing."""
+        start = len(self._events)
         legal = self._legal
         if legal is None:
             legal = self.legal_actions()
@@ -1054,8 +1080,30 @@ class HandState:
         p: int = self.actor  # type: ignore[assignment]  # a legal action means someone is to act
         if self.phase is _SHOWDOWN:
             self._showdown_decision(p, action)
-            return
-        self._bet_action(p, action)
+        else:
+            self._bet_action(p, action)
+        return tuple(self._events[start:])
+
+    def is_legal(self, action: object) -> bool:
+        """Whether the player to act may take ``action`` now (``action in legal_actions()``; anything that is not
+        an :class:`Action` is not legal)."""
+        return action in self.legal_actions()
+
+    def parse_action(self, text: object) -> Action:
+        """The legal action ``text`` names, as a player says it: ``call``, ``check``, ``fold``, ``bring in``,
+        ``complete``, ``bet``, ``raise``, ``show``, ``muck``, with the round total where it is not the only one
+        (``raise to 40``, ``call 7`` and ``complete 10`` are read too). :class:`ActionError` for text that is no
+        action, :class:`IllegalActionError` (listing the legal actions) for one not legal now."""
+        if not isinstance(text, str):
+            raise ActionError(f"an action is text such as 'call' or 'raise to 40', got {text!r}")
+        match = _SAID.fullmatch(text.strip().lower()) if len(text) <= 60 else None
+        if match is None:
+            raise ActionError(
+                f"not an action: {text[:40]!r}; say fold, check, call, bring in, complete, bet, raise (to N),"
+                " show or muck"
+            )
+        kind = _SAID_WORDS[" ".join(match[1].replace("-", " ").replace("_", " ").split())]
+        return resolve_action(kind, None if match[2] is None else int(match[2]), self.legal_actions(), repr(text))
 
     def _check_legal(self, action: Action, legal: tuple[Action, ...]) -> None:
         """Raise unless ``action`` equals one of the legal actions."""

@@ -14,7 +14,7 @@ from the street and the player, so the same hand always gives the same answers.
 >>> from studpoker.engine import HandState, Rules, Variant
 >>> state = HandState(Rules(Variant.RAZZ, ante=1, bring_in=2, small_bet=4, big_bet=8), [50, 50], seed=3)
 >>> while not state.is_over:
-...     state.apply(state.legal_actions()[1 if len(state.legal_actions()) > 1 else 0])
+...     _ = state.apply(state.legal_actions()[1 if len(state.legal_actions()) > 1 else 0])
 >>> streets = hand_streets(state)
 >>> [s.street for s in streets]
 [3, 4, 5, 6, 7]

@@ -5,7 +5,7 @@
 >>> from studpoker.history import phh
 >>> state = HandState(Rules(Variant.RAZZ, ante=1, bring_in=2, small_bet=4, big_bet=8), [50, 50], seed=3)
 >>> while not state.is_over:
-...     state.apply(state.legal_actions()[-1])
+...     _ = state.apply(state.legal_actions()[-1])
 >>> record = record_hand(state, players=["Ann", "Bob"])
 >>> replay(phh.loads(phh.dumps(record))).state.stacks == state.stacks
 True
@@ -13,7 +13,7 @@ True
 A hand where nobody showed: the table saw only the door cards, Bob also saw his own.
 
 >>> state = HandState(Rules(Variant.RAZZ, ante=1, bring_in=2, small_bet=4, big_bet=8), [50, 50], seed=3)
->>> state.apply(state.legal_actions()[0]); state.apply(state.legal_actions()[0])  # Bob brings in, Ann folds
+>>> _ = state.apply(state.legal_actions()[0]); _ = state.apply(state.legal_actions()[0])  # Bob brings in, Ann folds
 >>> record = record_hand(state, players=["Ann", "Bob"])
 >>> phh.dumps(seen_by(record, None)).splitlines()[7]
 "actions = ['d dh p1 ????Ad', 'd dh p2 ????2h', 'p2 pb', 'p1 f']"

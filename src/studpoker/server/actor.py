@@ -19,16 +19,17 @@ import logging
 import math
 import random
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
-from ..bots import BotError, action_from_json, view_to_json
-from ..engine import Action, ActionKind, HandState, Phase, Rules
-from ..engine.events import ActionTaken, Awarded, CardDealt, Shown
+from ..bots import BotError
+from ..engine import Action, ActionKind, EngineError, HandState, Phase, Rules, codec
+from ..engine.codec import view_to_json
+from ..engine.events import ActionTaken, Awarded, CardDealt, Event, Shown
 from ..history import phh
 from ..history.record import record_hand
 from ..table import Table
@@ -156,8 +157,6 @@ class TableActor(Seating):
         self.seq = 0  # the current turn number (0 between hands)
         self.hand_players: list[dict[str, Any]] = []  # the hand row's players when it was dealt
         self.hand_seats: tuple[int, ...] = ()
-        self.sent: dict[int | None, int] = {}  # events already sent, per viewer (player number, None: spectators)
-        self.action_seqs: list[int] = []  # per event index of the log: turn number of an ActionTaken, else 0
         self.auto: set[int] = set()
         self.auto_seats: set[int] = set()
         self.turn_started = 0.0
@@ -165,7 +164,6 @@ class TableActor(Seating):
         self.bot_timer: asyncio.TimerHandle | None = None
         self.start_timer: asyncio.TimerHandle | None = None
         self.not_before = 0.0  # the event loop's time before which no hand is dealt (the pause after a hand)
-        self.dealer_sent = 0  # the spectators' events the dealer has spoken of
         # chat: in memory only (a restart forgets it), the last chat.HISTORY lines
         self.chat_log: deque[dict[str, Any]] = deque(maxlen=chat.HISTORY)
         self.chat_id = 0
@@ -440,18 +438,15 @@ class TableActor(Seating):
             "clock": self._clock(),
         }
 
-    def _publish(self, state: HandState) -> None:
-        """Send the new events of ``state`` to every viewer, then the chips, then whose turn it is."""
+    def _publish(self, state: HandState, new: Sequence[Event]) -> None:
+        """Send ``new``, the events the last step logged (what ``apply`` or ``deal`` returned; the whole log when a
+        hand starts), to every viewer as each may see them, then the chips, then whose turn it is."""
         hand = self.table.hand_number if self.table.hand is state else self.table.hands[-1].number
         events = state.events
-        seqs = self.action_seqs
-        counter = max(seqs, default=0)
-        for event in events[len(seqs) :]:
-            if isinstance(event, ActionTaken):
-                counter += 1
-                seqs.append(counter)
-            else:
-                seqs.append(0)
+        start = len(events) - len(new)
+        # each action's turn number: the actions before it in the hand, plus one
+        turn = sum(1 for e in events[:start] if isinstance(e, ActionTaken))
+        action_seqs = list(range(turn + 1, turn + 1 + sum(1 for e in new if isinstance(e, ActionTaken))))
         by_viewer: dict[int | None, list[Connection]] = {}
         for connection in self.connections:
             by_viewer.setdefault(self._viewer(connection), []).append(connection)
@@ -460,33 +455,29 @@ class TableActor(Seating):
         # What a player sees differs from what a spectator sees only in face-down cards dealt (and burned cards,
         # which have no message): a run of events without a face-down card is the same for every viewer, so its
         # messages are built from the spectator's view and encoded once for all (the usual step: one action).
-        shared: dict[int, list[str]] = {}
+        shared: list[str] | None = None
         for key in keys:
-            start = self.sent.get(key, 0)
-            self.sent[key] = len(events)
             receivers = by_viewer.get(key)
-            if not receivers or start >= len(events):
+            if not receivers or not new:
                 continue
-            texts = shared.get(start)
+            texts = shared
             if texts is None:
                 run = public.events[start:]
                 view = public
                 if any(isinstance(e, CardDealt) and not e.face_up for e in run):
                     view = state.view(key)
                     run = view.events[start:]
-                action_seqs = [s for s in seqs[start:] if s]
                 messages = wire.event_messages(run, view, self.hand_seats, hand, action_seqs, self.auto)
                 texts = [wire.encode(m) for m in messages]
                 if view is public:
-                    shared[start] = texts
+                    shared = texts
             for connection in receivers:
                 for text in texts:
                     connection.push(text)
         dealt = {p["seat"]: str(p["name"]) for p in self.hand_players}  # the names as the hand was dealt
         names = [dealt.get(seat, f"seat {seat}") for seat in self.hand_seats]
-        for message in wire.dealer_messages(public.events, self.dealer_sent, public, names, self.table.rules, hand):
+        for message in wire.dealer_messages(public.events, start, public, names, self.table.rules, hand):
             self._broadcast(message)
-        self.dealer_sent = len(public.events)
         self._broadcast(wire.pot_message(public, self.hand_seats, hand, state))
 
     def _announce_turn(self) -> None:
@@ -553,9 +544,6 @@ class TableActor(Seating):
         state = table.start_hand()
         self.hand_seats = table.players if table.hand is not None else players
         self.seq = 1
-        self.sent = {}
-        self.dealer_sent = 0
-        self.action_seqs = []
         self.auto = set()
         self.auto_seats = set()
         self._broadcast(
@@ -565,7 +553,7 @@ class TableActor(Seating):
                 "players": [{"seat": p["seat"], "name": p["name"], "stack": p["start"]} for p in started],
             }
         )
-        self._publish(state)
+        self._publish(state, state.events)
         await self._stepped(state, before)
 
     async def _stepped(self, state: HandState, before: dict[int, Any]) -> None:
@@ -576,9 +564,9 @@ class TableActor(Seating):
             choice = automatic_choice(state, bot=self.seats[seat].bot is not None)
             if choice is None:
                 break
-            self.table.act(choice)
+            events = self.table.act(choice)
             self.seq += 1
-            self._publish(state)
+            self._publish(state, events)
         if state.is_over:
             await self._finish(state, before)
         else:
@@ -600,12 +588,12 @@ class TableActor(Seating):
             if auto:
                 meta.time_bank = 0.0
         before = {s.number: s for s in table.occupied}
-        table.act(action)  # the caller checked it is legal
+        events = table.act(action)  # the caller checked it is legal
         if auto:
             self.auto.add(self.seq)
             self.auto_seats.add(seat)
         self.seq += 1
-        self._publish(state)
+        self._publish(state, events)
         await self._stepped(state, before)
 
     async def act(self, connection: Connection, hand: int, seq: int, action: str, amount: int | None) -> None:
@@ -621,8 +609,8 @@ class TableActor(Seating):
             if amount is not None and action.strip().lower() not in ("fold", "check"):
                 reply["amount"] = amount
             try:
-                chosen = action_from_json(reply, legal)
-            except BotError as error:
+                chosen = codec.action_from_json(reply, legal)
+            except EngineError as error:
                 connection.push(wire.encode(wire.error("illegal", str(error), hand=hand, seq=seq)))
                 return
             self.seats[self.table.actor_seat or 0].timeouts = 0

@@ -10,9 +10,9 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..bots.protocol import action_to_json, card_to_json
 from ..cards import Card
 from ..engine import HandState, View, action_words, describe_hand
+from ..engine.codec import action_to_json, card_to_json
 from ..engine.dealer import dealer_lines
 from ..engine.events import (
     ActionTaken,
