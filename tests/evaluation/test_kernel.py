@@ -129,10 +129,10 @@ def test_bad_cards_in_every_dtype_and_layout_raise_the_same_error(dtype: type, m
     good = random_hands(3000, 7, seed=41)
     cases: list[tuple[str, npt.NDArray[np.integer]]] = []
     for value in bad_cards(dtype):
-        arr = good.astype(dtype)
+        arr: npt.NDArray[np.integer] = good.astype(dtype)
         arr[2100, 3] = value
         cases += [(f"{value} {name}", form) for name, form in layouts(arr, dtype).items()]
-    dup = good.astype(dtype)
+    dup: npt.NDArray[np.integer] = good.astype(dtype)
     dup[1700, 6] = dup[1700, 2]
     cases += [(f"dup {name}", form) for name, form in layouts(dup, dtype).items()]
     fast = [outcome(partial(batch.high_batch, h)) for _, h in cases]
@@ -147,8 +147,8 @@ def test_bad_cards_in_every_dtype_and_layout_raise_the_same_error(dtype: type, m
         if name.startswith("dup"):
             assert f[1].startswith("row 1700 holds the same card twice"), name
         else:
-            value = name.split()[0]
-            assert f[1] == f"card index {value} in row 2100, column 3 is outside 0..51", name
+            bad = name.split()[0]
+            assert f[1] == f"card index {bad} in row 2100, column 3 is outside 0..51", name
 
 
 @pytest.mark.parametrize("k", [5, 6, 7])
