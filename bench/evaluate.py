@@ -34,9 +34,15 @@ imported and the hands made (``--cold-hands`` 7-card hands), then imports the li
 evaluates them once: the time to the first answer, by the child's clock (so numba's compilation of the sval loop
 counts, as do our tables built on first use), and the whole process's wall time.
 
+Dtypes (``--dtypes-only`` runs just this table): ``high_batch`` (checked) on the same 7-card hands as every integer
+dtype, C-contiguous, and three strided layouts (a Fortran-order ``int64`` copy, an ``int32`` view of 7 of 8 columns,
+a reversed-column ``uint8`` view), plus a big-endian ``>i4`` copy; each rate is set against ``uint8`` (C-contiguous)
+timed in the same rounds. Every one must give the ``uint8`` values before it is timed.
+
 Targets (issue 16): batch 7-card high, uint8, duplicates checked: >= 20x phevaluator (starmap) and >= sval+numba
 (same uint8 hands); low8 and razz batch >= the rate of the high batch; from Python lists >= 2x phevaluator
-(starmap over the same lists); scalar >= 1x phevaluator (one call per hand, both in a Python loop).
+(starmap over the same lists); scalar >= 1x phevaluator (one call per hand, both in a Python loop). Issue 27, item 12:
+every integer dtype and layout within 1.3x of uint8 (its rate at least 1/1.3 of uint8's).
 """
 
 from __future__ import annotations
@@ -200,6 +206,72 @@ def ours(kind: str, k: int) -> list[Contender]:
 
 
 HIGH_BESIDE = "studpoker high_batch, uint8, checked (same hands)"
+DTYPE_BASE = "uint8, C-contiguous"
+DTYPE_GOAL = 1.3  # issue 27, item 12: every dtype within 1.3x of uint8
+
+
+def wide_view(dtype: str) -> Callable[[Hands], Any]:
+    """Hands as the first k of k + 1 columns of a wider array: rows strided, columns contiguous."""
+
+    def make(hands: Hands) -> Any:
+        n, k = hands.shape
+        wide = np.zeros((n, k + 1), dtype=dtype)
+        wide[:, :k] = hands
+        return wide[:, :k]
+
+    return make
+
+
+def dtype_layouts() -> list[tuple[str, Callable[[Hands], Any]]]:
+    """(label, hands -> the same hands in that dtype and layout) for the dtype table; uint8 first."""
+    layouts: list[tuple[str, Callable[[Hands], Any]]] = [(DTYPE_BASE, np.ascontiguousarray)]
+    for name in ("int8", "int16", "uint16", "int32", "uint32", "int64", "uint64"):
+        layouts.append((f"{name}, C-contiguous", lambda h, name=name: np.ascontiguousarray(h, dtype=name)))
+    layouts += [
+        ("int64, Fortran order", lambda h: np.asfortranarray(h, dtype=np.int64)),
+        ("int32, 7 of 8 columns (strided rows)", wide_view("int32")),
+        ("uint8, columns reversed (negative stride)", lambda h: np.ascontiguousarray(h[:, ::-1])[:, ::-1]),
+        (">i4 big-endian, C-contiguous", lambda h: np.ascontiguousarray(h, dtype=">i4")),
+    ]
+    return layouts
+
+
+def dtype_section(hands: Hands) -> Section:
+    """high_batch (checked) on the same hands in every integer dtype and a few layouts, against uint8."""
+    from studpoker.evaluation import high_batch
+
+    began = time.perf_counter()
+    title = f"7-card high_batch by dtype ({len(hands):,} random hands, checked)"
+    print(f"\n{title}: checking", flush=True)
+    reference = high_batch(hands).astype(np.int64)
+    kept: list[Contender] = []
+    for label, make in dtype_layouts():
+        contender = Contender(label, make, high_batch, same_values, exact=True)
+        data = make(hands)
+        problem = same_values(reference, high_batch(data))
+        if problem is not None:
+            fail(f"{title}, {label}: {problem}: left out")
+            continue
+        contender.chunk, contender.chunk_hands = data, len(hands)  # the whole set per call, as for uint8
+        high_batch(data)  # warm-up
+        print(f"  ok  {label:<52} {len(hands):,} hands checked, value for value", flush=True)
+        kept.append(contender)
+    gc.collect()
+    print(f"  (checked and warmed up in {time.perf_counter() - began:.1f} s)")
+    return Section(title, "dtype", 7, kept)
+
+
+def show_dtypes(section: Section) -> None:
+    """The dtype table: rates and each rate as a fraction of uint8's, per round."""
+    base = find(section, DTYPE_BASE)
+    print(f"\n{section.title}, M hands/s over {len(section.contenders[0].rates)} rounds of alternating blocks")
+    print(f"  {'dtype and layout':<52} {'min':>10} {'median':>10} {'max':>10} {'x uint8':>24}")
+    for c in section.contenders:
+        cell = ratio_text(ratios(c, base)) if base is not None else "-"
+        low, mid, high = min(c.rates), statistics.median(c.rates), max(c.rates)
+        print(f"  {c.name:<52} {rate_text(low):>10} {rate_text(mid):>10} {rate_text(high):>10} {cell:>24}")
+
+
 PHE_STARMAP = "phevaluator starmap(evaluate_{k}cards, lists)"
 PHE_LOOP = "phevaluator evaluate_{k}cards, one hand at a time"
 SVAL_HANDS = "sval+numba, uint8 array (numba loop)"
@@ -488,6 +560,22 @@ def show(section: Section) -> None:
 # -- targets ------------------------------------------------------------------------------------------------------
 
 
+def dtype_targets(section: Section) -> None:
+    """Issue 27, item 12: every dtype and layout within DTYPE_GOAL times uint8's time per hand."""
+    base = find(section, DTYPE_BASE)
+    if base is None:
+        print("\n  dtypes: not measured (uint8 failed its check)")
+        return
+    print(f"\nTarget (issue 27, item 12): within {DTYPE_GOAL}x of uint8, median of per-round ratios [min-max]")
+    for c in section.contenders:
+        if c is base:
+            continue
+        values = ratios(c, base)
+        verdict = "met" if statistics.median(values) >= 1 / DTYPE_GOAL else "NOT met"
+        goal = f"target within {DTYPE_GOAL}x of uint8 (>= {1 / DTYPE_GOAL:.2f}x): {verdict}"
+        print(f"  {c.name + ' vs uint8':<52} {ratio_text(values):>24}  {goal}")
+
+
 def targets(sections: dict[tuple[str, int], Section]) -> None:
     print("\nTargets (issue 16), median of per-round ratios [min-max]")
     high = sections.get(("high", 7))
@@ -670,6 +758,7 @@ def main() -> None:
     parser.add_argument("--cold-rounds", type=int, help="fresh processes per library (default 3; --quick 1)")
     parser.add_argument("--cold-hands", type=int, default=1_000, help="hands of a cold run (default 1,000)")
     parser.add_argument("--seed", type=int, default=7, help="seed of the random hands (default 7)")
+    parser.add_argument("--dtypes-only", action="store_true", help="only the dtype table (7-card high_batch)")
     parser.add_argument("--cold-child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.cold_child:
@@ -699,8 +788,8 @@ def main() -> None:
         f" PokerKit {args.slow:,} hands, treys {args.treys:,}"
     )
     sections: dict[tuple[str, int], Section] = {}
-    plan = [("high", k) for k in sizes] + [("low8", 7), ("razz", 7)]
-    hands_by_size: dict[int, Hands] = {}
+    plan = [] if args.dtypes_only else [("high", k) for k in sizes] + [("low8", 7), ("razz", 7)]
+    hands_by_size: dict[int, Hands] = {7: random_hands(args.hands, 7, seed=args.seed + 7)}
     for kind, k in plan:
         if k not in hands_by_size:
             hands_by_size[k] = random_hands(args.hands, k, seed=args.seed + k)
@@ -709,8 +798,15 @@ def main() -> None:
             run_rounds(section, args)
             show(section)
             sections[kind, k] = section
-    targets(sections)
-    if args.cold_rounds > 0:
+    dtypes = dtype_section(hands_by_size[7])
+    if dtypes.contenders:
+        run_rounds(dtypes, args)
+        show_dtypes(dtypes)
+    if not args.dtypes_only:
+        targets(sections)
+    if dtypes.contenders:
+        dtype_targets(dtypes)
+    if args.cold_rounds > 0 and not args.dtypes_only:
         cold(args)
     if FAILURES:
         print(f"\n{len(FAILURES)} CHECK FAILURE(S), left out of the timing:")

@@ -55,16 +55,100 @@ def test_the_kernel_is_built_where_the_mypyc_modules_are() -> None:
     assert HAS_KERNEL
 
 
+def layouts(hands: npt.NDArray[np.integer], dtype: npt.DTypeLike) -> dict[str, npt.NDArray[np.integer]]:
+    """The same hands in ``dtype``: C-contiguous, Fortran order, strided views of wider arrays (rows,
+    a column step, reversed columns, reversed rows), and all of these in the other byte order."""
+    native = np.dtype(dtype)
+    out = _layouts(hands, native)
+    swapped = native.newbyteorder()
+    if swapped != native:  # one-byte types have no byte order
+        out |= {f"{name}, {swapped.str}": form for name, form in _layouts(hands, swapped).items()}
+    return out
+
+
+def _layouts(hands: npt.NDArray[np.integer], dtype: np.dtype[Any]) -> dict[str, npt.NDArray[np.integer]]:
+    n, k = hands.shape
+    arr = hands.astype(dtype)
+    wide = np.zeros((n, k + 1), dtype=dtype)
+    wide[:, :k] = arr
+    stepped = np.zeros((n, 2 * k), dtype=dtype)
+    stepped[:, ::2] = arr
+    return {
+        "C": arr,
+        "Fortran": np.asfortranarray(arr),
+        "strided rows": wide[:, :k],
+        "column step": stepped[:, ::2],
+        "reversed columns": np.ascontiguousarray(arr[:, ::-1])[:, ::-1],
+        "reversed rows": np.ascontiguousarray(arr[::-1])[::-1],
+    }
+
+
 @pytest.mark.skipif(not HAS_KERNEL, reason="the compiled kernel is not built here")
-def test_uint8_arrays_go_to_the_kernel() -> None:
-    """The exhaustive tests (uint8 arrays) and the usual input forms run on the kernel."""
+def test_every_integer_buffer_goes_to_the_kernel() -> None:
+    """uint8 arrays (the exhaustive tests), every integer dtype in any layout and byte order, and the
+    other usual input forms run on the kernel: none falls back to NumPy."""
     hands = random_hands(10, 7, 0)
-    for form in (hands, hands.astype(np.int64), hands.tolist(), hands[:, ::-1]):
+    for form in (hands, hands.tolist(), hands[:, ::-1]):
         assert batch._compiled(form, "high", True, None) is not None
+    for dtype in DTYPES:
+        for name, form in layouts(hands, dtype).items():
+            assert batch._compiled(form, "high", True, None) is not None, (dtype, name)
     assert batch._compiled(bytes(hands), "razz", True, 7) is not None
-    assert batch._compiled(hands.astype(">i4"), "high", True, None) is None  # byte-swapped: NumPy converts
     assert batch._kernel is not None
     assert batch._kernel.NOT_LOADED == high.NOT_LOADED
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("k", [5, 6, 7])
+def test_every_dtype_and_layout_gives_the_uint8_values(path: str, dtype: type, k: int) -> None:
+    """Every integer dtype, in every layout and both byte orders, gives the values of the uint8
+    C-contiguous array, which are those of the scalar functions (on a sample)."""
+    hands = random_hands(4000, k, seed=30 + k)
+    rows = hands[:300].tolist()
+    for kind, fn in BATCH.items():
+        expected = fn(hands).tolist()
+        assert [SCALAR[kind](r) for r in rows] == expected[:300]
+        for name, form in layouts(hands, dtype).items():
+            assert fn(form).tolist() == expected, (kind, name)
+            assert fn(form, check=False).tolist() == expected, (kind, name)
+
+
+def bad_cards(dtype: type) -> list[int]:
+    """Card values outside 0..51 that ``dtype`` holds: just past the range, just below the next
+    power of two, a value whose low byte (or low six bits) is a valid card, the extremes."""
+    info = np.iinfo(dtype)
+    values = [52, 63, 64, 255, 256 + 7, 2**16 + 3, 2**31 + 1, 2**32 + 5, 2**63 + 9, -1, -52, -256 + 7]
+    return sorted({v for v in values if info.min <= v <= info.max} | {int(info.max), int(info.min)} - {0})
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_bad_cards_in_every_dtype_and_layout_raise_the_same_error(dtype: type, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An index outside 0..51, in any dtype, layout and byte order, raises the CardError that names
+    it, its row and column, as the NumPy path does; a card twice too. Nothing else is wrong in the
+    hands, so the kernel itself must see the bad card (it must not evaluate the row)."""
+    good = random_hands(3000, 7, seed=41)
+    cases: list[tuple[str, npt.NDArray[np.integer]]] = []
+    for value in bad_cards(dtype):
+        arr: npt.NDArray[np.integer] = good.astype(dtype)
+        arr[2100, 3] = value
+        cases += [(f"{value} {name}", form) for name, form in layouts(arr, dtype).items()]
+    dup: npt.NDArray[np.integer] = good.astype(dtype)
+    dup[1700, 6] = dup[1700, 2]
+    cases += [(f"dup {name}", form) for name, form in layouts(dup, dtype).items()]
+    fast = [outcome(partial(batch.high_batch, h)) for _, h in cases]
+    if HAS_KERNEL:
+        for name, h in cases:
+            assert batch._compiled(h, "razz", True, None) is None, name  # the kernel declines every one
+    monkeypatch.setattr(batch, "_kernel", None)
+    slow = [outcome(partial(batch.high_batch, h)) for _, h in cases]
+    for (name, _), f, s in zip(cases, fast, slow, strict=True):
+        assert f == s, name
+        assert f[0] == "CardError", name
+        if name.startswith("dup"):
+            assert f[1].startswith("row 1700 holds the same card twice"), name
+        else:
+            bad = name.split()[0]
+            assert f[1] == f"card index {bad} in row 2100, column 3 is outside 0..51", name
 
 
 @pytest.mark.parametrize("k", [5, 6, 7])

@@ -23,7 +23,6 @@
 #define SUIT_SHIFT 23
 #define RANK_MASK ((1u << SUIT_SHIFT) - 1)
 #define BLOCK 256 /* rows summed, then looked up, at a time */
-#define STAGE 512 /* rows converted to bytes at a time for other input forms */
 
 /* Results of batch() and value() besides a value or a good return. */
 #define OK (-1)          /* batch: every row evaluated */
@@ -56,9 +55,39 @@ static PyObject *index_name;                  /* "index" */
 static Py_ssize_t index_offset = -1;          /* where a Card keeps `index` (a __slots__ member), or -1 */
 static int common_ready;
 
-INLINE int32_t flush_of(const uint8_t *p, const int k) {
+#define AHEAD 64   /* rows of wide integers prefetched ahead (the hardware alone fetches them too late) */
+#define STAGE 2048 /* rows staged at a time as bytes, for the input forms not read in place */
+
+/* Card j of the row at q: 0..51 as is, anything else as 255 (a byte is returned as it is: eval_rows
+ * rejects 52..255 itself). The cards are integers in this machine's byte order; w, a constant in
+ * every instantiation, is their width in bytes: positive when the cards of a row follow one another,
+ * negative when they lie `cs` bytes apart (Fortran order, a column step, reversed columns). Signed
+ * and unsigned integers read alike: a negative one reads as a large unsigned one. memcpy of one
+ * item is one load, at any alignment. */
+INLINE unsigned card_at(const uint8_t *q, int j, const int w, const Py_ssize_t cs) {
+    if (w == 1) return q[j];
+    const int width = w < 0 ? -w : w;
+    const uint8_t *c = w < 0 ? q + j * cs : q + j * w;
+    uint64_t v;
+    if (width == 1) {
+        return *c;
+    } else if (width == 2) {
+        uint16_t x;
+        memcpy(&x, c, 2);
+        v = x;
+    } else if (width == 4) {
+        uint32_t x;
+        memcpy(&x, c, 4);
+        v = x;
+    } else {
+        memcpy(&v, c, 8);
+    }
+    return v > 51 ? 255u : (unsigned)v;
+}
+
+INLINE int32_t flush_of(const uint8_t *p, const int k, const int w, const Py_ssize_t cs) {
     uint64_t held = 0;
-    for (int j = 0; j < k; j++) held |= suit_bit[p[j]];
+    for (int j = 0; j < k; j++) held |= suit_bit[card_at(p, j, w, cs)];
     int32_t best = flush_value[held & 0x1FFF];
     for (int s = 1; s < 4; s++) {
         int32_t v = flush_value[(held >> (16 * s)) & 0x1FFF];
@@ -67,13 +96,14 @@ INLINE int32_t flush_of(const uint8_t *p, const int k) {
     return best;
 }
 
-/* Evaluate n rows of k card bytes, rows `rs` bytes apart; the index of the first
- * row that is out of range, holds a card twice (when checking) or falls outside
- * the table, or OK. k, kind and check are constants in every instantiation.
+/* Evaluate n rows of k cards (read by card_at with w and cs), rows `rs` bytes apart; the index of
+ * the first row that is out of range, holds a card twice (when checking) or falls outside the
+ * table, or OK. k, kind, check and w are constants in every instantiation, so a uint8 row reads
+ * its bytes as they are and a wider one each card straight from the caller's buffer, no copy.
  * Rows go in blocks: first the key sums and checks, then the table lookups, which
  * are then independent of each other and overlap their cache misses. */
-INLINE Py_ssize_t eval_rows(const uint8_t *p, Py_ssize_t rs, Py_ssize_t n, int32_t *out, const int k,
-                            const int kind, const int check) {
+INLINE Py_ssize_t eval_rows(const uint8_t *p, Py_ssize_t rs, Py_ssize_t cs, Py_ssize_t n, int32_t *out,
+                            const int k, const int kind, const int check, const int w) {
     const table_t *t = &tables[k][kind];
     const uint16_t *values = t->values;
     const uint32_t len = t->len;
@@ -84,12 +114,15 @@ INLINE Py_ssize_t eval_rows(const uint8_t *p, Py_ssize_t rs, Py_ssize_t n, int32
         const Py_ssize_t m = n - a < BLOCK ? n - a : BLOCK;
         const uint8_t *q = p;
         for (Py_ssize_t i = 0; i < m; i++, q += rs) {
+            /* Wider cards: 2 to 8 times the bytes of uint8 rows to stream in while the lookups miss.
+             * A prefetch past the end of the buffer is harmless (it never faults). */
+            if (w > 1) PREFETCH(q + AHEAD * rs);
             /* Each card's bit from card_bit (bit 63 for an index past 51). Without a repeat the
              * bits never carry, so their sum equals their OR; a bad index shows above bit 51. */
             uint32_t s = 0;
             uint64_t any = 0, sum = 0;
             for (int j = 0; j < k; j++) {
-                unsigned c = q[j];
+                unsigned c = card_at(q, j, w, cs);
                 uint64_t bit = card_bit[c];
                 s += keys[c];
                 any |= bit;
@@ -103,25 +136,36 @@ INLINE Py_ssize_t eval_rows(const uint8_t *p, Py_ssize_t rs, Py_ssize_t n, int32
         for (Py_ssize_t i = 0; i < m; i++) out[i] = values[kind == HIGH ? (sums[i] & RANK_MASK) : sums[i]];
         if (kind == HIGH) {
             for (Py_ssize_t i = 0; i < m; i++)
-                if (suits[sums[i] >> SUIT_SHIFT] >= 0) out[i] = flush_of(p + i * rs, k);
+                if (suits[sums[i] >> SUIT_SHIFT] >= 0) out[i] = flush_of(p + i * rs, k, w, cs);
         }
     }
     return OK;
 }
 
-typedef Py_ssize_t (*rows_fn)(const uint8_t *, Py_ssize_t, Py_ssize_t, int32_t *);
+typedef Py_ssize_t (*rows_fn)(const uint8_t *, Py_ssize_t, Py_ssize_t, Py_ssize_t, int32_t *);
 
-#define ROWS(K, KIND, CHECK)                                                                        \
-    static Py_ssize_t rows_##K##_##KIND##_##CHECK(const uint8_t *p, Py_ssize_t rs, Py_ssize_t n,     \
-                                                 int32_t *out) {                                    \
-        return eval_rows(p, rs, n, out, K, KIND, CHECK);                                           \
+#define ROWS(K, KIND, CHECK, NAME, W)                                                              \
+    static Py_ssize_t rows_##K##_##KIND##_##CHECK##_##NAME(const uint8_t *p, Py_ssize_t rs, Py_ssize_t cs, \
+                                                           Py_ssize_t n, int32_t *out) {            \
+        return eval_rows(p, rs, cs, n, out, K, KIND, CHECK, W);                                    \
     }
-#define ROWS_K(K) ROWS(K, 0, 0) ROWS(K, 0, 1) ROWS(K, 1, 0) ROWS(K, 1, 1) ROWS(K, 2, 0) ROWS(K, 2, 1)
+#define ROWS_W(K, KIND, CHECK)                                                                     \
+    ROWS(K, KIND, CHECK, 1, 1) ROWS(K, KIND, CHECK, 2, 2) ROWS(K, KIND, CHECK, 4, 4) ROWS(K, KIND, CHECK, 8, 8) \
+    ROWS(K, KIND, CHECK, s1, -1) ROWS(K, KIND, CHECK, s2, -2) ROWS(K, KIND, CHECK, s4, -4)                   \
+    ROWS(K, KIND, CHECK, s8, -8)
+#define ROWS_K(K) ROWS_W(K, 0, 0) ROWS_W(K, 0, 1) ROWS_W(K, 1, 0) ROWS_W(K, 1, 1) ROWS_W(K, 2, 0) ROWS_W(K, 2, 1)
 ROWS_K(5)
 ROWS_K(6)
 ROWS_K(7)
-#define ENTRY(K) {{rows_##K##_0_0, rows_##K##_0_1}, {rows_##K##_1_0, rows_##K##_1_1}, {rows_##K##_2_0, rows_##K##_2_1}}
-static const rows_fn ROW_FNS[3][KINDS][2] = {ENTRY(5), ENTRY(6), ENTRY(7)};
+#define F(K, KIND, CHECK, NAME) rows_##K##_##KIND##_##CHECK##_##NAME
+#define WIDTHS(K, KIND, CHECK)                                                                     \
+    {F(K, KIND, CHECK, 1),  F(K, KIND, CHECK, 2),  F(K, KIND, CHECK, 4), F(K, KIND, CHECK, 8), F(K, KIND, CHECK, s1), \
+     F(K, KIND, CHECK, s2), F(K, KIND, CHECK, s4), F(K, KIND, CHECK, s8)}
+#define KIND_FNS(K, KIND) {WIDTHS(K, KIND, 0), WIDTHS(K, KIND, 1)}
+#define ENTRY(K) {KIND_FNS(K, 0), KIND_FNS(K, 1), KIND_FNS(K, 2)}
+/* [hand size - 5][kind][check][form]: forms 0..3 read native integers of 1, 2, 4, 8 bytes that
+ * follow one another in a row, forms 4..7 those with any step between the cards of a row. */
+static const rows_fn ROW_FNS[3][KINDS][2][8] = {ENTRY(5), ENTRY(6), ENTRY(7)};
 
 /* ---- Reading other input forms into rows of bytes ---------------------------------------- */
 
@@ -195,58 +239,62 @@ static int stage_list(PyObject *seq, Py_ssize_t first, Py_ssize_t m, int k, uint
     return 0;
 }
 
-#define STAGE_INT(T)                                                                               \
-    for (Py_ssize_t i = 0; i < m; i++) {                                                           \
-        const char *row = base + (first + i) * s0;                                                 \
-        for (int j = 0; j < k; j++) {                                                              \
-            T v = *(const T *)(row + j * s1);                                                      \
-            stage[8 * i + j] = (v < 0 || v > 51) ? 255 : (uint8_t)v;                                \
+/* ---- Integer buffers in the other byte order than this machine's: staged as bytes -----------
+ *
+ * They are read STAGE rows at a time into rows of k bytes (a C-contiguous block in one flat loop,
+ * which the compiler vectorises), then evaluated as uint8 rows. The value read natively holds the
+ * card's low byte `shift` bits up, which is all that is kept; every value is also ORed into `seen`,
+ * so one test per block, outside the loop, finds a card of 64 or more or a negative one (a bit
+ * outside those six): only then is the block staged again, item by item, with 255 for each bad card
+ * (52..63 are rejected by eval_rows like any index past 51). */
+
+#define SWAPPED(T)                                                                                 \
+    static void swapped_##T(const char *base, Py_ssize_t s0, Py_ssize_t s1, Py_ssize_t m, int k,  \
+                            uint8_t *restrict stage) {                                              \
+        const int shift = 8 * ((int)sizeof(T) - 1);                                                \
+        const T outside = (T) ~((T)0x3F << shift);                                                 \
+        T seen = 0, v;                                                                             \
+        if (s1 == (Py_ssize_t)sizeof(T) && s0 == k * s1) {                                         \
+            for (Py_ssize_t i = 0; i < m * k; i++) {                                               \
+                memcpy(&v, base + i * (Py_ssize_t)sizeof(T), sizeof v);                            \
+                seen |= v;                                                                         \
+                stage[i] = (uint8_t)(v >> shift);                                                  \
+            }                                                                                      \
+        } else {                                                                                   \
+            for (Py_ssize_t i = 0; i < m; i++)                                                     \
+                for (int j = 0; j < k; j++) {                                                      \
+                    memcpy(&v, base + i * s0 + j * s1, sizeof v);                                  \
+                    seen |= v;                                                                     \
+                    stage[i * k + j] = (uint8_t)(v >> shift);                                      \
+                }                                                                                  \
         }                                                                                          \
-    }
-#define STAGE_UINT(T)                                                                              \
-    for (Py_ssize_t i = 0; i < m; i++) {                                                           \
-        const char *row = base + (first + i) * s0;                                                 \
-        for (int j = 0; j < k; j++) {                                                              \
-            T v = *(const T *)(row + j * s1);                                                      \
-            stage[8 * i + j] = v > 51 ? 255 : (uint8_t)v;                                          \
+        if (seen & outside) {                                                                      \
+            for (Py_ssize_t i = 0; i < m; i++)                                                     \
+                for (int j = 0; j < k; j++) {                                                      \
+                    memcpy(&v, base + i * s0 + j * s1, sizeof v);                                  \
+                    stage[i * k + j] = (v & outside) ? 255 : (uint8_t)(v >> shift);                \
+                }                                                                                  \
         }                                                                                          \
     }
 
-/* Rows of a strided integer buffer into stage; `code` is 's' or 'u' and the item size. */
-static void stage_buffer(const char *base, Py_ssize_t s0, Py_ssize_t s1, int is_signed, Py_ssize_t size,
-                         Py_ssize_t first, Py_ssize_t m, int k, uint8_t *stage) {
-    if (is_signed) {
-        switch (size) {
-        case 1: STAGE_INT(int8_t) break;
-        case 2: STAGE_INT(int16_t) break;
-        case 4: STAGE_INT(int32_t) break;
-        default: STAGE_INT(int64_t) break;
-        }
-    } else {
-        switch (size) {
-        case 1: STAGE_UINT(uint8_t) break;
-        case 2: STAGE_UINT(uint16_t) break;
-        case 4: STAGE_UINT(uint32_t) break;
-        default: STAGE_UINT(uint64_t) break;
-        }
-    }
-}
+SWAPPED(uint16_t)
+SWAPPED(uint32_t)
+SWAPPED(uint64_t)
 
-/* Signedness of a buffer's integer format (1 signed, 0 unsigned), or -1 if not read here. */
+/* How a buffer's integer format is read: 0 in this machine's byte order (or one byte wide), 1 in
+ * the other, -1 not at all (not a single integer code, or not 1, 2, 4 or 8 bytes). */
 static int int_format(const char *format, Py_ssize_t itemsize) {
     if (format == NULL) return 0; /* "B" */
     char order = format[0];
     if (order == '@' || order == '=' || order == '<' || order == '>' || order == '!') format++;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    if (order == '<' && itemsize > 1) return -1;
-#else
-    if ((order == '>' || order == '!') && itemsize > 1) return -1;
-#endif
     if (format[0] == '\0' || format[1] != '\0') return -1;
     if (itemsize != 1 && itemsize != 2 && itemsize != 4 && itemsize != 8) return -1;
-    if (strchr("bhilqn", format[0])) return 1;
-    if (strchr("BHILQN", format[0])) return 0;
-    return -1;
+    if (!strchr("bhilqnBHILQN", format[0])) return -1;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    return order == '<' && itemsize > 1;
+#else
+    return (order == '>' || order == '!') && itemsize > 1;
+#endif
 }
 
 /* ---- Module functions ---------------------------------------------------------------------- */
@@ -263,7 +311,7 @@ static int loaded(int k, int kind) {
     return common_ready && tables[k][kind].values != NULL && (kind != HIGH || suit_owner[k] != NULL);
 }
 
-static PyObject *set_common(PyObject *self, PyObject *args) {
+static PyObject *set_common(PyObject *Py_UNUSED(self), PyObject *args) {
     Py_buffer ck, rk, fv, tr, ts;
     PyObject *card;
     if (!PyArg_ParseTuple(args, "y*y*y*y*y*O:set_common", &ck, &rk, &fv, &tr, &ts, &card)) return NULL;
@@ -314,7 +362,7 @@ done:
 /* set_table(k, kind, keys, values, flush_suits): the value of every k-card rank multiset
  * (keys: uint32 rank-key sums, values: uint16), spread here into a table indexed by the
  * key, the layout of _tables.dense_table; flush_suits (512 bytes) for kind HIGH. */
-static PyObject *set_table(PyObject *self, PyObject *args) {
+static PyObject *set_table(PyObject *Py_UNUSED(self), PyObject *args) {
     int k, kind;
     Py_buffer kb, vb;
     PyObject *suits, *result = NULL;
@@ -362,7 +410,7 @@ done:
     return result;
 }
 
-static PyObject *is_loaded(PyObject *self, PyObject *args) {
+static PyObject *is_loaded(PyObject *Py_UNUSED(self), PyObject *args) {
     int k, kind;
     if (!PyArg_ParseTuple(args, "ii:is_loaded", &k, &kind)) return NULL;
     if (ensure_size_kind(k, kind) < 0) return NULL;
@@ -370,11 +418,11 @@ static PyObject *is_loaded(PyObject *self, PyObject *args) {
 }
 
 /* batch(out, hands, k, kind, check) -> int
- * Fill the int32 buffer `out` (one item per row) from `hands`: a buffer of integers,
- * 2-D (n, k) or 1-D (n * k), or a list/tuple of n lists/tuples of k ints or Cards, or of
- * n strings of k cards each.
+ * Fill the int32 buffer `out` (one item per row) from `hands`: a buffer of integers of 1, 2,
+ * 4 or 8 bytes (signed or not, either byte order, any strides), 2-D (n, k) or 1-D (n * k), or
+ * a list/tuple of n lists/tuples of k ints or Cards, or of n strings of k cards each.
  * Returns OK, UNSUPPORTED, NOT_LOADED, or the first row in error (>= 0). */
-static PyObject *batch(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *batch(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 5) {
         PyErr_SetString(PyExc_TypeError, "batch(out, hands, k, kind, check)");
         return NULL;
@@ -387,7 +435,7 @@ static PyObject *batch(PyObject *self, PyObject *const *args, Py_ssize_t nargs) 
     if (PyObject_GetBuffer(args[0], &ob, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) return NULL;
     int32_t *out = (int32_t *)ob.buf;
     Py_ssize_t n = ob.len / 4, result = OK;
-    rows_fn fn = ROW_FNS[k - 5][kind][check ? 1 : 0];
+    rows_fn fn = ROW_FNS[k - 5][kind][check ? 1 : 0][0]; /* for lists, read into stage */
     PyObject *hands = args[1];
     uint8_t stage[STAGE * 8];
 
@@ -402,7 +450,7 @@ static PyObject *batch(PyObject *self, PyObject *const *args, Py_ssize_t nargs) 
                 result = UNSUPPORTED;
                 break;
             }
-            Py_ssize_t bad = fn(stage, 8, m, out + a);
+            Py_ssize_t bad = fn(stage, 8, 1, m, out + a);
             if (bad >= 0) result = a + bad;
         }
         goto done;
@@ -413,9 +461,9 @@ static PyObject *batch(PyObject *self, PyObject *const *args, Py_ssize_t nargs) 
         result = UNSUPPORTED;
         goto done;
     }
-    int is_signed = int_format(hb.format, hb.itemsize);
+    int swapped = int_format(hb.format, hb.itemsize);
     Py_ssize_t s0 = 0, s1 = 0;
-    if (is_signed < 0 || (hb.ndim != 1 && hb.ndim != 2)) {
+    if (swapped < 0 || (hb.ndim != 1 && hb.ndim != 2)) {
         result = UNSUPPORTED;
     } else if (hb.ndim == 2) {
         if (hb.shape[0] != n || hb.shape[1] != k) result = UNSUPPORTED;
@@ -428,14 +476,20 @@ static PyObject *batch(PyObject *self, PyObject *const *args, Py_ssize_t nargs) 
     }
     if (result == OK) {
         const char *base = (const char *)hb.buf;
+        const Py_ssize_t w = hb.itemsize;
+        const int c = check ? 1 : 0;
         Py_BEGIN_ALLOW_THREADS
-        if (hb.itemsize == 1 && s1 == 1 && s0 > 0) {
-            result = fn((const uint8_t *)base, s0, n, out);
-        } else {
+        if (!swapped) { /* native items: read in place */
+            const int form = (s1 == w ? 0 : 4) + (w == 1 ? 0 : w == 2 ? 1 : w == 4 ? 2 : 3);
+            result = ROW_FNS[k - 5][kind][c][form]((const uint8_t *)base, s0, s1, n, out);
+        } else { /* the other byte order: staged */
             for (Py_ssize_t a = 0; a < n && result == OK; a += STAGE) {
                 Py_ssize_t m = n - a < STAGE ? n - a : STAGE;
-                stage_buffer(base, s0, s1, is_signed, hb.itemsize, a, m, k, stage);
-                Py_ssize_t bad = fn(stage, 8, m, out + a);
+                const char *rows = base + a * s0;
+                if (w == 2) swapped_uint16_t(rows, s0, s1, m, k, stage);
+                else if (w == 4) swapped_uint32_t(rows, s0, s1, m, k, stage);
+                else swapped_uint64_t(rows, s0, s1, m, k, stage);
+                Py_ssize_t bad = ROW_FNS[k - 5][kind][c][0](stage, k, 1, m, out + a);
                 if (bad >= 0) result = a + bad;
             }
         }
@@ -451,7 +505,7 @@ done:
  * The value of one hand given as a list or tuple of 5..7 ints or Cards, or as ASCII card
  * text; UNSUPPORTED for
  * anything else or any problem (the Python path then words the error), NOT_LOADED. */
-static PyObject *value(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *value(PyObject *Py_UNUSED(self), PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 2) {
         PyErr_SetString(PyExc_TypeError, "value(cards, kind)");
         return NULL;
@@ -483,7 +537,7 @@ static PyObject *value(PyObject *self, PyObject *const *args, Py_ssize_t nargs) 
         return PyLong_FromLong(UNSUPPORTED);
     }
     int32_t out;
-    if (ROW_FNS[k - 5][kind][1](row, 8, 1, &out) != OK) return PyLong_FromLong(UNSUPPORTED);
+    if (ROW_FNS[k - 5][kind][1][0](row, 8, 1, 1, &out) != OK) return PyLong_FromLong(UNSUPPORTED);
     return PyLong_FromLong(out);
 }
 

@@ -7,7 +7,8 @@ numbers equal :func:`~studpoker.evaluation.high_value`,
 The hands can be:
 
 * an integer NumPy array of shape ``(N, k)`` of card indices (``4 * rank + suit``),
-  any integer dtype, any strides (``uint8``, C-contiguous, is the fastest);
+  any integer dtype and byte order, any strides, read in place by the compiled kernel
+  (``int32`` and ``int64`` close to ``uint8``, which reads the least memory and is the fastest);
 * a list or tuple of N lists/tuples of k ints or :class:`~studpoker.cards.Card`
   objects, or of N strings (``"As Kd 7c 7h 2s"``);
 * ``bytes``, ``bytearray`` or a 1-D buffer of one byte per card with
