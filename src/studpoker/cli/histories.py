@@ -274,10 +274,39 @@ class _Errors:
             )
 
 
+class _Document:
+    """``stud replay --json``'s document, ``json.dumps({"hands": [...], ...}, indent=2)`` to the letter, printed a
+    hand at a time so that it is not held whole."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.started = False  # nothing is printed before the first hand (a bad --rule fails before it)
+
+    def add(self, hand: dict[str, Any]) -> None:
+        """One more entry of ``hands``."""
+        text = json.dumps(hand, indent=2).replace("\n", "\n    ")
+        sys.stdout.write(f"{self._start()}{',' if self.count else ''}\n    {text}")
+        self.count += 1
+
+    def close(self, rest: dict[str, Any]) -> None:
+        """The end of ``hands``, then the other keys."""
+        parts = [self._start(), "\n  ]" if self.count else "]"]
+        for key, value in rest.items():
+            parts.append(f",\n  {json.dumps(key)}: {json.dumps(value, indent=2).replace(chr(10), chr(10) + '  ')}")
+        print("".join(parts) + "\n}")
+
+    def _start(self) -> str:
+        """The document's opening, the first time only."""
+        if self.started:
+            return ""
+        self.started = True
+        return '{\n  "hands": ['
+
+
 def _replay(args: argparse.Namespace) -> int:
     overrides = _overrides(args.rule)
     failures = 0
-    hands: list[dict[str, Any]] = []  # with --json only: the document holds every hand
+    document = _Document() if args.json else None  # printed a hand at a time
     replayed = 0
     skipped: dict[str, int] = {}
     unreadable = 0
@@ -303,14 +332,14 @@ def _replay(args: argparse.Namespace) -> int:
             line = action_line(record, error.index)
             where = f" (line {line})" if line else ""
             print(f"stud replay: error: {error}{rule}{where}", file=sys.stderr)
-            if args.json:
-                hands.append({"hand": label, "error": str(error), "rule": error.rule, "line": line})
+            if document is not None:
+                document.add({"hand": label, "error": str(error), "rule": error.rule, "line": line})
             failures += 1
             return
         problems = _check(record, result)
         summary = _summary(label, record, result, problems)
-        if args.json:
-            hands.append(summary)
+        if document is not None:
+            document.add(summary)
         else:
             print(_line(record, summary))
         for problem in problems:
@@ -334,9 +363,8 @@ def _replay(args: argparse.Namespace) -> int:
             one(path, held, index, index > 0)
         errors.close()
         failures += errors.count
-    if args.json:
-        document = {"hands": hands, "failures": failures, "unreadable": unreadable, "skipped": skipped}
-        print(json.dumps(document, indent=2))
+    if document is not None:
+        document.close({"failures": failures, "unreadable": unreadable, "skipped": skipped})
     elif skipped or unreadable:
         parts = [f"{replayed:,} hand{'s' if replayed != 1 else ''} replayed"]
         if unreadable:

@@ -13,7 +13,7 @@ may hold :data:`MAX_HAND` characters at most). The XML rooms (iPoker, Merge) and
 from __future__ import annotations
 
 import codecs
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -100,11 +100,15 @@ def _head(path: Path) -> tuple[str, str]:
     :func:`~studpoker.history.sites.detect` looks at) and its first character that is not white space ("" for a
     blank file), read without reading the file whole."""
     head, first = "", ""
-    for piece in _decoded(path):
-        first = first or piece.lstrip()[:1]
-        head = (head + piece).lstrip("\ufeff \t\n")
-        if len(head) > sites.HEAD and first:
-            break
+    pieces = _decoded(path)
+    try:
+        for piece in pieces:
+            first = first or piece.lstrip()[:1]
+            head = (head + piece).lstrip("\ufeff \t\n")
+            if len(head) > sites.HEAD and first:
+                break
+    finally:
+        pieces.close()  # the file, left after its first pieces
     return head, first
 
 
@@ -136,8 +140,8 @@ def iter_each(path: Path, fmt: str | None = None, option: str = "--from", limit:
     format is found at once (:class:`HistoryFileError` from the call); the file is read from the first hand on."""
     name = format_of(path, fmt, option)
     if name == "phh":
-        first = _head(path)[1]
-        return _phh_each(path, path.suffix.lower() == ".phhs" or (fmt == "phh" and first == "["), limit)
+        tables = path.suffix.lower() == ".phhs" or (fmt == "phh" and _head(path)[1] == "[")
+        return _phh_each(path, tables, limit)
     if name == "pokerstars":
         return _stars_each(path, limit)
     module = sites.room(name)
@@ -276,7 +280,7 @@ def _encoding(path: Path) -> tuple[str, int, int]:
     return "utf-8", 0, size
 
 
-def _decoded(path: Path) -> Iterator[str]:
+def _decoded(path: Path) -> Generator[str, None, None]:
     """The text of the file at ``path`` a piece at a time, decoded as :func:`~studpoker.history.sites.decode`
     decodes it whole (its encoding detected, every line end ``\n``); :class:`HistoryFileError` names the file when
     it cannot be read."""
