@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from studpoker.history import files, phh, pokerstars
+from studpoker.history import files, phh, pokerstars, sites
 from studpoker.history.files import HandWriter, iter_each, read_each
-from studpoker.history.sites import decode
+from studpoker.history.sites import decode, partypoker
 
 STARS = Path("pokerstars") / "7-Stud-USD-0.04-0.08-200911.txt"  # in the shared data
 TEXTS = [
@@ -62,8 +62,17 @@ def test_pieces_decode_as_the_whole_file_decodes(
 def test_split_cuts_before_each_start_and_drops_a_part_over_the_cap() -> None:
     lines = ["head", "H 1", "a", "H 2", "b" * 50, "c", "H 3", "d"]
     found = list(files._split(iter(lines), lambda line: line.startswith("H "), 40))
-    assert found == [(0, ["head"]), (1, ["H 1", "a"]), (3, None), (6, ["H 3", "d"])]
-    assert list(files._split(iter(["H 1", "x"]), lambda line: line.startswith("H "), 40)) == [(0, ["H 1", "x"])]
+    assert found == [(0, ["head"], False), (1, ["H 1", "a"], True), (3, None, True), (6, ["H 3", "d"], True)]
+    only = list(files._split(iter(["H 1", "x"]), lambda line: line.startswith("H "), 40))
+    assert only == [(0, ["H 1", "x"], True)]
+
+
+def test_split_gives_a_hand_the_lines_above_its_start_that_lead_says() -> None:
+    """PartyPoker: ``Game #2 starts.`` and the blank lines after it belong to the hand numbered below them."""
+    lines = ["Game #1 starts.", "", "#Game No : 1", "x", "", "Game #2 starts.", "", "#Game No : 2", "y"]
+    found = list(files._split(iter(lines), partypoker.starts_hand, 1000, partypoker.lead))
+    assert found == [(0, lines[:5], True), (5, lines[5:], True)]
+    assert [s for s, _ in partypoker.loads_each("\n".join(lines))] == [1, 6]
 
 
 def _variants(tmp_path: Path, stars: Path) -> list[Path]:
@@ -173,3 +182,22 @@ def test_reading_a_30_mb_file_of_junk_hands_keeps_memory_bounded(tmp_path: Path)
     assert found["count"] == found["errors"] == number
     grown_mb = (found["peak_kb"] - found["base_kb"]) / 1024
     assert grown_mb < 60, f"reading 30 MB grew the peak RSS by {grown_mb:.0f} MB"
+
+
+def test_every_shared_room_file_reads_a_hand_at_a_time_as_whole(
+    shared_data: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each room's export, decoded in pieces of 97 bytes and cut into hands as its lines come (PartyPoker's hands
+    begin above their number line), gives what its whole text gives."""
+    monkeypatch.setattr(files, "CHUNK", 97)
+    paths = sorted(p for p in (shared_data / "sites").rglob("*") if p.is_file())
+    rooms = set()
+    for path in paths:
+        room = files.format_of(path)
+        if room == "pokerstars":  # the PokerStars format, not the room: tested above
+            continue
+        rooms.add(room)
+        whole = sites.loads_each(decode(path.read_bytes()), room)[1]
+        expected = [files.FileHand(h.number, h.line, h.record, files._site_error(h.error), h.skipped) for h in whole]
+        assert read_each(path) == expected, path
+    assert {"fulltilt", "partypoker", "winamax", "bovada", "ipoker"} <= rooms

@@ -7,7 +7,7 @@ encoding detected: :func:`~studpoker.history.sites.decode`). :func:`read` gives 
 one it cannot read; :func:`read_each` reads each hand on its own (:class:`FileHand`: the record, or why it could
 not be read, or that it is a game outside the four, to skip), so one bad hand costs only itself; :func:`iter_each`
 gives the same one hand at a time, reading the file as it goes, so that memory does not grow with the file (a hand
-may hold :data:`MAX_HAND` characters at most). The XML rooms (iPoker, Merge) and PartyPoker are read whole.
+may hold :data:`MAX_HAND` characters at most). The XML sessions of iPoker and Merge are read whole.
 """
 
 from __future__ import annotations
@@ -156,7 +156,7 @@ def _stars_each(path: Path, limit: int) -> Iterator[FileHand]:
 
     def split() -> Iterator[tuple[int, list[str] | ValueError, list[int]]]:
         lines = _without_bom(_lines(_decoded(path), limit, universal=True))
-        for start, raw in _split(lines, lambda line: pokerstars.is_header(line.strip()), limit):
+        for start, raw, _ in _split(lines, lambda line: pokerstars.is_header(line.strip()), limit):
             if raw is None:
                 yield start + 1, ValueError(f"line {start + 1}: {_too_long(limit)}"), []
                 continue
@@ -178,16 +178,22 @@ def _room_each(path: Path, module: ModuleType, limit: int) -> Iterator[FileHand]
     from .sites.base import read_one
 
     number = 0
-    for start, lines in _split(_lines(_decoded(path), limit, universal=False), module.starts_hand, limit):
+    pieces: Iterable[str] = _decoded(path)
+    if hasattr(module, "clean"):  # PartyPoker: NUL characters dropped
+        pieces = map(module.clean, pieces)
+    lines = _lines(pieces, limit, universal=False)
+    for start, part, hand in _split(lines, module.starts_hand, limit, getattr(module, "lead", None)):
         found: HandRecord | sites.SiteError | None
         line = start + 1
-        if lines is None:
-            found = sites.SiteError(_too_long(limit), room=module.TITLE, line=line)
-        elif not module.starts_hand(lines[0]):  # text before the first hand: most rooms pass it by
-            found = module.read_head(lines) if hasattr(module, "read_head") else None
+        if not hand:  # text before the first hand: most rooms pass it by
+            if not hasattr(module, "read_head"):
+                continue
+            found = module.read_head(part) if part is not None else sites.SiteError(_too_long(limit), line=line)
             line = found.line if found is not None and found.line is not None else line
+        elif part is None:
+            found = sites.SiteError(_too_long(limit), room=module.TITLE, line=line)
         else:
-            found = read_one(module.read_hand, lines, line)
+            found = read_one(module.read_hand, part, line)
         if found is None:
             continue
         number += 1
@@ -200,7 +206,7 @@ def _room_each(path: Path, module: ModuleType, limit: int) -> Iterator[FileHand]
 
 
 def _room_whole(path: Path, name: str) -> list[FileHand]:
-    """The hands of a room whose files are read whole (XML sessions, PartyPoker's headers)."""
+    """The hands of a room whose files are read whole (its XML sessions: iPoker, Merge)."""
     text = read_text(path, HistoryFileError)
     try:
         _, room_hands = sites.loads_each(text, name)
@@ -213,7 +219,7 @@ def _phh_each(path: Path, tables: bool, limit: int) -> Iterator[FileHand]:
     """The hands of a PHH file: a ``.phhs`` (``tables``) a table at a time, else its one hand."""
     lines = _lines(_decoded(path), limit, universal=True)
     if not tables:
-        for _, whole in _split(lines, lambda line: False, limit):
+        for _, whole, _ in _split(lines, lambda line: False, limit):
             if whole is None:
                 yield FileHand(1, 1, error=f"line 1: {_too_long(limit)}")
             elif (text := "".join(whole)).strip():
@@ -223,7 +229,7 @@ def _phh_each(path: Path, tables: bool, limit: int) -> Iterator[FileHand]:
                     yield FileHand(1, 1, error=str(error))
         return
     number = 0
-    for start, chunk in _split(_without_bom(lines), phh.starts_table, limit):
+    for start, chunk, _ in _split(_without_bom(lines), phh.starts_table, limit):
         found: Iterable[tuple[int, HandRecord | ValueError]]
         if chunk is None:
             found = [(start + 1, ValueError(f"line {start + 1}: {_too_long(limit)}"))]
@@ -344,17 +350,27 @@ def _lines(pieces: Iterable[str], limit: int, *, universal: bool) -> Iterator[st
         yield pending
 
 
-def _split(lines: Iterable[str], starts: Callable[[str], bool], limit: int) -> Iterator[tuple[int, list[str] | None]]:
-    """``lines`` cut before each line that ``starts`` a hand: the 0-based index of each part's first line and its
-    lines (the part before the first hand too, when there is one), or None for a part over ``limit`` characters,
-    whose lines are dropped as they come."""
-    first, size = 0, 0
+def _split(
+    lines: Iterable[str],
+    starts: Callable[[str], bool],
+    limit: int,
+    lead: Callable[[list[str]], int] | None = None,
+) -> Iterator[tuple[int, list[str] | None, bool]]:
+    """``lines`` cut before each line that ``starts`` a hand (and the last ``lead(part)`` lines of the part before
+    it, where a hand's first lines come before the one that tells: PartyPoker): the 0-based index of each part's
+    first line, its lines (or None for a part over ``limit`` characters, whose lines are dropped as they come), and
+    whether it is a hand (else it is what comes before the first)."""
+    first, size, hand = 0, 0, False
     part: list[str] = []
     over = False
     for index, line in enumerate(lines):
-        if index and starts(line):
-            yield first, None if over else part
-            first, part, size, over = index, [], 0, False
+        if starts(line):
+            moved = lead(part) if lead is not None and not over else 0
+            carried, part = (part[len(part) - moved :], part[: len(part) - moved]) if moved else ([], part)
+            if over or part:
+                yield first, None if over else part, hand
+            first, part, hand, over = index - moved, carried, True, False
+            size = sum(map(len, carried))
         if over:
             continue
         size += len(line)
@@ -363,7 +379,7 @@ def _split(lines: Iterable[str], starts: Callable[[str], bool], limit: int) -> I
         else:
             part.append(line)
     if over or part:
-        yield first, None if over else part
+        yield first, None if over else part, hand
 
 
 def _site_error(error: sites.SiteError | None) -> str | None:
