@@ -207,8 +207,12 @@ def _hands(path: Path, fmt: str | None, errors: _Errors) -> Iterator[FileHand]:
     try:
         for hand in iter_each(path, fmt):
             seen = True
-            if hand.error:
-                errors.add(f"{path} hand {hand.number} (line {hand.line}): {_without_hand(hand.error)}")
+            if hand.error:  # the line is made only to be listed: a file of junk has an error a hand
+                errors.add(
+                    f"{path} hand {hand.number} (line {hand.line}): {_without_hand(hand.error)}"
+                    if errors.count < MAX_LISTED
+                    else ""
+                )
             yield hand
     except HistoryFileError as error:
         errors.add(str(error))

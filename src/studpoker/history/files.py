@@ -224,9 +224,10 @@ def _phh_each(path: Path, tables: bool, limit: int) -> Iterator[FileHand]:
                 yield FileHand(1, 1, error=f"line 1: {_too_long(limit)}")
             elif (text := "".join(whole)).strip():
                 try:
-                    yield FileHand(1, 1, record=phh.loads(text))
+                    single = FileHand(1, 1, record=phh.loads(text))
                 except ValueError as error:
-                    yield FileHand(1, 1, error=str(error))
+                    single = FileHand(1, 1, error=str(error))
+                yield single
         return
     number = 0
     for start, chunk, _ in _split(_without_bom(lines), phh.starts_table, limit):
