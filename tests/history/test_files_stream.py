@@ -115,7 +115,7 @@ def test_a_hand_over_the_cap_is_an_error_of_its_own(tmp_path: Path, shared_data:
     hands = list(iter_each(path, limit=50_000))
     assert len(hands) == 11 and all(h.record is not None for h in hands[1:])
     assert hands[0].error == (
-        "line 1: the hand runs past 50,000 characters, the most one hand may hold (a file is read a hand at a time):"
+        "the hand runs past 50,000 characters, the most one hand may hold (a file is read a hand at a time):"
         " skipped up to the next hand"
     )
     one_line = tmp_path / "one-line.phhs"

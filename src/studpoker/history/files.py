@@ -158,7 +158,7 @@ def _stars_each(path: Path, limit: int) -> Iterator[FileHand]:
         lines = _without_bom(_lines(_decoded(path), limit, universal=True))
         for start, raw, _ in _split(lines, lambda line: pokerstars.is_header(line.strip()), limit):
             if raw is None:
-                yield start + 1, ValueError(f"line {start + 1}: {_too_long(limit)}"), []
+                yield start + 1, ValueError(_too_long(limit)), []
                 continue
             numbers = [start + 1 + i for i, line in enumerate(raw) if line.strip()]
             if numbers:
@@ -221,7 +221,7 @@ def _phh_each(path: Path, tables: bool, limit: int) -> Iterator[FileHand]:
     if not tables:
         for _, whole, _ in _split(lines, lambda line: False, limit):
             if whole is None:
-                yield FileHand(1, 1, error=f"line 1: {_too_long(limit)}")
+                yield FileHand(1, 1, error=_too_long(limit))
             elif (text := "".join(whole)).strip():
                 try:
                     single = FileHand(1, 1, record=phh.loads(text))
@@ -233,7 +233,7 @@ def _phh_each(path: Path, tables: bool, limit: int) -> Iterator[FileHand]:
     for start, chunk, _ in _split(_without_bom(lines), phh.starts_table, limit):
         found: Iterable[tuple[int, HandRecord | ValueError]]
         if chunk is None:
-            found = [(start + 1, ValueError(f"line {start + 1}: {_too_long(limit)}"))]
+            found = [(start + 1, ValueError(_too_long(limit)))]
         else:
             found = phh.read_tables([(start, "".join(chunk))])
         for line, hand in found:
