@@ -3,6 +3,7 @@ no traceback per hand (a traceback holds every frame it passed through: 1.26 GB 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -41,7 +42,8 @@ def test_a_file_of_junk_lists_a_bounded_number_of_errors(
     if command == "replay":
         assert out == f"0 hands replayed; {HANDS:,} could not be read\n"
     else:
-        assert lines[-1] == "stud convert: nothing written" and not (tmp_path / "out.phhs").exists()
+        assert lines[-1] == "stud convert: nothing written"
+        assert sorted(tmp_path.iterdir()) == [path]  # neither the file nor the part written on the way
 
 
 def test_the_readers_keep_no_traceback_per_hand() -> None:
@@ -69,3 +71,17 @@ def test_a_room_reader_keeps_no_traceback_per_hand() -> None:
     for _, error in found:
         assert isinstance(error, base.SiteError)
         assert error.__traceback__ is None and error.__context__ is None
+
+
+def test_replay_json_is_printed_a_hand_at_a_time_as_one_document(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], shared_data: Path
+) -> None:
+    """``--json`` prints each hand as it is replayed, not a list held to the end: the document is still
+    ``json.dumps(..., indent=2)`` to the letter, for hands, errors, and none."""
+    junk = tmp_path / "junk.txt"
+    junk.write_text("".join(_junk_pokerstars().splitlines(keepends=True)[:8]), encoding="utf-8")  # 2 hands
+    for args in ([shared_data / "pokerstars" / "7-Stud-USD-0.04-0.08-200911.txt", junk], [junk]):
+        code, out, _ = stud(capsys, "replay", *args, "--json")
+        document = json.loads(out)
+        assert code == 1 and out == json.dumps(document, indent=2) + "\n"
+        assert document["unreadable"] == 2 and len(document["hands"]) == (11 if len(args) == 2 else 0)

@@ -7,12 +7,13 @@ import json
 import re
 import sys
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from ..engine import RulesError, RulesWarning
 from ..history import HandRecord, ReplayError, ReplayResult, replay
-from ..history.files import SOURCES, FileHand, HistoryFileError, read_each, write
+from ..history.files import SOURCES, FileHand, HandWriter, HistoryFileError, iter_each
 from ..history.sites.check import action_line
 from .options import UsageError  # defined there (light to import), used and re-exported here
 
@@ -199,19 +200,25 @@ def _line(record: HandRecord, summary: dict[str, Any]) -> str:
     return text
 
 
-def _hands(path: Path, fmt: str | None) -> tuple[list[FileHand], list[str]]:
-    """The hands of a file, and the errors (one line each) of the file itself or of its hands that cannot be read
-    (with the hand's place in the file and its line)."""
+def _hands(path: Path, fmt: str | None, errors: _Errors) -> Iterator[FileHand]:
+    """The hands of a file, read one at a time; the errors of the file itself, or of its hands that cannot be read
+    (with the hand's place in the file and its line), go to ``errors``, as does a file with no hand."""
+    seen = False
     try:
-        hands = read_each(path, fmt)
+        for hand in iter_each(path, fmt):
+            seen = True
+            if hand.error:  # the line is made only to be listed: a file of junk has an error a hand
+                errors.add(
+                    f"{path} hand {hand.number} (line {hand.line}): {_without_hand(hand.error)}"
+                    if errors.count < MAX_LISTED
+                    else ""
+                )
+            yield hand
     except HistoryFileError as error:
-        return [], [str(error)]
-    if not hands:
-        return [], [f"{path}: no hand in it"]
-    errors = [
-        f"{path} hand {hand.number} (line {hand.line}): {_without_hand(hand.error)}" for hand in hands if hand.error
-    ]
-    return hands, errors
+        errors.add(str(error))
+        return
+    if not seen:
+        errors.add(f"{path}: no hand in it")
 
 
 _READER_PREFIX = re.compile(r"^hand \d+ \(#[^)]*\)(?:, |: )|^hand \[[^\]]*\]: ")
@@ -239,71 +246,131 @@ def _skipped_line(skipped: dict[str, int]) -> str:
 MAX_LISTED = 20
 
 
-def _list_errors(command: str, path: Path, errors: list[str]) -> None:
-    """Print the first :data:`MAX_LISTED` of ``errors`` (one line each), then how many more there were."""
-    for error in errors[:MAX_LISTED]:
-        print(f"stud {command}: error: {error}", file=sys.stderr)
-    if len(errors) > MAX_LISTED:
-        more = len(errors) - MAX_LISTED
-        print(
-            f"stud {command}: error: {path}: and {more:,} more error{'s' if more != 1 else ''}"
-            f" (the first {MAX_LISTED} are listed)",
-            file=sys.stderr,
-        )
+class _Errors:
+    """A file's error lines: the first :data:`MAX_LISTED` kept (or printed as they come, ``now``), the rest
+    counted, so that a file of junk costs neither a line nor memory a hand."""
+
+    def __init__(self, command: str, path: Path, *, now: bool) -> None:
+        self.command, self.path, self.now = command, path, now
+        self.listed: list[str] = []
+        self.count = 0
+
+    def add(self, error: str) -> None:
+        """One more error."""
+        self.count += 1
+        if self.count <= MAX_LISTED:
+            if self.now:
+                print(f"stud {self.command}: error: {error}", file=sys.stderr)
+            else:
+                self.listed.append(error)
+
+    def close(self) -> None:
+        """Print what is kept, then how many more there were."""
+        for error in self.listed:
+            print(f"stud {self.command}: error: {error}", file=sys.stderr)
+        self.listed = []
+        if self.count > MAX_LISTED:
+            more = self.count - MAX_LISTED
+            print(
+                f"stud {self.command}: error: {self.path}: and {more:,} more error{'s' if more != 1 else ''}"
+                f" (the first {MAX_LISTED} are listed)",
+                file=sys.stderr,
+            )
+
+
+class _Document:
+    """``stud replay --json``'s document, ``json.dumps({"hands": [...], ...}, indent=2)`` to the letter, printed a
+    hand at a time so that it is not held whole."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.started = False  # nothing is printed before the first hand (a bad --rule fails before it)
+
+    def add(self, hand: dict[str, Any]) -> None:
+        """One more entry of ``hands``."""
+        text = json.dumps(hand, indent=2).replace("\n", "\n    ")
+        sys.stdout.write(f"{self._start()}{',' if self.count else ''}\n    {text}")
+        self.count += 1
+
+    def close(self, rest: dict[str, Any]) -> None:
+        """The end of ``hands``, then the other keys."""
+        parts = [self._start(), "\n  ]" if self.count else "]"]
+        for key, value in rest.items():
+            parts.append(f",\n  {json.dumps(key)}: {json.dumps(value, indent=2).replace(chr(10), chr(10) + '  ')}")
+        print("".join(parts) + "\n}")
+
+    def _start(self) -> str:
+        """The document's opening, the first time only."""
+        if self.started:
+            return ""
+        self.started = True
+        return '{\n  "hands": ['
 
 
 def _replay(args: argparse.Namespace) -> int:
     overrides = _overrides(args.rule)
     failures = 0
-    hands: list[dict[str, Any]] = []
+    document = _Document() if args.json else None  # printed a hand at a time
+    replayed = 0
     skipped: dict[str, int] = {}
     unreadable = 0
+
+    def one(path: Path, original: HandRecord, index: int, many: bool) -> None:
+        nonlocal failures, replayed
+        label = _label(path, original, index, 2 if many else 1)
+        record = original
+        try:
+            if args.preset or overrides:
+                with warnings.catch_warnings():  # the file's sign, under a preset: said below if the user's
+                    warnings.simplefilter("ignore", RulesWarning)
+                    record = original.with_rules(record.rules.with_preset(args.preset, **overrides))
+        except (RulesError, TypeError) as error:
+            raise UsageError(f"{label}: {error}") from None
+        if overrides:
+            _caution(record)
+        replayed += 1
+        try:
+            result = replay(record, label)
+        except ReplayError as error:
+            rule = f" (broken rule: {error.rule})" if error.rule else ""
+            line = action_line(record, error.index)
+            where = f" (line {line})" if line else ""
+            print(f"stud replay: error: {error}{rule}{where}", file=sys.stderr)
+            if document is not None:
+                document.add({"hand": label, "error": str(error), "rule": error.rule, "line": line})
+            failures += 1
+            return
+        problems = _check(record, result)
+        summary = _summary(label, record, result, problems)
+        if document is not None:
+            document.add(summary)
+        else:
+            print(_line(record, summary))
+        for problem in problems:
+            print(f"stud replay: error: {label}: {problem}", file=sys.stderr)
+            failures += 1
+
     for path in args.files:
-        found, errors = _hands(path, args.source_format)
-        _list_errors("replay", path, errors)
-        failures += len(errors)
-        unreadable += sum(1 for h in found if h.error)
-        readable = [h for h in found if h.record is not None]
-        for hand in found:
+        errors = _Errors("replay", path, now=True)
+        held: HandRecord | None = None  # a hand is replayed once the next is read: is it the file's only one?
+        index = 0
+        for hand in _hands(path, args.source_format, errors):
+            unreadable += hand.error is not None
             if hand.skipped is not None:
                 skipped[hand.skipped] = skipped.get(hand.skipped, 0) + 1
-        for index, file_hand in enumerate(readable):
-            original = file_hand.record
-            assert original is not None
-            label = _label(path, original, index, len(readable))
-            record = original
-            try:
-                if args.preset or overrides:
-                    with warnings.catch_warnings():  # the file's sign, under a preset: said below if the user's
-                        warnings.simplefilter("ignore", RulesWarning)
-                        record = original.with_rules(record.rules.with_preset(args.preset, **overrides))
-            except (RulesError, TypeError) as error:
-                raise UsageError(f"{label}: {error}") from None
-            if overrides:
-                _caution(record)
-            try:
-                result = replay(record, label)
-            except ReplayError as error:
-                rule = f" (broken rule: {error.rule})" if error.rule else ""
-                line = action_line(record, error.index)
-                where = f" (line {line})" if line else ""
-                print(f"stud replay: error: {error}{rule}{where}", file=sys.stderr)
-                hands.append({"hand": label, "error": str(error), "rule": error.rule, "line": line})
-                failures += 1
-                continue
-            problems = _check(record, result)
-            summary = _summary(label, record, result, problems)
-            hands.append(summary)
-            if not args.json:
-                print(_line(record, summary))
-            for problem in problems:
-                print(f"stud replay: error: {label}: {problem}", file=sys.stderr)
-                failures += 1
-    if args.json:
-        document = {"hands": hands, "failures": failures, "unreadable": unreadable, "skipped": skipped}
-        print(json.dumps(document, indent=2))
+            if hand.record is not None:
+                if held is not None:
+                    one(path, held, index, True)
+                    index += 1
+                held = hand.record
+        if held is not None:
+            one(path, held, index, index > 0)
+        errors.close()
+        failures += errors.count
+    if document is not None:
+        document.close({"failures": failures, "unreadable": unreadable, "skipped": skipped})
     elif skipped or unreadable:
-        parts = [f"{len(hands):,} hand{'s' if len(hands) != 1 else ''} replayed"]
+        parts = [f"{replayed:,} hand{'s' if replayed != 1 else ''} replayed"]
         if unreadable:
             parts.append(f"{unreadable:,} could not be read")
         if skipped:
@@ -313,32 +380,60 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _convert(args: argparse.Namespace) -> int:
-    found, errors = _hands(args.source, args.source_format)
-    records = [h.record for h in found if h.record is not None]
+    errors = _Errors("convert", args.source, now=False)
+    broken: str | None = None  # the first hand that does not replay: the others are not replayed
+    skipped_games: dict[str, int] = {}
+    found = written = 0
     try:
-        for index, record in enumerate(records):
-            replay(record, _label(args.source, record, index, len(records)))  # only hands that replay are written
-    except ReplayError as broken:
-        errors.append(str(broken))
-    if errors:
-        _list_errors("convert", args.source, errors)
-        print("stud convert: nothing written", file=sys.stderr)
-        return 1
-    if not records:  # every hand is of another game
-        print(
-            f"stud convert: error: {args.source}: no stud hand to write (its {len(found)} are of other games)",
-            file=sys.stderr,
-        )
-        return 1
-    try:
-        write(records, args.target, args.target_format)
+        writer = HandWriter(args.target, args.target_format)
     except HistoryFileError as error:
         print(f"stud convert: error: {error}", file=sys.stderr)
         return 1
-    skipped_games: dict[str, int] = {}
-    for hand in found:
-        if hand.skipped is not None:
-            skipped_games[hand.skipped] = skipped_games.get(hand.skipped, 0) + 1
+    with writer:
+        held: HandRecord | None = None  # a hand is written once the next is read: is it the file's only one?
+        index = 0
+        for hand in _hands(args.source, args.source_format, errors):
+            found += 1
+            if hand.skipped is not None:
+                skipped_games[hand.skipped] = skipped_games.get(hand.skipped, 0) + 1
+            if hand.record is None:
+                continue
+            if held is not None:
+                broken = broken or _convert_one(writer, args.source, held, index, True, errors.count == 0)
+                index += 1
+            held = hand.record
+        if held is not None:
+            broken = broken or _convert_one(writer, args.source, held, index, index > 0, errors.count == 0)
+            written = index + 1
+        if broken is not None:
+            errors.add(broken)
+        if errors.count:
+            errors.close()
+            print("stud convert: nothing written", file=sys.stderr)
+            return 1
+        if not written:  # every hand is of another game
+            print(
+                f"stud convert: error: {args.source}: no stud hand to write (its {found} are of other games)",
+                file=sys.stderr,
+            )
+            return 1
+        try:
+            writer.commit()
+        except HistoryFileError as error:
+            print(f"stud convert: error: {error}", file=sys.stderr)
+            return 1
     note = f"; {_skipped_line(skipped_games)}" if skipped_games else ""
-    print(f"{len(records)} hand{'s' if len(records) != 1 else ''} written to {args.target}{note}")
+    print(f"{written} hand{'s' if written != 1 else ''} written to {args.target}{note}")
     return 0
+
+
+def _convert_one(writer: HandWriter, path: Path, record: HandRecord, index: int, many: bool, write: bool) -> str | None:
+    """Replay one hand of ``stud convert`` (only hands that replay are written) and write it while nothing has
+    failed; what breaks it, if anything."""
+    try:
+        replay(record, _label(path, record, index, 2 if many else 1))
+    except ReplayError as broken:
+        return str(broken)
+    if write:
+        writer.add(record)
+    return None

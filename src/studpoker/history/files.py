@@ -5,24 +5,46 @@ The format is the one named (``fmt``: ``phh``, ``pokerstars`` or a room of :data
 else PHH by extension (``.phh``, ``.phhs``), else the room whose reader recognises the file's first lines (its
 encoding detected: :func:`~studpoker.history.sites.decode`). :func:`read` gives every hand or fails at the first
 one it cannot read; :func:`read_each` reads each hand on its own (:class:`FileHand`: the record, or why it could
-not be read, or that it is a game outside the four, to skip), so one bad hand costs only itself.
+not be read, or that it is a game outside the four, to skip), so one bad hand costs only itself; :func:`iter_each`
+gives the same one hand at a time, reading the file as it goes, so that memory does not grow with the file (a hand
+may hold :data:`MAX_HAND` characters at most). The XML sessions of iPoker and Merge are read whole.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import codecs
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
 from . import phh, sites
 from .model import HandRecord
 
-__all__ = ["FORMATS", "SOURCES", "FileHand", "HistoryFileError", "format_of", "read", "read_each", "read_text", "write"]
+__all__ = [
+    "FORMATS",
+    "MAX_HAND",
+    "SOURCES",
+    "FileHand",
+    "HandWriter",
+    "HistoryFileError",
+    "format_of",
+    "iter_each",
+    "read",
+    "read_each",
+    "read_text",
+    "write",
+]
 
 #: Format names and the file extensions that select them (any other file: the room is detected).
 FORMATS = {"phh": (".phh", ".phhs"), "pokerstars": (".txt",)}
 #: What ``--from`` takes: the formats and every room.
 SOURCES = ("phh", *sites.ROOMS)
+#: The most characters one hand may hold when a file is read a hand at a time (:func:`iter_each`): a real hand
+#: holds a few thousand; past this, the hand is an error and the reader skips to the next hand.
+MAX_HAND = 1_000_000
+#: How many bytes of a file are decoded at a time.
+CHUNK = 1 << 18
 
 
 class HistoryFileError(ValueError):
@@ -61,8 +83,8 @@ def format_of(path: Path, explicit: str | None = None, option: str = "--from") -
         raise HistoryFileError(
             f"{path}: cannot tell the format from the extension (.phh, .phhs or .txt); say it with --to"
         )
-    text = read_text(path, HistoryFileError)
-    if not text.strip():
+    text, first = _head(path)
+    if not first:
         return "pokerstars"  # nothing to tell it by, and no hand in it either
     room = sites.detect(text)
     if room is None:
@@ -71,6 +93,23 @@ def format_of(path: Path, explicit: str | None = None, option: str = "--from") -
             f" say it with {option}"
         )
     return room
+
+
+def _head(path: Path) -> tuple[str, str]:
+    """The start of the file at ``path`` (decoded; past its leading blanks, at least what
+    :func:`~studpoker.history.sites.detect` looks at) and its first character that is not white space ("" for a
+    blank file), read without reading the file whole."""
+    head, first = "", ""
+    pieces = _decoded(path)
+    try:
+        for piece in pieces:
+            first = first or piece.lstrip()[:1]
+            head = (head + piece).lstrip("\ufeff \t\n")
+            if len(head) > sites.HEAD and first:
+                break
+    finally:
+        pieces.close()  # the file, left after its first pieces
+    return head, first
 
 
 def read_text(path: str | Path, error: type[ValueError] = ValueError) -> str:
@@ -92,41 +131,256 @@ def read_each(path: Path, fmt: str | None = None, option: str = "--from") -> lis
     """Every hand in the file at ``path``, each read on its own (see :class:`FileHand`); an empty list for a file
     with no hand. :class:`HistoryFileError` only when the file itself cannot be read (missing, not decodable, no
     format)."""
-    name = format_of(path, fmt, option)
-    text = read_text(path, HistoryFileError)
-    found: list[tuple[int, HandRecord | ValueError]]
-    if name == "pokerstars":
-        from . import pokerstars
+    return list(iter_each(path, fmt, option))
 
-        found = list(pokerstars.loads_each(text))
-        hands = []
-        for number, (line, hand) in enumerate(found, 1):
-            if isinstance(hand, pokerstars.NotStudError):
-                hands.append(FileHand(number, line, skipped=hand.game))
-            elif isinstance(hand, ValueError):
-                hands.append(FileHand(number, line, error=str(hand)))
+
+def iter_each(path: Path, fmt: str | None = None, option: str = "--from", limit: int = MAX_HAND) -> Iterator[FileHand]:
+    """:func:`read_each` one hand at a time: the file is read as the hands are asked for, and each is dropped once
+    given, so memory does not grow with the file; a hand over ``limit`` characters is an error of its own. The
+    format is found at once (:class:`HistoryFileError` from the call); the file is read from the first hand on."""
+    name = format_of(path, fmt, option)
+    if name == "phh":
+        tables = path.suffix.lower() == ".phhs" or (fmt == "phh" and _head(path)[1] == "[")
+        return _phh_each(path, tables, limit)
+    if name == "pokerstars":
+        return _stars_each(path, limit)
+    module = sites.room(name)
+    if hasattr(module, "starts_hand"):
+        return _room_each(path, module, limit)
+    return iter(_room_whole(path, name))
+
+
+def _stars_each(path: Path, limit: int) -> Iterator[FileHand]:
+    """The hands of a PokerStars text, read a hand at a time."""
+    from . import pokerstars
+
+    def split() -> Iterator[tuple[int, list[str] | ValueError, list[int]]]:
+        lines = _without_bom(_lines(_decoded(path), limit, universal=True))
+        for start, raw, _ in _split(lines, lambda line: pokerstars.is_header(line.strip()), limit):
+            if raw is None:
+                yield start + 1, ValueError(_too_long(limit)), []
+                continue
+            numbers = [start + 1 + i for i, line in enumerate(raw) if line.strip()]
+            if numbers:
+                yield numbers[0], [raw[n - start - 1].strip() for n in numbers], numbers
+
+    for number, (line, hand) in enumerate(pokerstars.read_each(split()), 1):
+        if isinstance(hand, pokerstars.NotStudError):
+            yield FileHand(number, line, skipped=hand.game)
+        elif isinstance(hand, ValueError):
+            yield FileHand(number, line, error=str(hand))
+        else:
+            yield FileHand(number, line, record=hand)
+
+
+def _room_each(path: Path, module: ModuleType, limit: int) -> Iterator[FileHand]:
+    """The hands of a room whose hands start at a line of their own, read a hand at a time."""
+    from .sites.base import read_one
+
+    number = 0
+    pieces: Iterable[str] = _decoded(path)
+    if hasattr(module, "clean"):  # PartyPoker: NUL characters dropped
+        pieces = map(module.clean, pieces)
+    lines = _lines(pieces, limit, universal=False)
+    for start, part, hand in _split(lines, module.starts_hand, limit, getattr(module, "lead", None)):
+        found: HandRecord | sites.SiteError | None
+        line = start + 1
+        if not hand:  # text before the first hand: most rooms pass it by
+            if not hasattr(module, "read_head"):
+                continue
+            found = module.read_head(part) if part is not None else sites.SiteError(_too_long(limit), line=line)
+            line = found.line if found is not None and found.line is not None else line
+        elif part is None:
+            found = sites.SiteError(_too_long(limit), room=module.TITLE, line=line)
+        else:
+            found = read_one(module.read_hand, part, line)
+        if found is None:
+            continue
+        number += 1
+        if isinstance(found, sites.NotStudGameError):
+            yield FileHand(number, line, skipped=found.game)
+        elif isinstance(found, sites.SiteError):
+            yield FileHand(number, line, error=_site_error(found))
+        else:
+            yield FileHand(number, line, record=found)
+
+
+def _room_whole(path: Path, name: str) -> list[FileHand]:
+    """The hands of a room whose files are read whole (its XML sessions: iPoker, Merge)."""
+    text = read_text(path, HistoryFileError)
+    try:
+        _, room_hands = sites.loads_each(text, name)
+    except sites.SiteError as failure:
+        raise HistoryFileError(f"{path}: {failure}") from None
+    return [FileHand(h.number, h.line, h.record, _site_error(h.error), h.skipped) for h in room_hands]
+
+
+def _phh_each(path: Path, tables: bool, limit: int) -> Iterator[FileHand]:
+    """The hands of a PHH file: a ``.phhs`` (``tables``) a table at a time, else its one hand."""
+    lines = _lines(_decoded(path), limit, universal=True)
+    if not tables:
+        for _, whole, _ in _split(lines, lambda line: False, limit):
+            if whole is None:
+                yield FileHand(1, 1, error=_too_long(limit))
+            elif (text := "".join(whole)).strip():
+                try:
+                    single = FileHand(1, 1, record=phh.loads(text))
+                except ValueError as error:
+                    single = FileHand(1, 1, error=str(error))
+                yield single
+        return
+    number = 0
+    for start, chunk, _ in _split(_without_bom(lines), phh.starts_table, limit):
+        found: Iterable[tuple[int, HandRecord | ValueError]]
+        if chunk is None:
+            found = [(start + 1, ValueError(_too_long(limit)))]
+        else:
+            found = phh.read_tables([(start, "".join(chunk))])
+        for line, hand in found:
+            number += 1
+            yield (
+                FileHand(number, line, error=str(hand))
+                if isinstance(hand, ValueError)
+                else FileHand(number, line, record=hand)
+            )
+
+
+def _too_long(limit: int) -> str:
+    """The error of a hand over the size cap."""
+    return (
+        f"the hand runs past {limit:,} characters, the most one hand may hold (a file is read a hand at a time):"
+        " skipped up to the next hand"
+    )
+
+
+def _without_bom(lines: Iterable[str]) -> Iterator[str]:
+    """``lines``, a byte-order mark left at the start of the first dropped (as the text readers drop it)."""
+    it = iter(lines)
+    for line in it:
+        yield line.removeprefix("\ufeff")
+        break
+    yield from it
+
+
+def _encoding(path: Path) -> tuple[str, int, int]:
+    """How :func:`~studpoker.history.sites.decode` would decode the file at ``path``, without reading it whole: the
+    codec, how many bytes to skip (a UTF-8 byte-order mark) and how many to read (UTF-16: whole pairs)."""
+    from .sites.base import _utf16_order
+
+    with path.open("rb") as file:
+        start = file.read(400)
+        size = file.seek(0, 2)
+        if start.startswith(b"\xef\xbb\xbf"):
+            return "utf-8", 3, size
+        if start.startswith((b"\xff\xfe", b"\xfe\xff")):
+            return "utf-16", 0, size // 2 * 2
+        if (order := _utf16_order(start)) is not None:
+            return order, 0, size // 2 * 2
+        file.seek(0)
+        check = codecs.getincrementaldecoder("utf-8")()
+        try:
+            while block := file.read(CHUNK):
+                check.decode(block)
+            check.decode(b"", final=True)
+        except UnicodeDecodeError:
+            return "cp1252", 0, size
+    return "utf-8", 0, size
+
+
+def _decoded(path: Path) -> Generator[str, None, None]:
+    """The text of the file at ``path`` a piece at a time, decoded as :func:`~studpoker.history.sites.decode`
+    decodes it whole (its encoding detected, every line end ``\n``); :class:`HistoryFileError` names the file when
+    it cannot be read."""
+    try:
+        codec, skip, end = _encoding(path)
+        file = path.open("rb")
+    except OSError as failure:
+        raise HistoryFileError(f"{path}: {failure.strerror or failure}") from None
+    decoder = codecs.getincrementaldecoder(codec)(errors="replace")
+    held = ""  # a "\r" at the end of a piece: the next may start with its "\n"
+    with file:
+        file.seek(skip)
+        left = end - skip
+        while left > 0 and (block := file.read(min(CHUNK, left))):
+            left -= len(block)
+            text = held + decoder.decode(block)
+            held = "\r" if text.endswith("\r") else ""
+            text = text[:-1] if held else text
+            yield text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+        text = held + decoder.decode(b"", final=True)
+        if text:
+            yield text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _lines(pieces: Iterable[str], limit: int, *, universal: bool) -> Iterator[str]:
+    """The lines of a text given a piece at a time, split as ``str.splitlines(keepends=True)`` splits it
+    (``universal``) or as ``str.split("\n")`` (without the ends; the last line too, even empty). A line longer than
+    ``limit`` is cut just past it (its hand is over the cap anyway), so that no line held grows without end."""
+    pending = ""
+    cut = False  # the pending line was cut: what follows, up to its end, is dropped
+    for given in pieces:
+        piece = given
+        if not piece:
+            continue
+        if cut:
+            if universal:
+                head = piece.splitlines(keepends=True)[0]
+                body = head.splitlines()[0]
+                if body == head:
+                    continue  # no line end in this piece either
+                yield pending + head[len(body) :]
+                piece = piece[len(head) :]
             else:
-                hands.append(FileHand(number, line, record=hand))
-        return hands
-    if name != "phh":
-        try:
-            _, room_hands = sites.loads_each(text, name)
-        except sites.SiteError as failure:
-            raise HistoryFileError(f"{path}: {failure}") from None
-        return [FileHand(h.number, h.line, h.record, _site_error(h.error), h.skipped) for h in room_hands]
-    if path.suffix.lower() == ".phhs" or (fmt == "phh" and "[" in text.lstrip()[:1]):
-        found = list(phh.loads_each(text))
-    elif not text.strip():
-        return []
-    else:
-        try:
-            found = [(1, phh.loads(text))]
-        except ValueError as error:
-            found = [(1, error)]
-    return [
-        FileHand(n, line, error=str(hand)) if isinstance(hand, ValueError) else FileHand(n, line, record=hand)
-        for n, (line, hand) in enumerate(found, 1)
-    ]
+                at = piece.find("\n")
+                if at < 0:
+                    continue
+                yield pending
+                piece = piece[at + 1 :]
+            pending, cut = "", False
+        text = pending + piece
+        if universal:
+            parts = text.splitlines(keepends=True)
+            pending = parts.pop() if parts and parts[-1].splitlines()[0] == parts[-1] else ""
+        else:
+            parts = text.split("\n")
+            pending = parts.pop()
+        yield from parts
+        if len(pending) > limit:
+            pending, cut = pending[: limit + 1], True
+    if pending or not universal:
+        yield pending
+
+
+def _split(
+    lines: Iterable[str],
+    starts: Callable[[str], bool],
+    limit: int,
+    lead: Callable[[list[str]], int] | None = None,
+) -> Iterator[tuple[int, list[str] | None, bool]]:
+    """``lines`` cut before each line that ``starts`` a hand (and the last ``lead(part)`` lines of the part before
+    it, where a hand's first lines come before the one that tells: PartyPoker): the 0-based index of each part's
+    first line, its lines (or None for a part over ``limit`` characters, whose lines are dropped as they come), and
+    whether it is a hand (else it is what comes before the first)."""
+    first, size, hand = 0, 0, False
+    part: list[str] = []
+    over = False
+    for index, line in enumerate(lines):
+        if starts(line):
+            moved = lead(part) if lead is not None and not over else 0
+            carried, part = (part[len(part) - moved :], part[: len(part) - moved]) if moved else ([], part)
+            if over or part:
+                yield first, None if over else part, hand
+            first, part, hand, over = index - moved, carried, True, False
+            size = sum(map(len, carried))
+        if over:
+            continue
+        size += len(line)
+        if size > limit:
+            part, over = [], True
+        else:
+            part.append(line)
+    if over or part:
+        yield first, None if over else part, hand
 
 
 def _site_error(error: sites.SiteError | None) -> str | None:
@@ -166,16 +420,66 @@ def read(path: Path, fmt: str | None = None) -> list[HandRecord]:
 
 def write(records: Sequence[HandRecord], path: Path, fmt: str | None = None) -> None:
     """Write ``records`` to ``path`` (several hands: ``.phhs`` for PHH, one after another for PokerStars)."""
-    name = format_of(path, fmt, "--to")
-    if name == "pokerstars":
-        from . import pokerstars
+    with HandWriter(path, fmt) as writer:
+        for record in records:
+            writer.add(record)
+        writer.commit()
 
-        text = pokerstars.dumps(list(records))
-    elif len(records) == 1 and path.suffix.lower() != ".phhs":
-        text = phh.dumps(records[0])
-    else:
-        text = phh.dumps_all(records)
-    try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise HistoryFileError(f"{path}: {error.strerror or error}") from None
+
+class HandWriter:
+    """Writes a hand-history file a hand at a time (:meth:`add`), so that memory does not grow with it: into a
+    file beside ``path`` that :meth:`commit` puts in its place; left without a commit (an error, a hand that does
+    not replay), nothing is written. PHH: a ``.phhs`` of tables ``[1]``, ``[2]``..., or a ``.phh`` of one hand;
+    PokerStars: the hands one after another."""
+
+    def __init__(self, path: Path, fmt: str | None = None) -> None:
+        self.path = path
+        self.format = format_of(path, fmt, "--to")
+        self.count = 0
+        self.held: HandRecord | None = None  # PHH: the first hand, until a second tells a .phhs from a .phh
+        self.part = path.with_name(f".{path.name}.part")
+        try:
+            self.file = self.part.open("w", encoding="utf-8", newline="")
+        except OSError as error:
+            raise HistoryFileError(f"{path}: {error.strerror or error}") from None
+
+    def __enter__(self) -> HandWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if not self.file.closed:  # not committed: nothing is written
+            self.file.close()
+            self.part.unlink(missing_ok=True)
+
+    def add(self, record: HandRecord) -> None:
+        """Write one more hand."""
+        self.count += 1
+        if self.format == "pokerstars":
+            from . import pokerstars
+
+            self._put(("\n\n\n" if self.count > 1 else "") + pokerstars.dumps(record, self.count))
+        elif self.count == 1 and self.path.suffix.lower() != ".phhs":
+            self.held = record
+        else:
+            if self.held is not None:
+                self._put(f"[1]\n{phh.dumps(self.held)}")
+                self.held = None
+            self._put(("\n" if self.count > 1 else "") + f"[{self.count}]\n{phh.dumps(record)}")
+
+    def commit(self) -> None:
+        """Finish the file and put it in place of ``path``."""
+        if self.held is not None:
+            self._put(phh.dumps(self.held))
+        elif self.count == 0 and self.format != "pokerstars":
+            self._put(phh.dumps_all([]))
+        try:
+            self.file.close()
+            self.part.replace(self.path)
+        except OSError as error:
+            raise HistoryFileError(f"{self.path}: {error.strerror or error}") from None
+
+    def _put(self, text: str) -> None:
+        try:
+            self.file.write(text)
+        except OSError as error:
+            raise HistoryFileError(f"{self.path}: {error.strerror or error}") from None

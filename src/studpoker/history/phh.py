@@ -29,7 +29,7 @@ import math
 import re
 import tomllib
 import warnings
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import fields
 from enum import Enum
 from fractions import Fraction
@@ -41,7 +41,17 @@ from ..engine.events import Mucked, Shown
 from .model import Bet, Board, Comment, Deal, HandRecord, HistoryAction, ShowMuck
 from .replay import ReplayError, replay
 
-__all__ = ["VARIANT_CODES", "PHHError", "dumps", "dumps_all", "loads", "loads_all", "loads_each"]
+__all__ = [
+    "VARIANT_CODES",
+    "PHHError",
+    "dumps",
+    "dumps_all",
+    "loads",
+    "loads_all",
+    "loads_each",
+    "read_tables",
+    "starts_table",
+]
 
 VARIANT_CODES = {v.phh_code: v for v in Variant}  # the game codes of PHH, as Variant spells them
 _CODES = {v: k for k, v in VARIANT_CODES.items()}
@@ -99,24 +109,41 @@ def loads_each(
     if text.startswith("\ufeff"):
         text = text[1:]
     lines = text.splitlines(keepends=True)
-    starts = [i for i, line in enumerate(lines) if _HEADER.fullmatch(line.strip())]
-    out: list[tuple[int, HandRecord | PHHError]] = []
-    before = "".join(lines[: starts[0]] if starts else lines)
-    if any(line.strip() and not line.lstrip().startswith("#") for line in before.splitlines()):
-        out.append((1, PHHError("a .phhs file holds one table a hand ([1], [2]...); text stands before the first")))
-    for k, start in enumerate(starts):
-        chunk = "".join(lines[start : starts[k + 1] if k + 1 < len(starts) else len(lines)])
+    starts = [i for i, line in enumerate(lines) if starts_table(line)]
+    marks = [0, *starts] if not starts or starts[0] > 0 else starts
+    chunks = [
+        (start, "".join(lines[start : marks[k + 1] if k + 1 < len(marks) else len(lines)]))
+        for k, start in enumerate(marks)
+    ]
+    return list(read_tables(chunks, preset=preset, rules=rules))
+
+
+def starts_table(line: str) -> bool:
+    """Whether a line of a ``.phhs`` text opens a hand's table (``[1]``, ``[2]``...)."""
+    return _HEADER.fullmatch(line.strip()) is not None
+
+
+def read_tables(
+    chunks: Iterable[tuple[int, str]], *, preset: str | None = None, rules: Mapping[str, Any] | None = None
+) -> Iterator[tuple[int, HandRecord | PHHError]]:
+    """:func:`loads_each` of a text already cut before each table header: each chunk is its 0-based first line and
+    its text; a first chunk that is not a table is what stands before the first, only comments allowed. One at a
+    time, so that a file is read a hand at a time."""
+    for start, chunk in chunks:
+        if not chunk or not starts_table(chunk.splitlines()[0]):
+            if any(line.strip() and not line.lstrip().startswith("#") for line in chunk.splitlines()):
+                yield 1, PHHError("a .phhs file holds one table a hand ([1], [2]...); text stands before the first")
+            continue
         try:
             document = _toml(chunk)
             for key, value in document.items():
                 if not isinstance(value, dict):
                     raise PHHError(f"a .phhs file holds one table per hand; {key!r} is not a table")
-                out.append((start + 1, _record(value, f"hand [{key}]: ", preset, rules or {})))
+                yield start + 1, _record(value, f"hand [{key}]: ", preset, rules or {})
         except PHHError as error:  # a new one, without the traceback and context: a file of junk has one a hand
-            out.append((start + 1, PHHError(str(error))))
+            yield start + 1, PHHError(str(error))
         except ValueError as error:  # a sign the rules refuse, and the like
-            out.append((start + 1, PHHError(f"hand at line {start + 1}: {error}")))
-    return out
+            yield start + 1, PHHError(f"hand at line {start + 1}: {error}")
 
 
 def _toml(text: str) -> dict[str, Any]:

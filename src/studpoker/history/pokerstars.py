@@ -123,6 +123,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import warnings
+from collections import deque
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -156,10 +157,12 @@ __all__ = [
     "PokerStarsError",
     "check",
     "dumps",
+    "is_header",
     "load",
     "loads",
     "loads_each",
     "pokerstars_rules",
+    "read_each",
     "verify",
 ]
 
@@ -347,34 +350,64 @@ def loads_each(text: str) -> list[tuple[int, HandRecord | PokerStarsError]]:
     """
     if text.startswith("\ufeff"):
         text = text[1:]
-    read: list[tuple[int, _Parsed | PokerStarsError]] = []
-    for number, (start, lines, numbers) in enumerate(_split_hands(text), 1):
-        if not (lines[0].startswith("PokerStars ") and " #" in lines[0]):
-            read.append(
-                (
-                    start,
-                    PokerStarsError(f"line {start} ({lines[0][:60]!r}) comes before any 'PokerStars Hand #' header"),
-                )
-            )
-            continue
-        try:
-            read.append((start, _HandText(lines, number, numbers).parse()))
-        except PokerStarsError as error:  # kept without its traceback: a file of junk has one a hand
-            read.append((start, _bare(error)))
+    return list(read_each(_split_hands(text)))
+
+
+#: How many hands :func:`read_each` holds back, at most, waiting for a bring-in their own text does not state.
+LOOKAHEAD = 1000
+
+
+def read_each(
+    hands: Iterable[tuple[int, list[str] | ValueError, list[int]]], lookahead: int = LOOKAHEAD
+) -> Iterator[tuple[int, HandRecord | PokerStarsError]]:
+    """:func:`loads_each` of hands already split, one at a time: each is the line it starts on, its lines (stripped,
+    blank ones dropped; or the error that kept them from being read) and their line numbers.
+
+    A hand that states no bring-in takes the first one stated at its stakes in the file, so it waits for one, up to
+    ``lookahead`` hands (then the bring-in is assumed); the hands come out in order, and memory does not grow with
+    the file."""
     bring_ins: dict[tuple[object, ...], int] = {}
-    for _start, hand in read:
-        if isinstance(hand, _Parsed) and hand.bring_in is not None:
-            bring_ins.setdefault(hand.stakes, hand.bring_in)
-    out: list[tuple[int, HandRecord | PokerStarsError]] = []
-    for start, hand in read:
-        if isinstance(hand, PokerStarsError):
-            out.append((start, hand))
-            continue
-        try:
-            out.append((start, _Builder(hand, bring_ins.get(hand.stakes)).build()))
-        except PokerStarsError as error:
-            out.append((start, _bare(error)))
-    return out
+    waiting: deque[tuple[int, _Parsed | PokerStarsError]] = deque()
+    for number, (start, lines, numbers) in enumerate(hands, 1):
+        read: _Parsed | PokerStarsError
+        if isinstance(lines, ValueError):
+            read = PokerStarsError(str(lines))
+        elif not is_header(lines[0]):
+            read = PokerStarsError(f"line {start} ({lines[0][:60]!r}) comes before any 'PokerStars Hand #' header")
+        else:
+            try:
+                read = _HandText(lines, number, numbers).parse()
+            except PokerStarsError as error:  # kept without its traceback: a file of junk has one a hand
+                read = _bare(error)
+        if isinstance(read, _Parsed) and read.bring_in is not None:
+            bring_ins.setdefault(read.stakes, read.bring_in)
+        waiting.append((start, read))
+        while waiting and (len(waiting) > lookahead or _ready(waiting[0][1], bring_ins)):
+            yield _built(*waiting.popleft(), bring_ins)
+    while waiting:
+        yield _built(*waiting.popleft(), bring_ins)
+
+
+def is_header(line: str) -> bool:
+    """Whether a (stripped) line starts a hand: ``PokerStars Hand #...``, ``PokerStars Game #...``."""
+    return line.startswith("PokerStars ") and " #" in line
+
+
+def _ready(hand: _Parsed | PokerStarsError, bring_ins: Mapping[tuple[object, ...], int]) -> bool:
+    """Whether a hand can be built now: an error, or a hand whose stakes have a known bring-in."""
+    return isinstance(hand, PokerStarsError) or hand.bring_in is not None or hand.stakes in bring_ins
+
+
+def _built(
+    start: int, hand: _Parsed | PokerStarsError, bring_ins: Mapping[tuple[object, ...], int]
+) -> tuple[int, HandRecord | PokerStarsError]:
+    """A parsed hand as a record (under the first bring-in of its stakes), or the error that stops it."""
+    if isinstance(hand, PokerStarsError):
+        return start, hand
+    try:
+        return start, _Builder(hand, bring_ins.get(hand.stakes)).build()
+    except PokerStarsError as error:
+        return start, _bare(error)
 
 
 def _split_hands(text: str) -> Iterator[tuple[int, list[str], list[int]]]:
@@ -386,7 +419,7 @@ def _split_hands(text: str) -> Iterator[tuple[int, list[str], list[int]]]:
         line = raw.strip()
         if not line:
             continue
-        if line.startswith("PokerStars ") and " #" in line:
+        if is_header(line):
             if current is not None:
                 yield numbers[0], current, numbers
             current, numbers = [line], [number]
@@ -1493,16 +1526,17 @@ def _describe(variant: Variant, cards: Sequence[Card]) -> str:
 # -- writing --------------------------------------------------------------------------------------------------
 
 
-def dumps(records: HandRecord | Iterable[HandRecord]) -> str:
+def dumps(records: HandRecord | Iterable[HandRecord], first: int = 1) -> str:
     """PokerStars text for one hand or several, separated as PokerStars separates them.
 
     Each hand is replayed (it must finish: :class:`PokerStarsError` otherwise, or if it cannot be
     written, see the module documentation) to know what each line says: checks and calls, bets,
-    raises and completions, all-ins, uncalled bets, the showdown, who collects what.
+    raises and completions, all-ins, uncalled bets, the showdown, who collects what. ``first`` is the number of
+    the first hand (where one is written apart from the hands before it).
     """
     if isinstance(records, HandRecord):
         records = [records]
-    return "\n\n\n".join(_Writer(record, number).text() for number, record in enumerate(records, 1))
+    return "\n\n\n".join(_Writer(record, number).text() for number, record in enumerate(records, first))
 
 
 class _Money:

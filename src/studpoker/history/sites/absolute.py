@@ -24,7 +24,7 @@ from ...engine import Variant
 from ..model import HandRecord
 from .base import HandBuilder, NotStudGameError, SiteError, read_hands
 
-__all__ = ["OPTIONS", "TITLE", "detect", "loads_each"]
+__all__ = ["OPTIONS", "TITLE", "detect", "loads_each", "read_hand", "starts_hand"]
 
 TITLE: Final = "Absolute Poker"
 
@@ -55,10 +55,20 @@ def detect(text: str) -> bool:
     return text.startswith("Stage #")
 
 
+def starts_hand(line: str) -> bool:
+    """Whether a line of the text begins a hand."""
+    return line.startswith("Stage #")
+
+
+def read_hand(lines: list[str], first: int) -> HandRecord:
+    """One hand: its lines (the first begins it) and the 1-based line of the file it starts on."""
+    return _Hand(lines, first).read()
+
+
 def loads_each(text: str) -> list[tuple[int, HandRecord | SiteError]]:
     """Every hand of the text, each read on its own."""
     lines = text.split("\n")
-    starts = [i for i, line in enumerate(lines) if line.startswith("Stage #")]
+    starts = [i for i, line in enumerate(lines) if starts_hand(line)]
     return read_hands(text, starts, _Hand)
 
 

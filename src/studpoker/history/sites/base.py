@@ -31,6 +31,7 @@ __all__ = [
     "StatedAmount",
     "decode",
     "read_hands",
+    "read_one",
     "room_rules",
 ]
 
@@ -502,9 +503,16 @@ def read_hands(
     out: list[tuple[int, HandRecord | SiteError]] = []
     for k, start in enumerate(marks):
         end = marks[k + 1] if k + 1 < len(marks) else len(lines)
-        try:
-            out.append((start + 1, reader(lines[start:end], start + 1).read()))
-        except SiteError as error:  # kept without its traceback: a file of junk has one a hand
-            error.__traceback__ = error.__context__ = error.__cause__ = None
-            out.append((start + 1, error))
+        out.append((start + 1, read_one(lambda part, first: reader(part, first).read(), lines[start:end], start + 1)))
     return out
+
+
+def read_one(read: Callable[[list[str], int], HandRecord], lines: list[str], first: int) -> HandRecord | SiteError:
+    """What ``read(lines, first)`` gives (a hand's lines, the 1-based line of the file it starts on): its record, or
+    the :class:`SiteError` that kept it from being read, kept without its traceback (a file of junk has one a
+    hand)."""
+    try:
+        return read(lines, first)
+    except SiteError as error:
+        error.__traceback__ = error.__context__ = error.__cause__ = None
+        return error

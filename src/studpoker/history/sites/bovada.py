@@ -43,7 +43,7 @@ from ...engine import Variant
 from ..model import HandRecord
 from .base import HandBuilder, NotStudGameError, SiteError, read_hands
 
-__all__ = ["OPTIONS", "TITLE", "detect", "loads_each"]
+__all__ = ["OPTIONS", "TITLE", "detect", "loads_each", "read_hand", "starts_hand"]
 
 TITLE: Final = "Bovada"
 
@@ -109,10 +109,20 @@ def detect(text: str) -> bool:
     return _START.match(text) is not None
 
 
+def starts_hand(line: str) -> bool:
+    """Whether a line of the text begins a hand."""
+    return _START.match(line) is not None
+
+
+def read_hand(lines: list[str], first: int) -> HandRecord:
+    """One hand: its lines (the first begins it) and the 1-based line of the file it starts on."""
+    return _Hand(lines, first).read()
+
+
 def loads_each(text: str) -> list[tuple[int, HandRecord | SiteError]]:
     """Every hand of the text, each read on its own."""
     lines = text.split("\n")
-    starts = [i for i, line in enumerate(lines) if _START.match(line)]
+    starts = [i for i, line in enumerate(lines) if starts_hand(line)]
     return read_hands(text, starts, _Hand)
 
 

@@ -45,7 +45,7 @@ from ...engine import Variant
 from ..model import HandRecord
 from .base import HandBuilder, NotStudGameError, SiteError, read_hands
 
-__all__ = ["OPTIONS", "TITLE", "detect", "loads_each", "rake_of"]
+__all__ = ["OPTIONS", "TITLE", "detect", "loads_each", "rake_of", "read_hand", "starts_hand"]
 
 TITLE: Final = "Everleaf Gaming"
 
@@ -91,10 +91,20 @@ def detect(text: str) -> bool:
     return text.startswith(_START)
 
 
+def starts_hand(line: str) -> bool:
+    """Whether a line of the text begins a hand."""
+    return line.startswith(_START)
+
+
+def read_hand(lines: list[str], first: int) -> HandRecord:
+    """One hand: its lines (the first begins it) and the 1-based line of the file it starts on."""
+    return _Hand(lines, first).read()
+
+
 def loads_each(text: str) -> list[tuple[int, HandRecord | SiteError]]:
     """Every hand of the text, each read on its own."""
     lines = text.split("\n")
-    starts = [i for i, line in enumerate(lines) if line.startswith(_START)]
+    starts = [i for i, line in enumerate(lines) if starts_hand(line)]
     return read_hands(text, starts, _Hand)
 
 

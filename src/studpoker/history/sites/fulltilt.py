@@ -33,7 +33,7 @@ from ...engine import Variant
 from ..model import HandRecord
 from .base import HandBuilder, NotStudGameError, SiteError, read_hands
 
-__all__ = ["OPTIONS", "TITLE", "detect", "loads_each"]
+__all__ = ["OPTIONS", "TITLE", "detect", "loads_each", "read_hand", "read_head", "starts_hand"]
 
 TITLE: Final = "Full Tilt Poker"
 
@@ -144,15 +144,33 @@ def detect(text: str) -> bool:
     return text.lstrip("\ufeff \t\n").startswith(_START)
 
 
+def starts_hand(line: str) -> bool:
+    """Whether a line of the text begins a hand."""
+    return line.lstrip("\ufeff ").startswith(_START)
+
+
+def read_hand(lines: list[str], first: int) -> HandRecord:
+    """One hand: its lines (the first begins it) and the 1-based line of the file it starts on."""
+    return _Hand(lines, first).read()
+
+
 def loads_each(text: str) -> list[tuple[int, HandRecord | SiteError]]:
     """Every hand of the text, each read on its own (text before the first hand is an error of its own)."""
     lines = text.split("\n")
-    starts = [i for i, line in enumerate(lines) if line.lstrip("\ufeff ").startswith(_START)]
+    starts = [i for i, line in enumerate(lines) if starts_hand(line)]
     out: list[tuple[int, HandRecord | SiteError]] = []
-    head = [i for i, line in enumerate(lines[: starts[0] if starts else len(lines)]) if line.strip("\ufeff \t")]
-    if head:
-        out.append((head[0] + 1, SiteError("not a Full Tilt hand (no hand header)", room=TITLE, line=head[0] + 1)))
+    head = read_head(lines[: starts[0] if starts else len(lines)])
+    if head is not None:
+        out.append((head.line or 1, head))
     return out + read_hands(text, starts, _Hand)
+
+
+def read_head(lines: list[str]) -> SiteError | None:
+    """The error of the text before the first hand (its lines, from the file's first), unless it is blank."""
+    head = [i for i, line in enumerate(lines) if line.strip("\ufeff \t")]
+    if not head:
+        return None
+    return SiteError("not a Full Tilt hand (no hand header)", room=TITLE, line=head[0] + 1)
 
 
 class _Hand:

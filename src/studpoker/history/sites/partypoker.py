@@ -46,7 +46,18 @@ from ...engine import Variant
 from ..model import HandRecord
 from .base import HandBuilder, NotStudGameError, SiteError, read_hands
 
-__all__ = ["OPTIONS", "TITLE", "detect", "loads_each", "rake_of", "settled"]
+__all__ = [
+    "OPTIONS",
+    "TITLE",
+    "clean",
+    "detect",
+    "lead",
+    "loads_each",
+    "rake_of",
+    "read_hand",
+    "settled",
+    "starts_hand",
+]
 
 TITLE: Final = "PartyPoker"
 
@@ -129,18 +140,38 @@ def detect(text: str) -> bool:
 
 def loads_each(text: str) -> list[tuple[int, HandRecord | SiteError]]:
     """Every hand of the text, each read on its own."""
-    lines = text.replace("\x00", "").split("\n")
-    starts = []
-    for i, line in enumerate(lines):
-        if _NUMBER.match(line.strip()) is None:
-            continue
-        start = i
-        while start > 0 and not lines[start - 1].strip():
-            start -= 1
-        if start > 0 and _STARTS.match(lines[start - 1].strip()) is not None:
-            start -= 1
-        starts.append(start)
-    return read_hands(text.replace("\x00", ""), starts, _Hand)
+    text = clean(text)
+    lines = text.split("\n")
+    starts = [i - lead(lines, i) for i, line in enumerate(lines) if starts_hand(line)]
+    return read_hands(text, starts, _Hand)
+
+
+def clean(text: str) -> str:
+    """The text without its NUL characters (some exports are padded with them)."""
+    return text.replace("\x00", "")
+
+
+def starts_hand(line: str) -> bool:
+    """Whether a line tells a hand begins: its number (``#Game No : <id>``); the hand may begin a few lines above
+    (:func:`lead`)."""
+    return _NUMBER.match(line.strip()) is not None
+
+
+def lead(before: list[str], end: int | None = None) -> int:
+    """How many of the lines ``before`` a hand's number line (up to ``end``, else all) are the hand's: the last
+    blank ones, and a ``Game #<id> starts.`` line above them."""
+    stop = len(before) if end is None else end
+    k = stop
+    while k > 0 and not before[k - 1].strip():
+        k -= 1
+    if k > 0 and _STARTS.match(before[k - 1].strip()) is not None:
+        k -= 1
+    return stop - k
+
+
+def read_hand(lines: list[str], first: int) -> HandRecord:
+    """One hand: its lines (from the first that is the hand's) and the 1-based line of the file it starts on."""
+    return _Hand(lines, first).read()
 
 
 class _Hand:
