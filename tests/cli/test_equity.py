@@ -285,7 +285,8 @@ def test_a_range_shows_what_card_removal_left_of_each_term(capsys: pytest.Captur
 
 def test_heads_up_monte_carlo_imports_neither_numpy_nor_the_pool() -> None:
     """Issue 27, item 13: a cold heads-up `stud equity --trials` samples without NumPy (the compiled kernels
-    given), multiprocessing or the exact counter: their imports were most of its start-up."""
+    given), multiprocessing, the exact counter or the engine's hand state machine: their imports were most of its
+    start-up."""
     import subprocess
     import sys
 
@@ -295,7 +296,8 @@ def test_heads_up_monte_carlo_imports_neither_numpy_nor_the_pool() -> None:
         "import sys\n"
         "from studpoker.cli import main\n"
         "main(['equity', 'As2d5c', 'KhKs4d', '--dead', '7c9hJsTs', '--trials', '1000000', '--seed', '1', '--json'])\n"
-        "print(sorted(m for m in ('numpy', 'multiprocessing', 'studpoker.equity.exact') if m in sys.modules))\n"
+        "print(sorted(m for m in ('numpy', 'multiprocessing', 'studpoker.equity.exact', 'studpoker.engine.state')"
+        " if m in sys.modules))\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stderr
