@@ -333,19 +333,3 @@ def test_plain_keeps_numpy_where_the_lean_path_does_not_apply() -> None:
     assert isinstance(mc.sample(three, 20_000, seed=1, plain=True).share, np.ndarray)
     heads_up = Spot.parse("7stud", HEADS_UP, DEAD)
     assert isinstance(mc.sample(heads_up, 20_000, seed=1, sampler="shuffle", plain=True).share, np.ndarray)
-
-
-def test_the_compiled_tables_refuse_malformed_calls() -> None:
-    from studpoker.equity import _sample as sample  # as tests/equity/test_kernel.py: the kernel is built here
-
-    assert sample.combos(bytes([0, 1, 2, 3]), bytes([9]), 2) == bytes(
-        [9, 0, 1, 9, 0, 2, 9, 0, 3, 9, 1, 2, 9, 1, 3, 9, 2, 3]
-    )
-    with pytest.raises(ValueError, match="52 card indices"):
-        sample.combos(bytes([0, 52]), b"", 1)
-    with pytest.raises(ValueError, match="52 card indices"):
-        sample.combos(bytes(range(10)), b"", 8)
-    with pytest.raises(ValueError, match="at most 7 known"):
-        sample.combos(bytes([0, 1]), bytes(8), 1)
-    with pytest.raises(ValueError, match="one int32 value"):
-        sample.entries(bytes([0, 1, 2]), 2, np.zeros(2, dtype=np.int32), None)
