@@ -15,7 +15,11 @@ turns run by run (A B C A B C ...), and min, median and max seconds are printed;
 over the median of ours, printed only once the answers are checked to agree. The clock (``time.perf_counter``):
 
 * pokenum, and ``stud equity ... --json`` (our command line, the ``stud`` script beside this interpreter): the
-  wall time of one new process, start to exit ("cold": it loads its code and builds its tables every time).
+  wall time of one new process, start to exit ("cold": it loads its code and builds its tables every time). The
+  ``stud`` children run with bytecode (``.pyc``) files, as an installed package has them: without
+  ``PYTHONDONTWRITEBYTECODE`` and with ``PYTHONPYCACHEPREFIX`` in a temporary directory, filled by one untimed
+  run of each command (otherwise, where that variable is set, every run would compile studpoker from source).
+  The CPU time (user + system) of each child is kept too: a busy machine inflates it less than the wall time.
 * ``studpoker.equity.equity()`` in this process ("warm"): one call, after one warm-up call (on the same spot; in
   (e), on another spot of the same game) that builds the evaluation tables and the caches; it includes parsing
   the spot and, with 2 workers, starting the processes.
@@ -35,9 +39,11 @@ The parts (``--part``, repeatable):
   ours warm, 1 and 2 workers. Target: under 10 s. pokenum cannot: more than 2^32 outcomes (said, not run). A
   spot the exact method refuses (``EquityError``) is reported as refused.
 * (c) Monte Carlo on (b)'s spot in stud, N trials (``--trials``, default 10,000,000; ``--quick`` 1,000,000):
-  ``pokenum -mc N`` cold against ``equity(trials=N, workers=1)`` warm and ``stud equity --trials N --seed 1
-  --workers 1`` cold; every answer checked against the exact one. Target: at least 10x pokenum. Then the
-  baseline, on a tenth of the trials (at least 100,000), its time scaled to N.
+  ``pokenum -mc N`` cold against ``equity(trials=N, workers=1)`` warm and ``stud equity --trials N --seed 1``
+  cold, with ``--workers 1`` and with the default (auto) workers; every answer checked against the exact one.
+  Target: at least 10x pokenum. Then a line for issue 27's case, CLI to CLI: pokenum's median wall and CPU time
+  over ``stud equity --workers 1``'s, against the 10x target. Then the baseline, on a tenth of the trials (at
+  least 100,000), its time scaled to N.
 * (d) Monte Carlo, 7 players on third street with 3 known cards each, no dead cards, N trials for every tool
   (``--trials7``, default 3,000,000: pokenum takes a few seconds; ``--quick`` 500,000), the tools as in (c),
   checked against each other. Target: at least 5x pokenum.
@@ -72,9 +78,12 @@ import json
 import math
 import os
 import platform
+import resource
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -244,6 +253,8 @@ class Timing:
     run: Run
     short: str = ""
     seconds: list[float] = field(default_factory=list)
+    #: per run, the CPU seconds (user + system) of the processes it started and waited for (0 in process)
+    cpu: list[float] = field(default_factory=list)
     answer: Answer | None = None
     error: str | None = None
 
@@ -258,12 +269,15 @@ def alternate(timings: list[Timing], repeat: int) -> None:
         for timing in timings:
             if timing.error is not None:
                 continue
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             try:
                 seconds, timing.answer = timing.run()
             except (EquityError, _pokenum.PokenumError, CliError) as error:
                 timing.error = str(error)
                 continue
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
             timing.seconds.append(seconds)
+            timing.cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
 
 
 def in_process(call: Callable[[], EquityResult]) -> Run:
@@ -289,10 +303,18 @@ def cli_argv(game: str, which: tuple[tuple[str, ...], str], *options: str) -> li
     return argv + (["--variant", game] if game != "7stud" else [])
 
 
-def cli(argv: list[str]) -> Run:
+def child_env(pycache: str) -> dict[str, str]:
+    """The environment of the ``stud`` children: bytecode files written to, and read from, ``pycache``."""
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = pycache
+    return env
+
+
+def cli(argv: list[str], env: dict[str, str] | None) -> Run:
     def run() -> tuple[float, Answer]:
         start = time.perf_counter()
-        done = subprocess.run(argv, capture_output=True, text=True, check=False)
+        done = subprocess.run(argv, capture_output=True, text=True, check=False, env=env)
         seconds = time.perf_counter() - start
         if done.returncode != 0:
             raise CliError(f"stud equity failed (exit status {done.returncode}): {done.stderr.strip()}")
@@ -346,10 +368,10 @@ def compare(
         judge = next((t.answer for t in ours if t.answer is not None), None)
     agreed: list[Timing] = []
     ratio_title = "  pokenum/this" if pokenum is not None else ""
-    print(f"  {'tool':<48} {'min s':>8} {'median s':>9} {'max s':>8}{ratio_title}")
+    print(f"  {'tool':<56} {'min s':>8} {'median s':>9} {'max s':>8}{ratio_title}")
     for timing in timings:
         if timing.answer is None:
-            print(f"  {timing.name:<48} failed: {timing.error}")
+            print(f"  {timing.name:<56} failed: {timing.error}")
             continue
         problem = None if judge is None or timing.answer is judge else disagreement(timing.answer, judge)
         if problem:
@@ -361,7 +383,7 @@ def compare(
             assert pokenum is not None
             ratio = "(reference)" if timing is pokenum else f"{pokenum.median / timing.median:.1f}x"
         s = timing.seconds
-        line = f"  {timing.name:<48} {min(s):>8.3f} {timing.median:>9.3f} {max(s):>8.3f}"
+        line = f"  {timing.name:<56} {min(s):>8.3f} {timing.median:>9.3f} {max(s):>8.3f}"
         line += f"  {ratio:>12}" if pokenum is not None else ""
         print(line + (f"  DISAGREES: {problem}" if problem else ""), flush=True)
     if reference is not None:
@@ -387,6 +409,23 @@ def ratio_line(prefix: str, pokenum: Timing | None, ours: list[Timing], target: 
     ratios = [(t.short or t.name, pokenum.median / t.median) for t in ours]
     parts = [f"{name} {ratio:.1f}x ({verdict(ratio >= target)})" for name, ratio in ratios]
     print(f"  {prefix}: pokenum's median over ours, target >= {target:g}x: " + "; ".join(parts))
+
+
+def issue_line(pokenum: Timing | None, ours: Timing | None, trials: int) -> None:
+    """Issue 27, item 13: cold ``stud equity --workers 1`` against cold pokenum on (c)'s spot, CLI to CLI, by
+    median wall time and by median CPU time of the child, against the 10x target."""
+    if pokenum is None or ours is None:
+        print("  issue 27 (13), CLI to CLI: no ratio (pokenum or stud equity did not run, or did not agree)")
+        return
+    wall = pokenum.median / ours.median
+    cpu = statistics.median(pokenum.cpu) / statistics.median(ours.cpu)
+    print(
+        f"  issue 27 (13), cold CLI to cold CLI, {trials:,} trials, 1 worker: pokenum {pokenum.median:.3f} s"
+        f" (CPU {statistics.median(pokenum.cpu):.3f} s), stud equity {ours.median:.3f} s (CPU"
+        f" {statistics.median(ours.cpu):.3f} s): {wall:.1f}x by wall time, {cpu:.1f}x by CPU time;"
+        f" target >= {TARGET_C_RATIO:g}x: {verdict(wall >= TARGET_C_RATIO)} (wall), {verdict(cpu >= TARGET_C_RATIO)}"
+        f" (CPU); load average {', '.join(f'{x:.2f}' for x in os.getloadavg())}"
+    )
 
 
 # -- the straightforward NumPy baseline --------------------------------------------------------------
@@ -504,10 +543,13 @@ def warm(s: Spot, method: str, workers: int, trials: int | None = None) -> Timin
     return Timing(label, run, short=f"in process, {workers} worker(s)")
 
 
-def cold(label: str, game: str, which: tuple[tuple[str, ...], str], *options: str) -> Timing:
+def cold(args: argparse.Namespace, label: str, game: str, which: tuple[tuple[str, ...], str], *options: str) -> Timing:
+    """``stud equity`` in a new process per run; one untimed run first writes its bytecode files."""
     argv = cli_argv(game, which, *options)
     print(f"  ours:    {shown(argv)}")
-    return Timing(f"stud equity {label} (CLI, cold)", cli(argv), short="CLI cold")
+    subprocess.run(argv, capture_output=True, check=False, env=args.child_env)
+    short = "CLI cold" + (", default workers" if "--workers" not in options else "")
+    return Timing(f"stud equity {label} (CLI, cold)", cli(argv, args.child_env), short=short)
 
 
 def part_a(args: argparse.Namespace) -> None:
@@ -518,7 +560,7 @@ def part_a(args: argparse.Namespace) -> None:
         s = spot(game, SPOT_A)
         print(f"  -- {game}")
         equity(s, method="exact")  # warm-up
-        ours = [cold("--exact", game, SPOT_A, "--exact"), warm(s, "exact", 1), warm(s, "exact", 2)]
+        ours = [cold(args, "--exact", game, SPOT_A, "--exact"), warm(s, "exact", 1), warm(s, "exact", 2)]
         pokenum, checked = compare(args, game, SPOT_A, None, ours)
         ratio_line(game, pokenum, checked, TARGET_A_RATIO)
         if args.skip_baseline:
@@ -570,10 +612,15 @@ def part_c(args: argparse.Namespace) -> None:
     s = spot("7stud", SPOT_B)
     equity(s, method="montecarlo", trials=10_000, seed=0)  # warm-up
     reference = Answer.of_result(equity(s, method="exact"))
-    options = ("--trials", str(trials), "--seed", "1", "--workers", "1")
-    ours = [warm(s, "montecarlo", 1, trials), cold(f"--trials {trials:,}", "7stud", SPOT_B, *options)]
+    options = ("--trials", str(trials), "--seed", "1")
+    ours = [
+        warm(s, "montecarlo", 1, trials),
+        cold(args, f"--trials {trials:,} --workers 1", "7stud", SPOT_B, *options, "--workers", "1"),
+        cold(args, f"--trials {trials:,}", "7stud", SPOT_B, *options),
+    ]
     pokenum, checked = compare(args, "7stud", SPOT_B, trials, ours, reference)
     ratio_line("7stud", pokenum, checked, TARGET_C_RATIO)
+    issue_line(pokenum, ours[1] if ours[1] in checked else None, trials)
     if not args.skip_baseline:
         base_trials = max(trials // 10, 100_000)
         start = time.perf_counter()
@@ -600,7 +647,7 @@ def part_d(args: argparse.Namespace) -> None:
     s = spot("7stud", SPOT_D)
     equity(s, method="montecarlo", trials=10_000, seed=0)  # warm-up
     options = ("--trials", str(trials), "--seed", "1", "--workers", "1")
-    ours = [warm(s, "montecarlo", 1, trials), cold(f"--trials {trials:,}", "7stud", SPOT_D, *options)]
+    ours = [warm(s, "montecarlo", 1, trials), cold(args, f"--trials {trials:,}", "7stud", SPOT_D, *options)]
     pokenum, checked = compare(args, "7stud", SPOT_D, trials, ours)
     ratio_line("7stud", pokenum, checked, TARGET_D_RATIO)
     print()
@@ -786,9 +833,15 @@ def main() -> None:
     print(f"pokenum: {args.pokenum} ({args.pokenum_why})" if args.pokenum else f"pokenum: skipped ({args.pokenum_why})")
     if not STUD.is_file():
         print(f"stud: not found at {STUD}: the command-line (cold) rows will fail")
+    print(f"load average: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print()
-    for name in args.part or list(parts):
-        parts[name](args)
+    pycache = tempfile.mkdtemp(prefix="studpoker-pycache-")
+    args.child_env = child_env(pycache)
+    try:
+        for name in args.part or list(parts):
+            parts[name](args)
+    finally:
+        shutil.rmtree(pycache, ignore_errors=True)
     if args.disagreements:
         print("answers that disagree:", *args.disagreements, sep="\n  ")
         raise SystemExit(1)

@@ -16,3 +16,18 @@ def test_import_is_light() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert result.stdout == "ok\n", result.stderr
+
+
+def test_the_engine_loads_its_state_machine_on_first_use() -> None:
+    """``studpoker.engine`` names its hand state machine at once but loads it when first asked for."""
+    code = (
+        "import sys\n"
+        "import studpoker.engine as engine\n"
+        "print('studpoker.engine.state' in sys.modules)\n"
+        "from studpoker.engine import HandState, best_five\n"
+        "print('studpoker.engine.state' in sys.modules, HandState is engine.HandState, callable(best_five))\n"
+        "print(sorted(set(engine.__all__) - set(dir(engine)) - set(engine._LAZY)))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == ["False", "True True True", "[]"]

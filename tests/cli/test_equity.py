@@ -281,3 +281,27 @@ def test_a_range_shows_what_card_removal_left_of_each_term(capsys: pytest.Captur
     counts = json.loads(out)["players"][1]["range_counts"]
     assert counts == [{"term": "(KK)", "combinations": 1}, {"term": "(AA):0.5", "combinations": 3}]
     assert "range_counts" not in json.loads(out)["players"][0]
+
+
+def test_heads_up_monte_carlo_imports_neither_numpy_nor_the_pool() -> None:
+    """Issue 27, item 13: a cold heads-up `stud equity --trials` samples without NumPy (the compiled kernels
+    given), multiprocessing, the exact counter or the engine's hand state machine: their imports were most of its
+    start-up."""
+    import subprocess
+    import sys
+
+    from studpoker.equity import montecarlo
+
+    code = (
+        "import sys\n"
+        "from studpoker.cli import main\n"
+        "main(['equity', 'As2d5c', 'KhKs4d', '--dead', '7c9hJsTs', '--trials', '1000000', '--seed', '1', '--json'])\n"
+        "print(sorted(m for m in ('numpy', 'multiprocessing', 'studpoker.equity.exact', 'studpoker.engine.state')"
+        " if m in sys.modules))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+    *answer, loaded = result.stdout.splitlines()
+    assert json.loads("\n".join(answer))["trials"] == 1_000_000
+    lean = montecarlo._sample is not None and montecarlo._kernel is not None
+    assert loaded == ("[]" if lean else "['numpy']")

@@ -234,3 +234,17 @@ def test_the_kernels_refuse_what_used_to_crash_or_hang() -> None:
     keys, starts = np.zeros(1, np.int64), np.zeros(60, np.int64)
     with pytest.raises(ValueError, match="each mask the bits of its row"):
         count.tuples(52, 0, 1, players, keys, starts, 1, 1, 24, None, np.zeros((5, 5), np.int64))
+
+
+def test_the_compiled_tables_refuse_malformed_calls() -> None:
+    assert sample.combos(bytes([0, 1, 2, 3]), bytes([9]), 2) == bytes(
+        [9, 0, 1, 9, 0, 2, 9, 0, 3, 9, 1, 2, 9, 1, 3, 9, 2, 3]
+    )
+    with pytest.raises(ValueError, match="52 card indices"):
+        sample.combos(bytes([0, 52]), b"", 1)
+    with pytest.raises(ValueError, match="52 card indices"):
+        sample.combos(bytes(range(10)), b"", 8)
+    with pytest.raises(ValueError, match="at most 7 known"):
+        sample.combos(bytes([0, 1]), bytes(8), 1)
+    with pytest.raises(ValueError, match="one int32 value"):
+        sample.entries(bytes([0, 1, 2]), 2, np.zeros(2, dtype=np.int32), None)

@@ -288,3 +288,48 @@ def test_results_from_the_public_api() -> None:
     assert result.method == "montecarlo" and result.outcomes == 100_000 and result.seed == 3
     assert sum(p.equity for p in result.players) == pytest.approx(1.0)
     assert result.players[0].equity == pytest.approx(0.6035, abs=0.006)  # AA7 vs KQJ suited, third street
+
+
+# -- the heads-up path without NumPy (issue 27, item 13) --------------------------------------------------------
+
+LEAN = mc._sample is not None and mc._kernel is not None  # the NumPy-free path needs both compiled kernels
+
+
+@pytest.mark.parametrize("entropy", [0, 1, 7, 2**32 - 1, 2**32, 2**64 + 5, 2**127 + 3, 2**128 - 1])
+@pytest.mark.parametrize("index", [0, 1, 38, 2**32 + 1])
+def test_chunk_state_is_numpys_seed_sequence(entropy: int, index: int) -> None:
+    expected = np.random.SeedSequence(entropy, spawn_key=(index,)).generate_state(4, np.uint64).tobytes()
+    assert mc._chunk_state(entropy, index) == expected
+
+
+LEAN_SPOTS = [
+    ("7stud", ["As 2d 5c", "Kh Ks 4d"], "7c 9h Js Ts"),
+    ("7stud8", ["As 2d 5c", "Kh Ks 4d"], "7c 9h Js Ts"),
+    ("razz", ["As 2d 5c", "Kh Ks 4d"], "7c 9h"),
+    ("5stud", ["As", "Kh"], "7c 9h Js Ts"),
+    ("7stud", ["As Ad 7c 7h 2s", "Kh Qh Jh"], ""),  # one player with 2 cards to come, one with 4
+]
+
+
+@pytest.mark.parametrize(("variant", "hands", "dead"), LEAN_SPOTS, ids=[s[0] for s in LEAN_SPOTS])
+def test_the_numpy_free_path_gives_the_same_answer(variant: str, hands: list[str], dead: str) -> None:
+    spot = Spot.parse(variant, hands, dead)
+    trials = 3 * mc.CHUNK + 999  # four chunks, four streams
+    assert mc.choose_sampler(spot, trials) == "completions"
+    if LEAN:
+        plan = mc._plan(spot, "completions")
+        assert tuple(mc._lean_entries(spot, p) for p in range(2)) == plan.entries
+    lean = mc.sample(spot, trials, seed=3, plain=True)
+    assert isinstance(lean.share, list) == LEAN  # it took the NumPy-free path if it could
+    arrays = mc.sample(spot, trials, seed=3)
+    assert isinstance(arrays.share, np.ndarray)
+    a = EquityResult.from_tally(spot, "montecarlo", lean, 0, 3)
+    b = EquityResult.from_tally(spot, "montecarlo", arrays, 0, 3)
+    assert a == b
+
+
+def test_plain_keeps_numpy_where_the_lean_path_does_not_apply() -> None:
+    three = Spot.parse("7stud", ["As 2d 5c", "Kh Ks 4d", "Qd Jd 9d"], "")
+    assert isinstance(mc.sample(three, 20_000, seed=1, plain=True).share, np.ndarray)
+    heads_up = Spot.parse("7stud", HEADS_UP, DEAD)
+    assert isinstance(mc.sample(heads_up, 20_000, seed=1, sampler="shuffle", plain=True).share, np.ndarray)

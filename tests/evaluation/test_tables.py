@@ -63,3 +63,13 @@ def test_five_card_classes() -> None:
     assert len(razz_classes()) == 6175 and len(low8_classes()) == 56
     assert low8_classes()[-1].ranks == (3, 2, 1, 0, 12)  # the wheel is the best low
     assert low8_classes()[0].ranks == (6, 5, 4, 3, 2)  # 8-7-6-5-4 the worst
+
+
+def test_unsigned_tables_hold_the_stored_values() -> None:
+    """The kernel's tables read straight from the file's bytes (issue 27, item 13) are the stored values."""
+    for name, _code, count in _tables._LAYOUT:
+        if name.endswith("_classes"):
+            continue
+        table = _tables.unsigned(name)
+        assert table.typecode in "HI" and len(table) == count
+        assert table.tolist() == _tables._ints(name).tolist()

@@ -9,13 +9,14 @@ second. A command gives it its label and, for each update, a line of text of its
 from __future__ import annotations
 
 import os
-import tempfile
 import time
 from collections.abc import Callable
-from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from .options import UsageError
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 __all__ = ["Progress", "check_writable", "is_terminal", "seconds_text"]
 
@@ -118,6 +119,8 @@ def check_writable(path: Path, where: str, *, example: str = "") -> None:
     if it is a writable file. Nothing is left behind: the directory is tried with a temporary file, an existing
     file is opened to append and closed unchanged. ``example``: a file name to suggest when ``path`` is a
     directory."""
+    import tempfile  # here: with pathlib, most of this module's import time, and only writers need it
+
     parent = path.parent
     if not parent.exists():
         raise UsageError(f"{where}: there is no directory {parent}")

@@ -8,10 +8,9 @@
 Nothing here does I/O or imports anything above ``cards`` and ``evaluation``.
 """
 
-from . import codec
-from .actions import Action, ActionKind
+from typing import TYPE_CHECKING
+
 from .errors import ActionError, CardSupplyError, EngineError, IllegalActionError, RulesError, RulesWarning
-from .pots import Pot
 from .rules import (
     ChipsRequest,
     CommunityFirstActor,
@@ -23,9 +22,47 @@ from .rules import (
     Tiebreak,
     Variant,
 )
-from .settle import Award
-from .state import CardRequest, HandState, Phase, PlayerView, View
-from .words import action_words, best_five, describe_board, describe_hand
+
+if TYPE_CHECKING:
+    from . import codec
+    from .actions import Action, ActionKind
+    from .pots import Pot
+    from .settle import Award
+    from .state import CardRequest, HandState, Phase, PlayerView, View
+    from .words import action_words, best_five, describe_board, describe_hand
+
+#: The names whose modules load on first use (the hand state machine and its helpers): a caller that needs only
+#: the rules and the variants (``stud equity``, the evaluators' users) does not pay for them.
+_LAZY = {
+    "Action": "actions",
+    "ActionKind": "actions",
+    "Pot": "pots",
+    "Award": "settle",
+    "CardRequest": "state",
+    "HandState": "state",
+    "Phase": "state",
+    "PlayerView": "state",
+    "View": "state",
+    "action_words": "words",
+    "best_five": "words",
+    "describe_board": "words",
+    "describe_hand": "words",
+    "codec": "codec",  # the JSON codec, a module
+}
+
+
+def __getattr__(name: str) -> object:
+    """Load a name of :data:`_LAZY` from its module on first use (PEP 562), then keep it here."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    loaded = importlib.import_module(f".{module}", __name__)
+    value = loaded if module == name else getattr(loaded, name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "Action",

@@ -524,6 +524,132 @@ static PyObject *tally(PyObject *self, PyObject *const *args, Py_ssize_t nargs) 
     return result;
 }
 
+/* ---- the completions' tables, without NumPy -------------------------------------------------- */
+
+/* Next k-subset of positions 0..m-1 in lexicographic order (itertools.combinations'); 0 after the last. */
+static int next_subset(int *idx, int k, int m) {
+    int i = k - 1;
+    while (i >= 0 && idx[i] == m - k + i) i--;
+    if (i < 0) return 0;
+    idx[i]++;
+    for (int j = i + 1; j < k; j++) idx[j] = idx[j - 1] + 1;
+    return 1;
+}
+
+/* How many k-subsets of m things (0 when k > m), or -1 beyond the limit a table may have. */
+static Py_ssize_t subsets(int m, int k) {
+    if (k < 0 || k > m) return 0;
+    double c = 1;
+    for (int i = 0; i < k; i++) c = c * (m - i) / (i + 1);
+    return c > 1e8 ? -1 : (Py_ssize_t)(c + 0.5);
+}
+
+/* Read pool and k for combos() and entries(): up to 52 distinct card indices, 0 <= k <= 7. */
+static int pool_and_k(PyObject *pool_obj, PyObject *k_obj, Py_buffer *pool, int *k, Py_ssize_t *rows) {
+    long kk = PyLong_AsLong(k_obj);
+    if (kk == -1 && PyErr_Occurred()) return -1;
+    if (PyObject_GetBuffer(pool_obj, pool, PyBUF_C_CONTIGUOUS) < 0) return -1;
+    const uint8_t *cards = (const uint8_t *)pool->buf;
+    int bad = pool->len > 52 || kk < 0 || kk > 7;
+    for (Py_ssize_t i = 0; i < pool->len && !bad; i++) bad = cards[i] >= 52;
+    *rows = bad ? 0 : subsets((int)pool->len, (int)kk);
+    if (bad || *rows < 0) {
+        PyBuffer_Release(pool);
+        PyErr_SetString(PyExc_ValueError, "a pool of at most 52 card indices, 0 <= k <= 7, at most 1e8 rows");
+        return -1;
+    }
+    *k = (int)kk;
+    return 0;
+}
+
+/* combos(pool, known, k) -> bytes
+ * Every hand made of the `known` cards then k cards of `pool`, the k-subsets of pool positions in
+ * lexicographic order: one row of len(known) + k card bytes per completion (ready for the evaluation
+ * kernel's batch, which reads bytes). */
+static PyObject *combos(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "combos(pool, known, k)");
+        return NULL;
+    }
+    Py_buffer pool, known;
+    int k;
+    Py_ssize_t rows;
+    if (pool_and_k(args[0], args[2], &pool, &k, &rows) < 0) return NULL;
+    if (PyObject_GetBuffer(args[1], &known, PyBUF_C_CONTIGUOUS) < 0) {
+        PyBuffer_Release(&pool);
+        return NULL;
+    }
+    PyObject *out = NULL;
+    const Py_ssize_t width = known.len + k;
+    if (known.len > 7) {
+        PyErr_SetString(PyExc_ValueError, "at most 7 known cards");
+        goto done;
+    }
+    out = PyBytes_FromStringAndSize(NULL, rows * width);
+    if (out == NULL) goto done;
+    uint8_t *row = (uint8_t *)PyBytes_AS_STRING(out);
+    const uint8_t *cards = (const uint8_t *)pool.buf;
+    int idx[8];
+    for (int j = 0; j < k; j++) idx[j] = j;
+    for (Py_ssize_t r = 0; r < rows; r++, row += width) {
+        memcpy(row, known.buf, (size_t)known.len);
+        for (int j = 0; j < k; j++) row[known.len + j] = cards[idx[j]];
+        next_subset(idx, k, (int)pool.len);
+    }
+done:
+    PyBuffer_Release(&pool);
+    PyBuffer_Release(&known);
+    return out;
+}
+
+/* entries(pool, k, values, lows) -> bytes
+ * The completions sampler's table of one player, in combos()' order: per completion its 52-bit card
+ * mask and its value (an int32 buffer, one per completion; with `lows`, not None, the value is packed as
+ * value << 6 | low, as montecarlo._pack does for stud hi/lo), 16 bytes each (entry_t). */
+static PyObject *entries(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "entries(pool, k, values, lows)");
+        return NULL;
+    }
+    Py_buffer pool, values, lows;
+    int k, have_lows = 0;
+    Py_ssize_t rows;
+    if (pool_and_k(args[0], args[1], &pool, &k, &rows) < 0) return NULL;
+    if (PyObject_GetBuffer(args[2], &values, PyBUF_C_CONTIGUOUS) < 0) {
+        PyBuffer_Release(&pool);
+        return NULL;
+    }
+    PyObject *out = NULL;
+    if (args[3] != Py_None) {
+        if (PyObject_GetBuffer(args[3], &lows, PyBUF_C_CONTIGUOUS) < 0) goto done;
+        have_lows = 1;
+    }
+    if (values.len != rows * 4 || (have_lows && lows.len != rows * 4)) {
+        PyErr_SetString(PyExc_ValueError, "one int32 value (and low) per completion");
+        goto done;
+    }
+    out = PyBytes_FromStringAndSize(NULL, rows * (Py_ssize_t)sizeof(entry_t));
+    if (out == NULL) goto done;
+    entry_t *e = (entry_t *)PyBytes_AS_STRING(out);
+    const uint8_t *cards = (const uint8_t *)pool.buf;
+    const int32_t *v = (const int32_t *)values.buf, *low = have_lows ? (const int32_t *)lows.buf : NULL;
+    int idx[8];
+    for (int j = 0; j < k; j++) idx[j] = j;
+    for (Py_ssize_t r = 0; r < rows; r++, e++) {
+        uint64_t mask = 0;
+        for (int j = 0; j < k; j++) mask |= (uint64_t)1 << cards[idx[j]];
+        e->mask = mask;
+        e->value = low ? (int32_t)(((uint32_t)v[r] << LOW_BITS) | (uint32_t)low[r]) : v[r];
+        e->pad = 0;
+        next_subset(idx, k, (int)pool.len);
+    }
+done:
+    PyBuffer_Release(&pool);
+    PyBuffer_Release(&values);
+    if (have_lows) PyBuffer_Release(&lows);
+    return out;
+}
+
 
 static PyMethodDef methods[] = {
     {"completions", (PyCFunction)(void (*)(void))completions, METH_FASTCALL,
@@ -531,6 +657,8 @@ static PyMethodDef methods[] = {
     {"deal", (PyCFunction)(void (*)(void))deal, METH_FASTCALL,
      "deal(pool, hands, needs, community, state, trials, width, out, ranges)"},
     {"tally", (PyCFunction)(void (*)(void))tally, METH_FASTCALL, "tally(values, players, hilo, counts)"},
+    {"combos", (PyCFunction)(void (*)(void))combos, METH_FASTCALL, "combos(pool, known, k)"},
+    {"entries", (PyCFunction)(void (*)(void))entries, METH_FASTCALL, "entries(pool, k, values, lows)"},
     {NULL, NULL, 0, NULL},
 };
 

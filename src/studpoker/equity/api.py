@@ -81,19 +81,24 @@ def equity(
             if progress is not None:
                 progress(1, 1)
             return EquityResult.from_tally(spot, "exact", tally, time.perf_counter() - start)
-    # here, not at the top: each method pulls in NumPy and the batch tables
-    from . import exact
+    if method == "auto" and trials is not None:
+        method = "montecarlo"
+    if method != "montecarlo":
+        # here, not at the top: counting pulls in NumPy and the batch tables (sampling heads-up need not)
+        from . import exact
 
-    if method == "auto":
-        method = "montecarlo" if trials is not None or not exact.feasible(spot) else "exact"
+        if method == "auto":
+            method = "exact" if exact.feasible(spot) else "montecarlo"
     if workers is None:
         workers = auto_workers(spot, method, trials or DEFAULT_TRIALS)
     if method == "exact":
+        from . import exact
+
         tally = exact.count(spot, workers=workers, progress=progress)
         return EquityResult.from_tally(spot, "exact", tally, time.perf_counter() - start)
     from . import montecarlo
 
-    tally = montecarlo.sample(spot, trials or DEFAULT_TRIALS, seed=seed, workers=workers, progress=progress)
+    tally = montecarlo.sample(spot, trials or DEFAULT_TRIALS, seed=seed, workers=workers, progress=progress, plain=True)
     return EquityResult.from_tally(spot, "montecarlo", tally, time.perf_counter() - start, seed)
 
 
@@ -113,9 +118,11 @@ def auto_workers(spot: Spot, method: str, trials: int = DEFAULT_TRIALS) -> int:
     cores = usable_cores()
     if cores < 2:
         return 1
-    from . import exact, montecarlo, sweep
+    from . import montecarlo
 
     if method == "exact":
+        from . import exact, sweep
+
         if sweep.suitable(spot):
             return 1
         seconds = exact.plan(spot).work / (75e6 if exact._count is not None else 15e6)

@@ -28,29 +28,35 @@ share the chunks.
 
 from __future__ import annotations
 
-import multiprocessing
+import secrets
+from array import array
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, replace
 from math import comb
 from types import ModuleType
-from typing import Literal
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Literal
 
 from .._cores import usable_cores
-from .._pool import owned_pool, submit
 from ..engine import Variant
-from ._deal import completions, hand_values, masks, whole_values
 from .result import Tally
 from .spot import MAX_SEED, MAX_TRIALS, EquityError, Spot, check_trials
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
+
+    import numpy as np
+    import numpy.typing as npt
 
 _sample: ModuleType | None
 try:
     from . import _sample
 except ImportError:  # built without a C compiler (or STUDPOKER_PURE=1): the NumPy samplers below
     _sample = None
+_kernel: ModuleType | None
+try:
+    from ..evaluation import _kernel
+except ImportError:  # the evaluation kernel is optional too: without it the tables go through NumPy
+    _kernel = None
 
 __all__ = [
     "CHUNK",
@@ -80,10 +86,12 @@ _DROP_ABOVE = 0.25  # see _plan
 _LOW_BITS = 6  # stud hi/lo values are packed as high << 6 | low (the low is 0..56)
 _LOW_MASK = (1 << _LOW_BITS) - 1
 
-Values = npt.NDArray[np.int32]
-#: A player's range for :func:`sample`: every combination of his down cards (rows of card indices) and its weight.
-Combos = tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64]]
-Counts = npt.NDArray[np.int64]
+if TYPE_CHECKING:
+    Values = npt.NDArray[np.int32]
+    #: A player's range for :func:`sample`: every combination of his down cards (rows of card indices) and its
+    #: weight.
+    Combos = tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64]]
+    Counts = npt.NDArray[np.int64]
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +153,7 @@ def sample(
     progress: Callable[[int, int], None] | None = None,
     sampler: Sampler = "auto",
     ranges: Sequence[Combos | None] | None = None,
+    plain: bool = False,
 ) -> Tally:
     """Deal the missing cards ``trials`` times at random and total each player's results (see :class:`Tally`).
 
@@ -154,7 +163,9 @@ def sample(
     ``ranges``: per player, None or his range as ``(combos, weights)``, every combination of his down cards (rows
     of card indices, none of them known anywhere) and its weight; his hand in ``spot`` is then his up cards only.
     Each trial picks every ranged player's down cards with probability proportional to their weight (the whole
-    assignment again while two share a card), then deals the rest by the shuffle.
+    assignment again while two share a card), then deals the rest by the shuffle. ``plain=True`` lets a heads-up
+    spot that the compiled completions sampler answers in this process go without NumPy (not imported at all); the
+    tally then holds plain lists (as :class:`Tally` ``plain=True``) with the very numbers the arrays would hold.
     """
     check_trials(trials)
     if type(workers) is not int or workers < 1:
@@ -166,17 +177,21 @@ def sample(
         raise EquityError("the completions sampler cannot deal a community card: use the shuffle sampler (or auto)")
     if ranges is not None and sampler == "completions":
         raise EquityError("the completions sampler cannot deal ranges: use the shuffle sampler (or auto)")
-    entropy: int = np.random.SeedSequence().entropy if seed is None else seed  # type: ignore[assignment]
+    entropy = secrets.randbits(128) if seed is None else seed  # fresh entropy as NumPy's SeedSequence draws it
+    chosen = "shuffle" if ranges is not None else choose_sampler(spot, trials) if sampler == "auto" else sampler
+    chunks = -(-trials // CHUNK)
+    sizes = ((index, min(CHUNK, trials - index * CHUNK)) for index in range(chunks))  # lazily: trials may be many
+    done = 0
+    processes = min(workers, chunks, usable_cores())
+    if plain and processes <= 1 and chosen == "completions" and spot.n == 2 and None not in (_sample, _kernel):
+        return _lean_sample(spot, trials, entropy, progress)
+    import numpy as np
+
     if ranges is not None:
         plan = replace(_plan(spot, "shuffle"), ranges=tuple(_range(spot, p, r) for p, r in enumerate(ranges)))
     else:
-        plan = _plan(spot, choose_sampler(spot, trials) if sampler == "auto" else sampler)
-    chunks = -(-trials // CHUNK)
-    sizes = ((index, min(CHUNK, trials - index * CHUNK)) for index in range(chunks))  # lazily: trials may be many
+        plan = _plan(spot, chosen)
     counts = np.zeros(plan.codes, dtype=np.int64)
-    done = 0
-    cores = usable_cores()
-    processes = min(workers, chunks, cores)
     if processes <= 1:
         for index, size in sizes:
             counts += _chunk(plan, entropy, index, size)
@@ -184,6 +199,10 @@ def sample(
             if progress is not None:
                 progress(done, trials)
         return _tally(plan, counts)
+    import multiprocessing
+
+    from .._pool import owned_pool, submit
+
     methods = multiprocessing.get_all_start_methods()
     method = "fork" if "fork" in methods else None
     # on an error or Ctrl-C the workers are ended at once, their chunks not waited for
@@ -210,6 +229,8 @@ def deal(
     dealt, the community card). The deals are those :func:`sample` makes with the shuffle (the same chunks and
     random streams for a seed); ``ranges`` as for :func:`sample`. For questions about each hand on its own (the
     distribution of final hand categories), where no showdown is needed."""
+    import numpy as np
+
     check_trials(trials)
     _check_seed(seed)
     entropy: int = np.random.SeedSequence().entropy if seed is None else seed  # type: ignore[assignment]
@@ -222,7 +243,7 @@ def deal(
         size = min(CHUNK, trials - index * CHUNK)
         sequence = np.random.SeedSequence(entropy, spawn_key=(index,))
         if _sample is not None:
-            state = bytearray(sequence.generate_state(4, np.uint64).tobytes())
+            state = _chunk_state(entropy, index)
             for start in range(0, size, block):
                 rows = np.empty((min(block, size - start), plan.players, width), dtype=np.uint8)
                 _sample.deal(
@@ -263,6 +284,8 @@ def _check_seed(seed: object) -> None:
 
 def _collect(pending: dict[Future[Counts], int], counts: Counts) -> int:
     """Wait for at least one pending chunk, add its counts, and return how many trials came in."""
+    from concurrent.futures import FIRST_COMPLETED, wait
+
     finished, _ = wait(pending, return_when=FIRST_COMPLETED)
     trials = 0
     for future in finished:
@@ -273,6 +296,8 @@ def _collect(pending: dict[Future[Counts], int], counts: Counts) -> int:
 
 def _range(spot: Spot, player: int, given: Combos | None) -> tuple[bytes, int, npt.NDArray[np.float64]] | None:
     """A player's range as the plan keeps it: combination bytes, cards in each, cumulative weights."""
+    import numpy as np
+
     if given is None:
         return None
     combos, weights = np.ascontiguousarray(given[0], dtype=np.uint8), np.asarray(given[1], dtype=np.float64)
@@ -287,6 +312,10 @@ def _range(spot: Spot, player: int, given: Combos | None) -> tuple[bytes, int, n
 
 def _plan(spot: Spot, sampler: str) -> _Plan:
     """The plan for ``spot``: for the completions sampler, every player's completions with masks and values."""
+    import numpy as np
+
+    from . import _deal
+
     pool = np.asarray(spot.pool, dtype=np.uint8)
     # each player's known cards, a dealt community card included
     known = tuple(np.array([c.index for c in hand], dtype=np.uint8) for hand in spot.known)
@@ -296,9 +325,9 @@ def _plan(spot: Spot, sampler: str) -> _Plan:
         return base
     table_masks, table_values = [], []
     for cards, need in zip(known, spot.needs, strict=True):
-        extra = completions(spot.pool, need)
-        table_masks.append(masks(extra))
-        table_values.append(_pack(*hand_values(spot.variant, cards.tolist(), extra)))
+        extra = _deal.completions(spot.pool, need)
+        table_masks.append(_deal.masks(extra))
+        table_values.append(_pack(*_deal.hand_values(spot.variant, cards.tolist(), extra)))
     # Heads-up, throwing a clashing trial away is cheaper than picking again (no loop over the clashes); with more
     # players picking again is, as it keeps the earlier players' picks.
     fits = [a for a, rows in zip(acceptance(spot), table_masks, strict=True) if len(rows) > 1]
@@ -325,6 +354,8 @@ def _plan(spot: Spot, sampler: str) -> _Plan:
 def _entries(table_masks: npt.NDArray[np.uint64], values: Values) -> bytes:
     """One player's completions for the compiled sampler: 16 bytes each, the card mask then the value, so that
     a pick reads one cache line."""
+    import numpy as np
+
     out = np.zeros(len(values), dtype=[("mask", "<u8"), ("value", "<i4"), ("pad", "<i4")])
     out["mask"] = table_masks
     out["value"] = values
@@ -333,6 +364,8 @@ def _entries(table_masks: npt.NDArray[np.uint64], values: Values) -> bytes:
 
 def _pack(high: Values, low: Values | None) -> Values:
     """One int32 per hand: the value, or in hi/lo ``high << 6 | low`` (one lookup per player and trial)."""
+    import numpy as np
+
     if low is None:
         return np.ascontiguousarray(high, dtype=np.int32)
     return ((high.astype(np.int32) << _LOW_BITS) | low).astype(np.int32)
@@ -340,6 +373,8 @@ def _pack(high: Values, low: Values | None) -> Values:
 
 def _chunk(plan: _Plan, entropy: int, index: int, size: int) -> Counts:
     """How often each trial code came up in chunk ``index`` (``size`` trials, its own random stream)."""
+    import numpy as np
+
     if _sample is not None:
         return _compiled_chunk(plan, entropy, index, size)
     rng = np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=(index,)))
@@ -354,8 +389,12 @@ def _chunk(plan: _Plan, entropy: int, index: int, size: int) -> Counts:
 def _compiled_chunk(plan: _Plan, entropy: int, index: int, size: int) -> Counts:
     """:func:`_chunk` with the compiled kernel: the same law of trials, its own random numbers (xoshiro256**
     seeded from the chunk's ``SeedSequence``), so a seed repeats exactly on a build with the kernel."""
+    import numpy as np
+
+    from . import _deal
+
     assert _sample is not None
-    state = bytearray(np.random.SeedSequence(entropy, spawn_key=(index,)).generate_state(4, np.uint64).tobytes())
+    state = _chunk_state(entropy, index)
     counts = np.zeros(plan.codes, dtype=np.int64)
     if plan.sampler == "completions":
         _sample.completions(plan.entries, state, size, plan.drop > 0, plan.hilo, counts)
@@ -370,7 +409,7 @@ def _compiled_chunk(plan: _Plan, entropy: int, index: int, size: int) -> Counts:
         _sample.deal(plan.pool.tobytes(), hands, needs, plan.community, state, trials, width, rows, plan.ranges or None)
         values = np.empty((trials, plan.players), dtype=np.int32)
         for p in range(plan.players):
-            values[:, p] = _pack(*whole_values(plan.variant, rows[:, p, :]))
+            values[:, p] = _pack(*_deal.whole_values(plan.variant, rows[:, p, :]))
         _sample.tally(values, plan.players, plan.hilo, counts)
     return counts
 
@@ -400,6 +439,8 @@ def _worker_chunk(entropy: int, index: int, size: int) -> Counts:
 def _draw_completions(plan: _Plan, rng: np.random.Generator, size: int) -> list[Values]:
     """``size`` trials by picking completions: each player's values, one per trial. With :attr:`_Plan.drop` the
     trials whose last pick clashes are thrown away and more are drawn until there are ``size``."""
+    import numpy as np
+
     if plan.drop <= 0:
         picks, _ = _pick(plan, rng, size, drop=False)
         return [table.take(rows) if rows is not None else np.full(size, table[0]) for table, rows in picks]
@@ -421,6 +462,8 @@ def _pick(
     """One completion per player for ``size`` trials, in seat order, picked again while it clashes with the
     earlier players' (the last player's too unless ``drop``). Returns each player's (values table, rows picked, or
     None for a player with nothing left to get) and, with ``drop``, the trials whose last pick fits."""
+    import numpy as np
+
     last = max((p for p, need in enumerate(plan.needs) if need), default=-1)
     taken: npt.NDArray[np.uint64] | None = None  # the cards picked so far in each trial
     picked: list[tuple[Values, npt.NDArray[np.intp] | None]] = []
@@ -458,6 +501,10 @@ def _draw_shuffle(plan: _Plan, rng: np.random.Generator, size: int) -> list[Valu
     """``size`` trials by a partial Fisher-Yates shuffle of the pool: each player's values, one per trial. The
     players' own cards come first, in seat order; with :attr:`_Plan.community` the next card is the community
     card, added to every hand."""
+    import numpy as np
+
+    from . import _deal
+
     needs = _own_needs(plan)
     cards, first, chosen = _shuffled(plan, rng, size)
     dealt = first + sum(needs) + plan.community
@@ -469,7 +516,7 @@ def _draw_shuffle(plan: _Plan, rng: np.random.Generator, size: int) -> list[Valu
             extra = np.concatenate([chosen[p], extra], axis=1)
         if plan.community:
             extra = np.concatenate([extra, cards[:, dealt - 1 : dealt]], axis=1)
-        values.append(_pack(*hand_values(plan.variant, known.tolist(), extra)))
+        values.append(_pack(*_deal.hand_values(plan.variant, known.tolist(), extra)))
         start += need
     return values
 
@@ -481,6 +528,8 @@ def _shuffled(
     :func:`_draw_ranges`), then the cards dealt in seat order and the community card, each uniform among the cards
     left (a partial Fisher-Yates shuffle). Returns the rows, how many range cards lead each row, and each ranged
     player's down cards (trials x cards)."""
+    import numpy as np
+
     m = len(plan.pool)
     deck = np.tile(plan.pool, size)  # trial t's pool at deck[t * m : (t + 1) * m]
     rows = np.arange(size, dtype=np.intp) * m
@@ -501,6 +550,10 @@ def _draw_ranges(
     """The ranged players' down cards for each trial (picked by weight, each assignment again while two picks
     share a card), moved to the front of each trial's deck. Returns how many cards that is per trial, and each
     ranged player's down cards (trials x cards)."""
+    import numpy as np
+
+    from . import _deal
+
     ranged = [(p, r) for p, r in enumerate(plan.ranges) if r is not None]
     if not ranged:
         return 0, {}
@@ -515,7 +568,7 @@ def _draw_ranges(
             index = np.searchsorted(cumulative, rng.random(len(redo)) * cumulative[-1], side="right")
             index = np.minimum(index, len(cumulative) - 1)
             picks[p][redo] = index
-            bits = masks(tables[p][index])
+            bits = _deal.masks(tables[p][index])
             clash |= (taken & bits) != 0
             taken |= bits
         redo = redo[clash]
@@ -541,6 +594,8 @@ def _draw_ranges(
 def _codes(plan: _Plan, values: Sequence[Values]) -> npt.NDArray[np.intp]:
     """Each trial's code: bit p set when player p has the best high hand; in hi/lo, shifted up by the number of
     players, and below it bit p set when player p has the best qualifying low (no bit when no low qualifies)."""
+    import numpy as np
+
     highs = [v >> _LOW_BITS for v in values] if plan.hilo else list(values)
     best = highs[0]
     for v in highs[1:]:
@@ -564,6 +619,8 @@ def _codes(plan: _Plan, values: Sequence[Values]) -> npt.NDArray[np.intp]:
 
 def _tally(plan: _Plan, counts: Counts) -> Tally:
     """The tally of the trials summarised by ``counts`` (how often each code came up)."""
+    import numpy as np
+
     n = plan.players
     tally = Tally(n, scale=1, floats=True)
     codes = np.flatnonzero(counts)
@@ -596,4 +653,147 @@ def _tally(plan: _Plan, counts: Counts) -> Tally:
     tally.win = counts[codes] @ win.astype(np.int64)
     tally.share = weight @ share
     tally.share_sq = weight @ (share * share)
+    return tally
+
+
+# -- the heads-up completions sampler without NumPy ---------------------------------------------------------
+
+# SeedSequence's constants (NumPy's ``bit_generator.pyx``, after Melissa O'Neill's seed_seq design).
+_INIT_A, _MULT_A, _INIT_B, _MULT_B = 0x43B0D7E5, 0x931E8875, 0x8B51F9DD, 0x58F38DED
+_MIX_L, _MIX_R, _MASK32 = 0xCA01F9DD, 0x4973F715, 0xFFFFFFFF
+_POOL_WORDS = 4
+
+
+def _words(value: int) -> list[int]:
+    """A non-negative integer as 32-bit words, least significant first (``[0]`` for 0), as SeedSequence reads it."""
+    words = [value & _MASK32]
+    value >>= 32
+    while value:
+        words.append(value & _MASK32)
+        value >>= 32
+    return words
+
+
+def _chunk_state(entropy: int, index: int) -> bytearray:
+    """The 32-byte xoshiro256** state of chunk ``index``: exactly the bytes of NumPy's
+    ``SeedSequence(entropy, spawn_key=(index,)).generate_state(4, np.uint64)``, computed without NumPy (a cold
+    Monte Carlo run then need not import it; the tests compare the two)."""
+    run, spawn = _words(entropy), _words(index)
+    run += [0] * (_POOL_WORDS - len(run))  # a spawn key follows: the entropy is padded out to the pool size
+    assembled = run + spawn
+    hash_const = _INIT_A
+
+    def hashmix(value: int) -> int:
+        nonlocal hash_const
+        value ^= hash_const
+        hash_const = (hash_const * _MULT_A) & _MASK32
+        value = (value * hash_const) & _MASK32
+        return value ^ (value >> 16)
+
+    def mix(x: int, y: int) -> int:
+        result = (_MIX_L * x - _MIX_R * y) & _MASK32
+        return result ^ (result >> 16)
+
+    pool = [hashmix(assembled[i] if i < len(assembled) else 0) for i in range(_POOL_WORDS)]
+    for src in range(_POOL_WORDS):
+        for dst in range(_POOL_WORDS):
+            if src != dst:
+                pool[dst] = mix(pool[dst], hashmix(pool[src]))
+    for word in assembled[_POOL_WORDS:]:
+        for dst in range(_POOL_WORDS):
+            pool[dst] = mix(pool[dst], hashmix(word))
+    out = array("I")
+    hash_const = _INIT_B
+    for i in range(2 * 4):  # 4 uint64 = 8 uint32 words, little-endian halves
+        value = pool[i % _POOL_WORDS] ^ hash_const
+        hash_const = (hash_const * _MULT_B) & _MASK32
+        value = (value * hash_const) & _MASK32
+        out.append(value ^ (value >> 16))
+    if out.itemsize != 4:  # pragma: no cover - every platform CPython runs on has a 4-byte "I"
+        raise RuntimeError("array('I') is not 32-bit here")
+    if array("H", [1]).tobytes() != b"\x01\x00":  # pragma: no cover - big-endian machines
+        out.byteswap()
+    return bytearray(out.tobytes())
+
+
+def _lean_entries(spot: Spot, player: int) -> bytes:
+    """One player's completions table for the compiled sampler (16-byte entries, as :func:`_entries` makes them
+    from :func:`_plan`'s arrays), listed and evaluated in C: the evaluation kernel reads the hands as bytes."""
+    assert _sample is not None and _kernel is not None
+    from ..evaluation import high as scalar
+
+    pool, need = bytes(spot.pool), spot.needs[player]
+    known = bytes(card.index for card in spot.known[player])
+    hands = _sample.combos(pool, known, need)
+    width = len(known) + need
+
+    def values(kind: str) -> array[int]:
+        out = array("i", bytes(4 * (len(hands) // width)))
+        if _kernel.batch(out, hands, width, scalar.KIND_IDS[kind], False) != _kernel.OK:
+            scalar.load_kernel(width, kind)
+            if _kernel.batch(out, hands, width, scalar.KIND_IDS[kind], False) != _kernel.OK:
+                raise EquityError(f"the evaluation kernel refused {width}-card hands")  # pragma: no cover
+        return out
+
+    if spot.variant is Variant.RAZZ:
+        table: bytes = _sample.entries(pool, need, values("razz"), None)
+    else:
+        lows = values("low8") if spot.variant is Variant.STUD7_HL8 else None
+        table = _sample.entries(pool, need, values("high"), lows)
+    return table
+
+
+def _lean_sample(spot: Spot, trials: int, entropy: int, progress: Callable[[int, int], None] | None) -> Tally:
+    """:func:`sample` heads-up by the compiled completions sampler in this process, without NumPy: the same
+    tables, chunks, random streams and tally as the NumPy-assisted path, so the same answer for a seed."""
+    assert _sample is not None and spot.n == 2
+    entries = tuple(_lean_entries(spot, p) for p in range(2))
+    hilo = spot.variant is Variant.STUD7_HL8
+    fits = [a for a, need in zip(acceptance(spot), spot.needs, strict=True) if comb(len(spot.pool), need) > 1]
+    drop = len(fits) == 2 and fits[-1] >= _DROP_ABOVE
+    counts = array("q", bytes(8 << (4 if hilo else 2)))
+    done = 0
+    for index in range(-(-trials // CHUNK)):
+        size = min(CHUNK, trials - index * CHUNK)
+        _sample.completions(entries, _chunk_state(entropy, index), size, drop, hilo, counts)
+        done += size
+        if progress is not None:
+            progress(done, trials)
+    return _lean_tally(hilo, counts)
+
+
+def _lean_tally(hilo: bool, counts: array[int]) -> Tally:
+    """:func:`_tally` for two players in plain Python. Every share is 0, 1/4, 1/2, 3/4 or 1 of a pot and every
+    count below 2**53, so each sum is exact in floating point and equals NumPy's, whatever its order."""
+    tally = Tally(2, plain=True)
+    win, tie, no_low = [0, 0], [0, 0], 0
+    share, high, low = [0.0, 0.0], [0.0, 0.0], [0.0, 0.0]
+    share_sq, high_sq, low_sq = [0.0, 0.0], [0.0, 0.0], [0.0, 0.0]
+    for code, count in enumerate(counts):
+        if not count:
+            continue
+        high_set, low_set = (code >> 2, code & 3) if hilo else (code, 0)
+        n_high, n_low = bin(high_set).count("1"), bin(low_set).count("1")
+        for p in range(2):
+            in_high, in_low = high_set >> p & 1, low_set >> p & 1
+            h = (0.5 if n_low else 1.0) * in_high / n_high
+            lo = 0.5 * in_low / max(n_low, 1) if n_low else 0.0
+            s = h + lo
+            alone = in_high and n_high == 1
+            win[p] += count if alone and (not n_low or (in_low and n_low == 1)) else 0
+            tie[p] += count if in_high and n_high > 1 and not hilo else 0
+            share[p] += count * s
+            share_sq[p] += count * (s * s)
+            high[p] += count * h
+            high_sq[p] += count * (h * h)
+            low[p] += count * lo
+            low_sq[p] += count * (lo * lo)
+        no_low += count if not n_low else 0
+    # the float lists stand where Tally keeps NumPy arrays; EquityResult.from_tally reads both alike
+    tally.outcomes = sum(counts)
+    tally.win, tally.tie, tally.share = win, tie, share  # type: ignore[assignment]
+    if hilo:
+        tally.high, tally.low, tally.no_low = high, low, no_low  # type: ignore[assignment]
+        tally.high_sq, tally.low_sq = high_sq, low_sq  # type: ignore[assignment]
+    tally.share_sq = share_sq  # type: ignore[assignment]
     return tally

@@ -514,6 +514,20 @@ def _ints(name: str) -> array[int]:
     return out
 
 
+def unsigned(name: str) -> array[int]:
+    """One stored table as an unsigned :class:`array.array` (``H`` for 2-byte tables, ``I`` for 4-byte ones)
+    straight from the file's bytes, with no Python int per entry: what the compiled kernel takes. Every stored
+    table but the class lists is non-negative, so the values are those of :func:`_ints`."""
+    code, raw = _stored()[name]
+    out = array(code.upper())
+    if code == "b" or out.itemsize != _ITEM[code]:  # pragma: no cover - platforms whose C ints are unusual
+        return array(code.upper(), _ints(name))
+    out.frombytes(raw)
+    if sys.byteorder == "big":  # pragma: no cover - the file is little-endian
+        out.byteswap()
+    return out
+
+
 def _numpy(name: str) -> npt.NDArray[np.int32]:
     """One stored table as a read-only ``int32`` NumPy array (a view of the file's bytes for 4-byte tables)."""
     import numpy as np

@@ -89,12 +89,13 @@ def _text_tables() -> tuple[bytes, bytes]:
     two = {text: card for text, card in _BY_TEXT.items() if len(text) == 2 and text.isascii()}
     for text, card in two.items():
         ranks[ord(text[0])], suits[ord(text[1])] = card.rank, card.suit
-    for r in range(128):  # every rank character with every suit character is that card, and nothing else is
-        for s in range(128):
-            found = two.get(chr(r) + chr(s))
-            expected = (ranks[r], suits[s]) if ranks[r] < 13 and suits[s] < 4 else None
-            if (found and (found.rank, found.suit)) != expected:
-                raise AssertionError(f"card text {chr(r) + chr(s)!r} is not a rank and a suit character")
+    # every rank character with every suit character is that card, and nothing else is: each text agrees with
+    # the tables (no character means two ranks or two suits), and there are as many texts as pairs of characters
+    for text, card in two.items():
+        if (ranks[ord(text[0])], suits[ord(text[1])]) != (card.rank, card.suit):
+            raise AssertionError(f"card text {text!r} is not a rank and a suit character")
+    if len(two) != sum(r < 13 for r in ranks) * sum(s < 4 for s in suits):
+        raise AssertionError("some rank character with some suit character is not a card")
     return bytes(ranks), bytes(suits)
 
 
@@ -108,12 +109,11 @@ def load_kernel(size: int, kind: str) -> None:
             return
         rank_keys = array("I", [RANK_WEIGHTS[i >> 2] for i in range(52)])
         text_ranks, text_suits = _text_tables()
-        flushes = array("H", _tables.flush_values())
+        flushes = _tables.unsigned("flush_values")
         _kernel.set_common(array("I", CARD_KEYS), rank_keys, flushes, text_ranks, text_suits, Card)
-        table = _tables.rank_table(size)
-        values = array("H", getattr(table, kind))  # OverflowError if a value did not fit 16 bits
+        keys, values = _tables.unsigned(f"keys{size}"), _tables.unsigned(f"{kind}{size}")  # 16-bit values
         suits = array("b", _tables.flush_suits(size)).tobytes() if kind == "high" else None
-        _kernel.set_table(size, KIND_IDS[kind], array("I", table.keys), values, suits)
+        _kernel.set_table(size, KIND_IDS[kind], keys, values, suits)
 
 
 def kernel_value(cards: CardsLike, kind: str) -> int:
