@@ -31,3 +31,22 @@ def test_the_engine_loads_its_state_machine_on_first_use() -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == ["False", "True True True", "[]"]
+
+
+def test_the_front_door_names_load_on_first_use() -> None:
+    """``import studpoker`` loads neither the engine's state machine, equity, histories nor NumPy; each name of
+    ``__all__`` then resolves, the lazy ones to the same objects their sub-packages hold."""
+    code = (
+        "import sys, studpoker\n"
+        "heavy = ['numpy', 'studpoker.engine.state', 'studpoker.equity', 'studpoker.history', 'studpoker.table']\n"
+        "print([m for m in heavy if m in sys.modules])\n"
+        "missing = [n for n in studpoker.__all__ if getattr(studpoker, n, None) is None]\n"
+        "import studpoker.engine, studpoker.equity, studpoker.history, studpoker.table\n"
+        "same = studpoker.HandState is studpoker.engine.HandState and studpoker.Range is studpoker.equity.Range\n"
+        "same = same and studpoker.replay is studpoker.history.replay\n"
+        "same = same and studpoker.equity is sys.modules['studpoker.equity']\n"
+        "print(missing, same, sorted(set(studpoker.__all__) - set(dir(studpoker))))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == ["[]", "[] True []"]
