@@ -326,9 +326,9 @@ def _chip(x: float, y: float, amount: int) -> str:
     w = _width(label, 12) + 28
     left = x - w / 2
     return (
-        f'<rect x="{_n(left)}" y="{_n(y - 10)}" width="{_n(w)}" height="20" rx="10" fill="{_INK}"/>'
+        f'<g class="bet"><rect x="{_n(left)}" y="{_n(y - 10)}" width="{_n(w)}" height="20" rx="10" fill="{_INK}"/>'
         f'<circle cx="{_n(left + 10)}" cy="{_n(y)}" r="7" fill="#c62828" stroke="#fff" stroke-width="2" '
-        f'stroke-dasharray="3 2"/>' + _text(left + 21, y + 4.5, label, size=12, fill="#fff", bold=True)
+        f'stroke-dasharray="3 2"/>' + _text(left + 21, y + 4.5, label, size=12, fill="#fff", bold=True) + "</g>"
     )
 
 
