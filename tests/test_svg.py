@@ -309,3 +309,17 @@ def test_importing_studpoker_does_not_import_the_drawing() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert result.stdout == "ok\n", result.stderr
+
+
+def test_a_manual_hand_with_unknown_cards_draws_backs() -> None:
+    """Manual dealing (hand histories): an unknown card is drawn as a back, and the table says it waits for cards."""
+    state = HandState(rules_for(Variant.STUD7), [200, 200], manual=True)
+    state.deal(None)
+    assert state.phase is Phase.DEAL
+    root = parse(svg.table(state, reveal=True))
+    assert titles(root) == [] and "Waiting for a card" in texts(root)
+    cards = ["Ah", "Kd", "2c", None, "7s"]
+    while state.phase is Phase.DEAL and cards:
+        state.deal(cards.pop(0))
+    shown = set(titles(parse(svg.table(state, reveal=True))))
+    assert {"A♥", "K♦", "2♣", "7♠"} <= shown
