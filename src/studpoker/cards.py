@@ -187,6 +187,15 @@ class Card:
             return self.symbol
         return format(str(self), spec)
 
+    def _repr_svg_(self) -> str:
+        """The card drawn (:func:`studpoker.svg.card`), so a notebook shows it."""
+        from .svg import card  # imported here: drawing is for notebooks, not for every import of the cards
+
+        return card(self)
+
+    def _repr_html_(self) -> str:
+        return self._repr_svg_()
+
     def __hash__(self) -> int:  # equal cards have equal indices; cheaper than hashing (rank, suit)
         return self.index
 

@@ -1519,6 +1519,15 @@ class HandState:
             f"actor={self.actor} pot={self.pot} stacks={self._stacks}>"
         )
 
+    def _repr_svg_(self) -> str:
+        """The table as a spectator sees it (:func:`studpoker.svg.table`: hidden down cards stay face down)."""
+        from ..svg import table  # imported here: drawing is for notebooks, and the engine does not need it
+
+        return str(table(self))
+
+    def _repr_html_(self) -> str:
+        return self._repr_svg_()
+
 
 @dataclass(frozen=True, slots=True)
 class PlayerView:

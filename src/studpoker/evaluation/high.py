@@ -192,6 +192,15 @@ class HighHand(Ranked):
         cards = " ".join(map(str, self.cards))
         return f"HighHand({self.description!r}, cards='{cards}', value={self.value})"
 
+    def _repr_svg_(self) -> str:
+        """The five cards drawn with the hand's description (:func:`studpoker.svg.cards`), for notebooks."""
+        from ..svg import cards  # imported here: drawing is for notebooks only
+
+        return cards(self.cards, label=self.description)
+
+    def _repr_html_(self) -> str:
+        return self._repr_svg_()
+
 
 def evaluate_high(cards: CardsLike) -> HighHand:
     """The best high hand in 5 to 7 cards, with its category, cards and description."""

@@ -123,6 +123,15 @@ class LowHand(Ranked):
         cards = " ".join(map(str, self.cards))
         return f"LowHand({self.game!r}, {self.description!r}, cards='{cards}', value={self.value})"
 
+    def _repr_svg_(self) -> str:
+        """The five cards drawn with the hand's description (:func:`studpoker.svg.cards`), for notebooks."""
+        from ..svg import cards  # imported here: drawing is for notebooks only
+
+        return cards(self.cards, label=self.description)
+
+    def _repr_html_(self) -> str:
+        return self._repr_svg_()
+
     def _kind(self) -> tuple[object, ...]:
         return (LowHand, self.game)
 
