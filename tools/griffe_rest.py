@@ -63,15 +63,8 @@ def to_markdown(text: str) -> str:
 
     >>> print(to_markdown("Deal with :meth:`~HandState.deal` or :func:`studpoker.cards.parse_cards`."))
     Deal with `deal` or `studpoker.cards.parse_cards`.
-    >>> print(to_markdown("An example:\\n>>> 1 + 1\\n2\\n\\nMore."))
-    An example:
-    <BLANKLINE>
-    ```pycon
-    >>> 1 + 1
-    2
-    ```
-    <BLANKLINE>
-    More.
+    >>> to_markdown("An example:\\n>>> 1 + 1\\n2\\n\\nMore.").splitlines()
+    ['An example:', '', '```pycon', '>>> 1 + 1', '2', '```', '', 'More.']
     """
     return _fence_doctests(ROLE.sub(_role, text))
 

@@ -5,20 +5,28 @@ only reports (INFO) a page that no nav entry names: such a page would be built y
 checks run in the test suite, without mkdocs: every page under docs/ is in the nav, every nav entry is a page that
 exists, none is listed twice, and every ``::: name`` of the API reference names a module of src/ (or something in
 one: the longest dotted prefix that is a module).
+
+The site's own additions in tools/ are tested here too, where their packages are installed (the ``docs`` extra:
+``make docs`` installs it before ``make test`` in .ci/run); elsewhere those tests skip.
 """
 
 from __future__ import annotations
 
+import doctest
+import importlib.util
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType, SimpleNamespace
 from typing import Any
 
+import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 CONFIG = ROOT / "mkdocs.yml"
+TOOLS = ROOT / "tools"
 
 
 class _Loader(yaml.SafeLoader):
@@ -83,3 +91,37 @@ def test_every_api_reference_names_a_module() -> None:
         assert any(p.with_suffix(".py").is_file() or (p / "__init__.py").is_file() for p in prefixes), (
             f"{page}: ::: {name} names no module under src/"
         )
+
+
+def _tool(name: str, needs: str) -> ModuleType:
+    pytest.importorskip(needs, reason=f"tools/{name}.py needs {needs} (the docs extra)")
+    spec = importlib.util.spec_from_file_location(f"_site_{name}", TOOLS / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_docstrings_become_markdown() -> None:
+    rest = _tool("griffe_rest", "griffe")
+    assert doctest.testmod(rest).failed == 0
+    text = "See :class:`the table <studpoker.table.Table>` and :py:meth:`~HandState.apply`:\n\n    >>> 1\n    1\n"
+    assert rest.to_markdown(text) == ("See `the table` and `apply`:\n\n    ```pycon\n    >>> 1\n    1\n    ```\n")
+
+
+def test_links_out_of_docs_point_at_copies_in_the_site() -> None:
+    hooks = _tool("mkdocs_hooks", "mkdocs")
+    config = SimpleNamespace(docs_dir=str(DOCS))
+
+    def relinked(page: str, markdown: str) -> str:
+        return str(
+            hooks.on_page_markdown(markdown, page=SimpleNamespace(file=SimpleNamespace(src_uri=page)), config=config)
+        )
+
+    assert relinked("bot-protocol.md", "[bot](../examples/bots/caller.py)") == "[bot](_repo/examples/bots/caller.py)"
+    assert (
+        relinked("reference/x.md", "[b](../../examples/bots/caller.py#L3)")
+        == "[b](../_repo/examples/bots/caller.py#L3)"
+    )
+    for unchanged in ("[a](cards.md#text)", "[gone](../examples/none.py)", "[web](https://example.org/x)"):
+        assert relinked("index.md", unchanged) == unchanged
