@@ -8,7 +8,7 @@ VENV ?= .venv
 JOBS ?= 2
 PY := $(VENV)/bin/python
 
-.PHONY: run play test test-pure test-postgres test-cluster test-thorough lint bench fuzz clean
+.PHONY: run play test test-pure test-postgres test-cluster test-thorough lint docs bench fuzz clean
 
 # The engine is compiled once (`pip install -e .`, mypyc and three C kernels: one to four minutes), into a stamp
 # file .venv/.built.BUILD, and again only when the build metadata or a Python or C source under src/ is newer than
@@ -94,6 +94,12 @@ lint: $(call installed,test+lint)
 	$(PY) -m ruff format --check src tests bench tools examples setup.py conftest.py
 	$(PY) -m mypy --strict src
 
+# The documentation site (mkdocs.yml) into site/, strict: a broken link, anchor or API reference fails it. Only the
+# [docs] extra: mkdocstrings reads src/ without importing it, so the engine is not compiled for this.
+# NO_MKDOCS_2_WARNING silences Material's banner about MkDocs 2.0 (mkdocs.yml pins nothing it changes).
+docs: $(VENV)/.installed-docs
+	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict --site-dir site
+
 bench: $(call installed,bench+server+ray+rl)
 	$(PY) bench/evaluate.py
 	$(PY) bench/coldstart.py
@@ -110,4 +116,4 @@ fuzz: $(call installed,test)
 	$(PY) bench/fuzz_api.py --examples 500 --seeds 2
 
 clean:
-	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis test-artifacts
+	rm -rf $(VENV) build site src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis test-artifacts

@@ -1,4 +1,4 @@
-"""Every console example of README.md and docs/*.md runs and prints what the page says (issue 27, item 7).
+"""Every console example of README.md and docs/**/*.md runs and prints what the page says (issue 27, item 7).
 
 A console example is a fenced block marked ``console`` (or ``sh``, ``bash``, ``shell``): a line ``$ COMMAND`` (a
 ``\\`` at its end continues it on the next line), then the lines it prints, standard output and standard error
@@ -41,7 +41,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 FILES = Path(__file__).parent / "files"
 FENCES = ("console", "sh", "bash", "shell")
 #: A bound for one command: the slowest example takes a few seconds; a busy machine may take many times longer.
@@ -56,6 +56,8 @@ _SIMULATE = "plays a million hands or more (minutes to hours), or runs on a Ray 
 NOT_RUN: dict[str, str] = {
     "make run": "installs studpoker into .venv and serves the card room until it is stopped",
     "make test": "installs the test extra and runs the whole test suite, this file too",
+    "make docs": "installs the docs extra into .venv and builds the site (.ci/run builds it)",
+    ".venv/bin/mkdocs serve": "serves the documentation site until it is stopped",
     "pip install -e '.[tui]'": "installs packages (the tests' environment has them)",
     "pip install -e '.[server]'": "installs packages (the tests' environment has them)",
     "pip install -e '.[cluster]'": "installs packages (the tests' environment has them)",
