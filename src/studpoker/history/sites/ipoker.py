@@ -22,7 +22,8 @@ against the replay. The rake is not written: it is what the players put in less 
 be the room's (nothing in a tournament, 5% of a cash pot).
 
 The XML is read with the standard library's expat parser, one hand (``<game>``) at a time so that a
-broken hand costs only itself; a file declaring a DOCTYPE or an ENTITY is refused before parsing.
+broken hand costs only itself (the text cut before each ``<game`` as it comes: :func:`read_pieces`, so that a
+file is read without holding it whole); a file declaring a DOCTYPE or an ENTITY is refused before parsing.
 """
 
 from __future__ import annotations
