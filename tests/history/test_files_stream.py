@@ -153,9 +153,13 @@ CHILD = textwrap.dedent(
     from pathlib import Path
     from studpoker.history import files
 
-    path = Path(sys.argv[1])
-    hands = files.iter_each(path)  # the format found, the modules imported
+    path, warm = Path(sys.argv[1]), [Path(name) for name in sys.argv[2:]]
+    for small in warm:  # the modules imported by reading a small file of the room first
+        for _ in files.iter_each(small):
+            pass
+    hands = None if warm else files.iter_each(path)  # else by finding the format
     base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    hands = hands or files.iter_each(path)
     count = errors = 0
     for hand in hands:
         count += 1
@@ -200,4 +204,117 @@ def test_every_shared_room_file_reads_a_hand_at_a_time_as_whole(
         whole = sites.loads_each(decode(path.read_bytes()), room)[1]
         expected = [files.FileHand(h.number, h.line, h.record, files._site_error(h.error), h.skipped) for h in whole]
         assert read_each(path) == expected, path
-    assert {"fulltilt", "partypoker", "winamax", "bovada", "ipoker"} <= rooms
+    assert {"fulltilt", "partypoker", "winamax", "bovada", "ipoker", "merge"} <= rooms
+
+
+#: A real hand of each XML room (in the shared data) and the id it is written with.
+XML_HANDS = {
+    "ipoker": (Path("sites") / "iPoker" / "cash" / "7-StudL-USD-0.05-0.10-201009.txt", 'gamecode="2418629537"'),
+    "merge": (Path("sites") / "Merge" / "cash" / "7-Stud-USD-0.50-1.00-201102.Sample.txt", 'id="31423297-107"'),
+}
+
+
+def _whole(path: Path, room: str) -> list[files.FileHand]:
+    """What the whole-text reader gives for the file at ``path``."""
+    found = sites.loads_each(decode(path.read_bytes()), room)[1]
+    return [files.FileHand(h.number, h.line, h.record, files._site_error(h.error), h.skipped) for h in found]
+
+
+@pytest.mark.parametrize("size", [5, 97, 4096])
+def test_xml_sessions_cut_between_pieces_read_as_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shared_data: Path, size: int
+) -> None:
+    """Every iPoker session of the shared data in one file (each with its XML declaration and header, CRLF, a
+    byte-order mark), and every Merge file in one: tags, headers and line ends cut between pieces."""
+    monkeypatch.setattr(files, "CHUNK", size)
+    for room, folder in [("ipoker", "iPoker"), ("merge", "Merge")]:
+        texts = [decode(p.read_bytes()) for p in sorted((shared_data / "sites" / folder).rglob("*")) if p.is_file()]
+        path = tmp_path / f"{room}.xml"
+        path.write_bytes(b"\xef\xbb\xbf" + "\n".join(texts).replace("\n", "\r\n").encode())
+        hands = read_each(path)
+        assert hands == _whole(path, room), room
+        assert len(hands) == sum(len(sites.loads_each(text, room)[1]) for text in texts)  # each under its header
+        assert sum(h.record is not None for h in hands) > len(hands) // 2
+
+
+def test_a_hostile_xml_file_is_refused_before_any_hand_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shared_data: Path
+) -> None:
+    """A DOCTYPE after the first hand, its start cut between pieces: refused from the call, as the whole text is."""
+    monkeypatch.setattr(files, "CHUNK", 3)
+    text = decode((shared_data / XML_HANDS["ipoker"][0]).read_bytes())
+    at = text.index("</game>") + 7
+    path = tmp_path / "hostile.xml"
+    path.write_text(text[:at] + '\n<!\n   doctype x [<!ENTITY a "b">]>' + text[at:], encoding="utf-8")
+    with pytest.raises(files.HistoryFileError) as whole:
+        files.read(path)
+    with pytest.raises(files.HistoryFileError) as streamed:
+        iter_each(path)
+    line = 2 + text.count("\n", 0, at)
+    assert (
+        str(streamed.value)
+        == str(whole.value)
+        == (f"{path}: iPoker (line {line}): the file declares a DOCTYPE or an ENTITY: refused, not parsed")
+    )
+
+
+def test_an_xml_hand_over_the_cap_is_an_error_of_its_own(tmp_path: Path, shared_data: Path) -> None:
+    """A hand bloated past the cap costs only itself; the hands after it read as in the whole text (a Merge hand's
+    game is named by the ``<description>`` at the end of the bloated one); a bloated iPoker header costs its
+    session's hands."""
+    filler = "<!-- " + "x" * 60_000 + " -->"
+    text = decode((shared_data / XML_HANDS["ipoker"][0]).read_bytes())
+    at = text.index("<players>")  # in the first hand
+    path = tmp_path / "ipoker.xml"
+    path.write_text(text[:at] + filler + text[at:], encoding="utf-8")
+    whole, hands = _whole(path, "ipoker"), list(iter_each(path, limit=50_000))
+    assert hands[0].error == f"iPoker, line {hands[0].line}: {files._too_long(50_000)}"
+    assert hands[1:] == whole[1:] and len(hands) == 2 and hands[1].record is not None
+    header = tmp_path / "header.xml"
+    header.write_text(text.replace("<general>", "<general>" + filler, 1), encoding="utf-8")
+    assert [h.error for h in iter_each(header, "ipoker", limit=50_000)] == [
+        f"iPoker, line 1: {files._too_long(50_000)}"
+    ] * 2
+
+    one = decode((shared_data / XML_HANDS["merge"][0]).read_bytes())
+    end = one.index("</game>")
+    path = tmp_path / "merge.xml"
+    path.write_text(one[:end] + filler + one[end:] + "\n" + one.replace("31423297-107", "31423297-108"), "utf-8")
+    whole, hands = _whole(path, "merge"), list(iter_each(path, limit=50_000))
+    assert hands[0].error == f"Merge Gaming, line 2: {files._too_long(50_000)}"
+    assert hands[1:] == whole[1:] and len(hands) == 2 and hands[1].record is not None
+
+
+def _big_xml(shared_data: Path, room: str, path: Path, size: int) -> int:
+    """A file of ``size`` bytes or more: a real hand of ``room`` written again and again under new ids (an iPoker
+    session of them, each Merge hand after its description); the number of hands."""
+    source, mark = XML_HANDS[room]
+    text = decode((shared_data / source).read_bytes())
+    count = 0
+    with path.open("w", encoding="utf-8") as out:
+        if room == "ipoker":
+            start, end = text.index("<game "), text.index("</game>") + len("</game>")
+            head, text = text[:start], text[start:end]
+            out.write(head)
+        while out.tell() < size:
+            count += 1
+            out.write(text.replace(mark, mark[:-1] + f'-{count}"') + "\n")
+        if room == "ipoker":
+            out.write("</session>\n")
+    return count
+
+
+@pytest.mark.parametrize("room", ["ipoker", "merge"])
+def test_reading_a_30_mb_xml_session_keeps_memory_bounded(tmp_path: Path, shared_data: Path, room: str) -> None:
+    """The whole-text reader held the text, its bytes and every hand read: 70 to 100 MB more for 30 MB; a hand at a
+    time, the peak does not move (the base is taken with the modules imported, a small file of the room read)."""
+    path, small = tmp_path / f"{room}.xml", tmp_path / f"small-{room}.xml"
+    count = _big_xml(shared_data, room, path, 30 * 2**20)
+    _big_xml(shared_data, room, small, 1)
+    run = subprocess.run(
+        [sys.executable, "-c", CHILD, str(path), str(small)], capture_output=True, text=True, check=True, timeout=600
+    )
+    found = json.loads(run.stdout)
+    assert found["count"] == count and found["errors"] == 0
+    grown_mb = (found["peak_kb"] - found["base_kb"]) / 1024
+    assert grown_mb < 20, f"reading 30 MB grew the peak RSS by {grown_mb:.0f} MB"

@@ -7,7 +7,8 @@ encoding detected: :func:`~studpoker.history.sites.decode`). :func:`read` gives 
 one it cannot read; :func:`read_each` reads each hand on its own (:class:`FileHand`: the record, or why it could
 not be read, or that it is a game outside the four, to skip), so one bad hand costs only itself; :func:`iter_each`
 gives the same one hand at a time, reading the file as it goes, so that memory does not grow with the file (a hand
-may hold :data:`MAX_HAND` characters at most). The XML sessions of iPoker and Merge are read whole.
+may hold :data:`MAX_HAND` characters at most), the XML sessions of iPoker and Merge too (cut before each
+``<game``, each read under the header of its session).
 """
 
 from __future__ import annotations
@@ -147,7 +148,7 @@ def iter_each(path: Path, fmt: str | None = None, option: str = "--from", limit:
     module = sites.room(name)
     if hasattr(module, "starts_hand"):
         return _room_each(path, module, limit)
-    return iter(_room_whole(path, name))
+    return _xml_each(path, module, limit)  # iPoker, Merge: read_pieces
 
 
 def _stars_each(path: Path, limit: int) -> Iterator[FileHand]:
@@ -205,14 +206,26 @@ def _room_each(path: Path, module: ModuleType, limit: int) -> Iterator[FileHand]
             yield FileHand(number, line, record=found)
 
 
-def _room_whole(path: Path, name: str) -> list[FileHand]:
-    """The hands of a room whose files are read whole (its XML sessions: iPoker, Merge)."""
-    text = read_text(path, HistoryFileError)
+def _xml_each(path: Path, module: ModuleType, limit: int) -> Iterator[FileHand]:
+    """The hands of an XML session file (iPoker, Merge), read a ``<game>`` at a time. The file is looked over for a
+    DOCTYPE or ENTITY first, a piece at a time (:class:`HistoryFileError` from the call, as the whole-text reader
+    refuses it), so that no hand of a hostile file is parsed."""
     try:
-        _, room_hands = sites.loads_each(text, name)
+        module.refuse_hostile(_without_bom(p for p in _decoded(path) if p), module.TITLE)
     except sites.SiteError as failure:
         raise HistoryFileError(f"{path}: {failure}") from None
-    return [FileHand(h.number, h.line, h.record, _site_error(h.error), h.skipped) for h in room_hands]
+
+    def each() -> Iterator[FileHand]:
+        pieces = _without_bom(p for p in _decoded(path) if p)
+        for number, (line, found) in enumerate(module.read_pieces(pieces, limit, _too_long(limit)), 1):
+            if isinstance(found, sites.NotStudGameError):
+                yield FileHand(number, line, skipped=found.game)
+            elif isinstance(found, sites.SiteError):
+                yield FileHand(number, line, error=_site_error(found))
+            else:
+                yield FileHand(number, line, record=found)
+
+    return each()
 
 
 def _phh_each(path: Path, tables: bool, limit: int) -> Iterator[FileHand]:

@@ -13,8 +13,9 @@ detected (BOMs, UTF-16, UTF-8, Windows-1252).
 
 Each room module (``studpoker.history.sites.<room>``) has ``TITLE``, ``OPTIONS`` (the room's table rules,
 with the evidence from its files), ``detect(text)`` and ``loads_each(text)``; a room whose hands begin at a line
-of their own also ``starts_hand(line)`` and ``read_hand(lines, first)``, so that
-:func:`~studpoker.history.files.iter_each` reads its files a hand at a time.
+of their own also ``starts_hand(line)`` and ``read_hand(lines, first)``, and the XML rooms (iPoker, Merge)
+``read_pieces(pieces, limit, too_long)``, so that :func:`~studpoker.history.files.iter_each` reads their files a
+hand at a time.
 """
 
 from __future__ import annotations

@@ -22,16 +22,17 @@ against the replay. The rake is not written: it is what the players put in less 
 be the room's (nothing in a tournament, 5% of a cash pot).
 
 The XML is read with the standard library's expat parser, one hand (``<game>``) at a time so that a
-broken hand costs only itself; a file declaring a DOCTYPE or an ENTITY is refused before parsing.
+broken hand costs only itself (the text cut before each ``<game`` as it comes: :func:`read_pieces`, so that a
+file is read without holding it whole); a file declaring a DOCTYPE or an ENTITY is refused before parsing.
 """
 
 from __future__ import annotations
 
-import bisect
 import re
-from collections.abc import Mapping
+import sys
+from collections.abc import Iterable, Iterator, Mapping
 from types import MappingProxyType
-from typing import Any, Final, NoReturn
+from typing import Any, Final, NamedTuple, NoReturn
 from xml.parsers import expat
 
 from ...cards import Card
@@ -39,7 +40,7 @@ from ...engine import Variant
 from ..model import HandRecord
 from .base import HandBuilder, NotStudGameError, SiteError
 
-__all__ = ["OPTIONS", "TITLE", "detect", "loads_each"]
+__all__ = ["OPTIONS", "TITLE", "detect", "loads_each", "read_pieces"]
 
 TITLE: Final = "iPoker"
 
@@ -95,8 +96,10 @@ LEVELS: Final[Mapping[int, tuple[int, int, int, int]]] = MappingProxyType(
 RAKE_PERCENT: Final = 5
 
 _GAME_START = re.compile(r"<game[\s>/]")
-_SESSION_START = re.compile(r"<session[\s>/]")
+_GAME_OR_SESSION = re.compile(r"<game[\s>/]|<session[\s>/]")
 _HOSTILE = re.compile(r"<!\s*(?:DOCTYPE|ENTITY)", re.IGNORECASE)
+_HOSTILE_BEGUN = re.compile(r"<(?:!\s*\w{0,6})?")  # what a declaration's start may look like, cut short
+_SPACES = re.compile(r"\s+")
 _DECLARATION = re.compile(r"\s*<\?xml[^>]*\?>")
 _GAMETYPE = re.compile(r"^(?P<game>.*?)\s+(?P<limit>L|NL|PL|FL|Limit|No Limit|Pot Limit)(?:\s+(?P<stakes>\S.*))?$")
 _STAKES = re.compile(r"^(?P<small>[^/\s]+)\s*/\s*(?P<big>[^/\s]+)$")
@@ -133,12 +136,33 @@ class XmlElement:
         return found.text.strip() if found is not None else ""
 
 
-def refuse_hostile(text: str, room: str) -> None:
-    """A DOCTYPE or ENTITY declaration (entity expansion, external entities): the file is refused unparsed."""
-    found = _HOSTILE.search(text)
-    if found is not None:
-        line = 1 + text.count("\n", 0, found.start())
+def refuse_hostile(text: str | Iterable[str], room: str) -> None:
+    """A DOCTYPE or ENTITY declaration (entity expansion, external entities): the file is refused unparsed. The
+    text may come a piece at a time (a file read as it goes: it is looked over whole before any hand is read)."""
+    line = hostile_line([text] if isinstance(text, str) else text)
+    if line is not None:
         raise SiteError("the file declares a DOCTYPE or an ENTITY: refused, not parsed", room=room, line=line)
+
+
+def hostile_line(pieces: Iterable[str]) -> int | None:
+    """The line of the first DOCTYPE or ENTITY declaration of a text given a piece at a time, or None. A
+    declaration cut between two pieces is found: the start of it that ends a piece is carried to the next, its
+    white space squeezed (what is carried stays a few characters whatever the text)."""
+    line, carry, squeezed = 1, "", 0  # the line where the carry starts; the line ends squeezed out of it
+    for piece in pieces:
+        text = carry + piece
+        found = _HOSTILE.search(text)
+        if found is not None:  # it starts at the carried "<" or past the carry
+            return line if found.start() < len(carry) else line + squeezed + text.count("\n", 0, found.start())
+        cut = text.rfind("<")
+        keep = cut >= 0 and _HOSTILE_BEGUN.fullmatch(text, cut) is not None
+        if keep and carry and cut == 0:  # the carried start goes on through this piece
+            squeezed += piece.count("\n")
+        else:
+            line += squeezed + text.count("\n", 0, cut if keep else len(text))
+            squeezed = text.count("\n", cut) if keep else 0
+        carry = _SPACES.sub(" ", text[cut:]) if keep else ""
+    return None
 
 
 def parse_xml(text: str, first_line: int, room: str, hand: str = "", *, final: bool = True) -> list[XmlElement]:
@@ -190,16 +214,52 @@ def number(b: HandBuilder, text: str, what: str, line: int) -> int:
     return int(text)
 
 
-def split_games(text: str, room: str) -> tuple[int, list[tuple[int, int, int]]]:
-    """Where each ``<game`` begins: (the text's offset of the first, [(line, start, end), ...])."""
-    starts = [m.start() for m in _GAME_START.finditer(text)]
-    out: list[tuple[int, int, int]] = []
-    line, previous = 1, 0
-    for k, start in enumerate(starts):
-        line += text.count("\n", previous, start)
-        previous = start
-        out.append((line, start, starts[k + 1] if k + 1 < len(starts) else len(text)))
-    return (starts[0] if starts else len(text)), out
+class Part(NamedTuple):
+    """A stretch of an XML session file between two places where a hand or a session begins: ``kind`` (``head``:
+    the start of the file; ``session``: from a ``<session`` on; ``game``: from a ``<game`` on), the ``line`` it
+    starts on, its ``text``, and whether it is ``over`` the cap on its size (then ``text`` is only its end)."""
+
+    kind: str
+    line: int
+    text: str
+    over: bool = False
+
+
+def cut_parts(pieces: Iterable[str], sessions: bool, limit: int = sys.maxsize) -> Iterator[Part]:
+    """The text given a piece at a time, cut before each ``<game`` (and, when ``sessions``, each ``<session`` but
+    the first: iPoker, whose first header runs from the file's start), as the readers cut it whole: the ``head``
+    part first (empty when a cut starts the text), then one part a cut. A part over ``limit`` characters keeps
+    only its last ``limit`` as they come, so that memory stays bounded however long a part runs."""
+    pattern = _GAME_OR_SESSION if sessions else _GAME_START
+    first_session = sessions
+    kind, start_line, line = "head", 1, 1  # the part's kind and first line; the line of buf[0]
+    buf, at, dropped = "", 0, 0  # the part's text held, where the next cut is looked for, what was let go of it
+    for piece in _then_none(pieces):
+        buf += piece or ""
+        while (found := pattern.search(buf, at)) is not None:
+            at = found.end()
+            if found.group().startswith("<s") and first_session:
+                first_session = False
+                continue
+            begin = found.start()
+            yield Part(kind, start_line, buf[:begin], dropped + begin > limit)
+            line += buf.count("\n", 0, begin)
+            kind = "game" if found.group().startswith("<g") else "session"
+            start_line, buf, at, dropped = line, buf[begin:], at - begin, 0
+        if piece is None:
+            break
+        at = max(at, len(buf) - 8)  # a cut begun in the last 8 characters ends in the next piece
+        if len(buf) > limit:  # over the cap: only the part's end is held
+            cut = min(len(buf) - limit, at)
+            line += buf.count("\n", 0, cut)
+            buf, at, dropped = buf[cut:], at - cut, dropped + cut
+    yield Part(kind, start_line, buf, dropped + len(buf) > limit)
+
+
+def _then_none(pieces: Iterable[str]) -> Iterator[str | None]:
+    """``pieces``, then None for the end."""
+    yield from pieces
+    yield None
 
 
 def cut_game(text: str, line: int, room: str, allowed_tail: re.Pattern[str]) -> str:
@@ -229,32 +289,47 @@ def loads_each(text: str) -> list[tuple[int, HandRecord | SiteError]]:
     the ``<general>`` of its own)."""
     text = text.removeprefix("\ufeff")
     refuse_hostile(text, TITLE)
-    _, games = split_games(text, TITLE)
-    if not games:
-        return [(1, SiteError("no <game> in the session", room=TITLE, line=1))]
-    sessions = [m.start() for m in _SESSION_START.finditer(text)] or [0]
-    sessions[0] = 0  # the first header runs from the file's start (its XML declaration)
-    headers: dict[int, _Session | SiteError] = {}
-    out: list[tuple[int, HandRecord | SiteError]] = []
-    for line, start, next_game in games:
-        k = bisect.bisect_right(sessions, start) - 1
-        begin = sessions[max(k, 0)]
-        end = min(next_game, sessions[k + 1]) if k + 1 < len(sessions) else next_game
-        session = headers.get(begin)
-        if session is None:
-            try:
-                session = _Session(text[begin:start], 1 + text.count("\n", 0, begin))
-            except SiteError as error:
-                session = error
-            headers[begin] = session
-        if isinstance(session, SiteError):
-            out.append((line, session))
+    return list(read_pieces([text]))
+
+
+def read_pieces(
+    pieces: Iterable[str], limit: int = sys.maxsize, too_long: str = ""
+) -> Iterator[tuple[int, HandRecord | SiteError]]:
+    """Each hand of a text given a piece at a time (its DOCTYPE and ENTITY refused beforehand), cut by
+    :func:`cut_parts` and read as it comes: a ``<game>`` under the header of its session (the text from the
+    session's start to its first game, read once for all its games); a part over ``limit`` characters is the
+    error ``too_long``."""
+    header = Part("head", 1, "")  # cut_parts gives the head first
+    session: _Session | SiteError | None = None
+    games = 0
+    for part in cut_parts(pieces, sessions=True, limit=limit):
+        if part.kind != "game":
+            header, session = part, None
             continue
-        try:
-            out.append((line, _Game(session, text[start:end], line).read()))
-        except SiteError as error:
-            out.append((line, error))
-    return out
+        games += 1
+        if session is None:
+            session = _session(header, too_long)
+        if part.over:
+            yield part.line, SiteError(too_long, room=TITLE, line=part.line)
+        elif isinstance(session, SiteError):
+            yield part.line, session
+        else:
+            try:
+                yield part.line, _Game(session, part.text, part.line).read()
+            except SiteError as error:
+                yield part.line, error
+    if not games:
+        yield 1, SiteError("no <game> in the session", room=TITLE, line=1)
+
+
+def _session(header: Part, too_long: str) -> _Session | SiteError:
+    """The session whose header is ``header``, or why it cannot be read."""
+    if header.over:
+        return SiteError(too_long, room=TITLE, line=header.line)
+    try:
+        return _Session(header.text, header.line)
+    except SiteError as error:
+        return error
 
 
 class _Session:

@@ -33,7 +33,8 @@ Seats are numbered as the file numbers them plus one (the file's seat 0 is seat 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+import sys
+from collections.abc import Iterable, Iterator, Mapping
 from types import MappingProxyType
 from typing import Any, Final
 
@@ -41,9 +42,9 @@ from ...cards import Card
 from ...engine import Variant
 from ..model import HandRecord
 from .base import HandBuilder, NotStudGameError, SiteError
-from .ipoker import XmlElement, cut_game, number, parse_xml, refuse_hostile, split_games
+from .ipoker import Part, XmlElement, cut_game, cut_parts, number, parse_xml, refuse_hostile
 
-__all__ = ["OPTIONS", "TITLE", "detect", "loads_each"]
+__all__ = ["OPTIONS", "TITLE", "detect", "loads_each", "read_pieces"]
 
 TITLE: Final = "Merge Gaming"
 
@@ -90,26 +91,41 @@ def loads_each(text: str) -> list[tuple[int, HandRecord | SiteError]]:
     """Every hand (``<game>``, with the ``<description>`` before it) of the text, each read on its own."""
     text = text.removeprefix("\ufeff")
     refuse_hostile(text, TITLE)
-    _, games = split_games(text, TITLE)
-    out: list[tuple[int, HandRecord | SiteError]] = []
-    previous_end = 0
-    for line, start, end in games:
-        description = None
-        found = [m for m in _DESCRIPTION.finditer(text, previous_end, start)]
-        previous_end = start
-        try:
-            if found:
-                mark = found[-1]
-                at = line - text.count("\n", mark.start(), start)
-                elements = parse_xml(mark.group(0), at, TITLE)
-                description = elements[0] if len(elements) == 1 else None
-            chunk = cut_game(text[start:end], line, TITLE, _TAIL)
-            out.append((line, _Game(chunk, line, description).read()))
-        except SiteError as error:
-            out.append((line, error))
+    return list(read_pieces([text]))
+
+
+def read_pieces(
+    pieces: Iterable[str], limit: int = sys.maxsize, too_long: str = ""
+) -> Iterator[tuple[int, HandRecord | SiteError]]:
+    """Each hand of a text given a piece at a time (its DOCTYPE and ENTITY refused beforehand), cut before each
+    ``<game`` (:func:`~studpoker.history.sites.ipoker.cut_parts`) and read as it comes under the last
+    ``<description>`` of the text before it (since the previous ``<game`` began); a hand over ``limit`` characters
+    is the error ``too_long``."""
+    mark: tuple[str, int] | None = None  # the last <description> before the part: its text, the lines after it
+    games = 0
+    for part in cut_parts(pieces, sessions=False, limit=limit):
+        if part.kind == "game":
+            games += 1
+            yield part.line, _read(part, mark, too_long)
+        marks = list(_DESCRIPTION.finditer(part.text))
+        mark = (marks[-1].group(0), part.text.count("\n", marks[-1].start())) if marks else None
     if not games:
-        out.append((1, SiteError("no <game> in the file", room=TITLE, line=1)))
-    return out
+        yield 1, SiteError("no <game> in the file", room=TITLE, line=1)
+
+
+def _read(part: Part, mark: tuple[str, int] | None, too_long: str) -> HandRecord | SiteError:
+    """The hand of one ``<game>`` part under its description (``mark``), or why it cannot be read."""
+    if part.over:
+        return SiteError(too_long, room=TITLE, line=part.line)
+    try:
+        description = None
+        if mark is not None:
+            elements = parse_xml(mark[0], part.line - mark[1], TITLE)
+            description = elements[0] if len(elements) == 1 else None
+        chunk = cut_game(part.text, part.line, TITLE, _TAIL)
+        return _Game(chunk, part.line, description).read()
+    except SiteError as error:
+        return error
 
 
 class _Game:
