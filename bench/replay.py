@@ -9,7 +9,7 @@ seven-card stud, stud hi/lo and razz; ``STUDPOKER_DATA`` or ``--data`` points el
 read from memory as text, so no file I/O is timed. One timed hand is everything from the
 PHH text to the final state:
 
-* studpoker: ``replay(phh.loads(text, preset="tournament"))``: parse the TOML, build the
+* studpoker: ``replay(phh.loads_hand(text, preset="tournament"))``: parse the TOML, build the
   rules (the files' stakes under the ``tournament`` preset, as the data README asks), then apply every
   dealing and betting action through the rules engine, which checks each one, settles
   the pots and shows down.
@@ -59,7 +59,7 @@ DEFAULT_DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 
 
 def ours_tournament(text: str) -> list[int]:
-    return list(replay(phh.loads(text, preset="tournament")).state.stacks)
+    return list(replay(phh.loads_hand(text, preset="tournament")).state.stacks)
 
 
 def pokerkit_replayer() -> Callable[[str], list[int]] | None:
@@ -76,7 +76,7 @@ def pokerkit_replayer() -> Callable[[str], list[int]] | None:
 
 
 def finishing_stacks(text: str) -> list[int]:
-    return [int(s) for s in phh.loads(text).finishing_stacks or ()]
+    return [int(s) for s in phh.loads_hand(text).finishing_stacks or ()]
 
 
 def block(replayer: Callable[[str], list[int]], texts: list[str], seconds: float) -> tuple[int, float]:

@@ -299,7 +299,7 @@ def test_a_session_is_saved_and_loaded(tmp_path: Path) -> None:
     # a standard .phhs: any PHH reader sees ten hands
     from studpoker.history import phh
 
-    assert len(phh.loads_all(path.read_text())) == 10
+    assert len(phh.loads(path.read_text())) == 10
 
 
 def test_bad_session_files_give_clear_errors(tmp_path: Path) -> None:

@@ -144,7 +144,7 @@ def test_convert_phh_to_pokerstars_and_back(
     text_file, back = tmp_path / "hand.txt", tmp_path / "hand.phh"
     assert stud(capsys, "convert", source, text_file)[0] == 0
     assert stud(capsys, "convert", text_file, back, "--to", "phh")[0] == 0
-    a, b = phh.loads(source.read_text(encoding="utf-8")), phh.loads(back.read_text(encoding="utf-8"))
+    a, b = phh.loads_hand(source.read_text(encoding="utf-8")), phh.loads_hand(back.read_text(encoding="utf-8"))
     assert a.actions == b.actions and a.starting_stacks == b.starting_stacks and a.players == b.players
 
 
@@ -175,8 +175,8 @@ def test_one_unreadable_hand_spoils_no_other(
     assert len([x for x in out.splitlines() if ": pot " in x]) == len(hands) - 1  # every other hand replayed
     assert out.splitlines()[-1] == f"{len(hands) - 1} hands replayed; 1 could not be read"
     # the same in a .phhs: a hand whose TOML is broken
-    records = phh.loads_all(phh.dumps_all(hands))
-    many = phh.dumps_all(records).replace("antes = [", "antes = [[", 1)
+    records = phh.loads(phh.dumps(hands))
+    many = phh.dumps(records).replace("antes = [", "antes = [[", 1)
     code, out, err = stud(capsys, "replay", write(tmp_path, "hands.phhs", many))
     assert code == 1 and "hands.phhs hand 1 (line 1): not valid TOML" in err
     assert f"{len(records) - 1} hands replayed; 1 could not be read" in out
@@ -323,7 +323,7 @@ def test_convert_any_room_to_phh(capsys: pytest.CaptureFixture[str], shared_data
     target = tmp_path / "bovada.phhs"
     code, out, err = stud(capsys, "convert", source, target)
     assert (code, err, out) == (0, "", f"40 hands written to {target}\n")
-    records = phh.loads_all(target.read_text())
+    records = phh.loads(target.read_text())
     assert len(records) == 40 and records[0].players[0] == "Seat+1"
     code, out, _ = stud(capsys, "replay", target)
     assert code == 0 and len(out.splitlines()) == 40

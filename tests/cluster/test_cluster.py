@@ -125,7 +125,7 @@ def down_cards(books: Books, table_id: int, hand: int) -> dict[int, set[str]]:
     rows = books.rows("SELECT phh, players FROM hands WHERE table_id = :t AND number = :n", t=table_id, n=hand)
     assert rows and rows[0][0], f"hand {hand} has no PHH"
     text, players = rows[0]
-    state = replay(phh.loads(text)).state
+    state = replay(phh.loads_hand(text)).state
     return {int(p["seat"]): {str(c) for c in state.down_cards(i)} for i, p in enumerate(players)}
 
 

@@ -124,6 +124,6 @@ def test_eight_players_to_the_end_share_the_community_card() -> None:
 
 def test_a_hand_with_unknown_cards_is_refused() -> None:
     state = played(Variant.STUD7, 3, seed=2, fold=0.3)
-    public = replay(seen_by(phh.loads(phh.dumps(record_hand(state))), None)).state
+    public = replay(seen_by(phh.loads_hand(phh.dumps(record_hand(state))), None)).state
     with pytest.raises(ValueError, match="is unknown"):
         hand_streets(public)

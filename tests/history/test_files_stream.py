@@ -101,8 +101,8 @@ def test_hands_split_across_pieces_read_as_the_whole_text_reads(
         assert [(h.line, h.record) for h in hands] == [(line, hand) for line, hand in whole], path.name
     records = [h.record for h in hands if h.record is not None]
     tables = tmp_path / "hands.phhs"
-    tables.write_text("\ufeff# written by hand\n" + phh.dumps_all(records).replace("\n", "\r\n"), encoding="utf-8")
-    assert [h.record for h in read_each(tables)] == phh.loads_all(phh.dumps_all(records))
+    tables.write_text("\ufeff# written by hand\n" + phh.dumps(records).replace("\n", "\r\n"), encoding="utf-8")
+    assert [h.record for h in read_each(tables)] == phh.loads(phh.dumps(records))
 
 
 def test_a_hand_over_the_cap_is_an_error_of_its_own(tmp_path: Path, shared_data: Path) -> None:
@@ -140,7 +140,7 @@ def test_the_writer_writes_what_write_wrote_and_nothing_until_committed(
     if name == "one.phh":
         expected = phh.dumps(chosen[0])
     elif name == "many.phhs":
-        expected = phh.dumps_all(chosen)
+        expected = phh.dumps(chosen)
     assert path.read_text(encoding="utf-8") == expected
     with HandWriter(tmp_path / "left.phhs") as writer:
         writer.add(chosen[0])  # no commit: nothing is written

@@ -27,8 +27,8 @@ def test_a_history_is_read_without_warnings(shared_data: Path) -> None:
     text = (shared_data / "phh" / "wsop-2023-43-5" / "48_F7S-8.phh").read_text()
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        record = phh.loads(text)
-        phh.loads(text, preset="tournament")
+        record = phh.loads_hand(text)
+        phh.loads_hand(text, preset="tournament")
     (caution,) = record.rules.cautions()
     assert caution.startswith("a stud hi/lo bring-in is usually twice the ante or more: 75000 is less than 2 x 50000")
     with pytest.warns(RulesWarning, match="75000 is less than 2 x 50000"):
@@ -45,7 +45,7 @@ def wsop_files(data: Path) -> list[Path]:
 def test_all_wsop_hands_replay_to_their_finishing_stacks(shared_data: Path) -> None:
     notes = {}
     for path in wsop_files(shared_data):
-        record = phh.loads(path.read_text())
+        record = phh.loads_hand(path.read_text())
         record = record.with_rules(record.rules.with_preset("tournament"))
         result = replay(record, path.name)
         assert result.state.is_over, path.name
@@ -59,8 +59,8 @@ def test_all_wsop_hands_replay_to_their_finishing_stacks(shared_data: Path) -> N
 
 def test_wsop_hands_survive_a_round_trip(shared_data: Path) -> None:
     for path in wsop_files(shared_data):
-        record = phh.loads(path.read_text())
-        again = phh.loads(phh.dumps(record))
+        record = phh.loads_hand(path.read_text())
+        again = phh.loads_hand(phh.dumps(record))
         assert again == record, path.name
 
 
@@ -81,7 +81,7 @@ def test_engine_hands_round_trip_through_phh(variant: Variant) -> None:
         state = random_hand(seed, variant, players)
         record = record_hand(state, players=[f"Player {i}" for i in range(players)])
         text = phh.dumps(record)
-        back = phh.loads(text)
+        back = phh.loads_hand(text)
         assert back == record
         replayed = replay(back).state
         assert replayed.stacks == state.stacks and replayed.is_over
@@ -97,11 +97,11 @@ def test_rules_travel_in_the_rules_field() -> None:
     state = HandState(rules, [100, 100], seed=1)
     text = phh.dumps(record_hand(state))
     assert '_rules = { preset = "tournament", odd_chip_rule = "POSITION", raise_cap = 3 }' in text
-    assert phh.loads(text).rules == rules
-    unlimited = phh.loads(phh.dumps(record_hand(HandState(rules.replace(raise_cap=None), [100, 100], seed=1))))
+    assert phh.loads_hand(text).rules == rules
+    unlimited = phh.loads_hand(phh.dumps(record_hand(HandState(rules.replace(raise_cap=None), [100, 100], seed=1))))
     assert unlimited.rules.raise_cap is None
     casino = phh.dumps(record_hand(HandState(Rules(Variant.RAZZ, 1, 3, 10, 20), [100, 100], seed=1)))
-    assert "_rules" not in casino and phh.loads(casino).rules.preset == "casino"
+    assert "_rules" not in casino and phh.loads_hand(casino).rules.preset == "casino"
 
 
 MINIMAL = """variant = 'F7S'
@@ -115,22 +115,22 @@ actions = ['d dh p1 AsKs2c # the deuce brings in', '', '# a comment', 'd dh p2 Q
 
 
 def test_comments_underscore_fields_and_extension_variant() -> None:
-    record = phh.loads(MINIMAL + "_table_colour = 'green'\n_notes = { source = 'test' }\n")
+    record = phh.loads_hand(MINIMAL + "_table_colour = 'green'\n_notes = { source = 'test' }\n")
     assert record.actions[0] == Deal(0, (parse_card("As"), parse_card("Ks"), parse_card("2c")), "the deuce brings in")
     assert record.actions[2] == Comment("a comment")
     assert record.extra == {"_table_colour": "green", "_notes": {"source": "test"}}
-    again = phh.loads(phh.dumps(record))
+    again = phh.loads_hand(phh.dumps(record))
     assert again == record
-    five = phh.loads(MINIMAL.replace("F7S", "F5S").replace("AsKs2c", "As2c").replace("QdQc9h", "Qd9h"))
+    five = phh.loads_hand(MINIMAL.replace("F7S", "F5S").replace("AsKs2c", "As2c").replace("QdQc9h", "Qd9h"))
     assert five.rules.variant is Variant.STUD5
     assert replay(five).state.is_over
 
 
 def test_phhs_files_hold_several_hands() -> None:
     records = [record_hand(random_hand(seed, Variant.STUD7_HL8, 3)) for seed in range(5)]
-    text = phh.dumps_all(records)
+    text = phh.dumps(records)
     assert text.startswith("[1]\n") and "\n[5]\n" in text
-    assert phh.loads_all(text) == records
+    assert phh.loads(text) == records
 
 
 def test_unknown_cards_and_show_muck() -> None:
@@ -144,7 +144,7 @@ def test_unknown_cards_and_show_muck() -> None:
         "'p2 sm QdQc9h3d4d5d8s', 'p1 sm'",
     ]
     text = text.replace("'p2 cc']", "'p2 cc', " + ", ".join(streets) + "]")
-    record = phh.loads(text)
+    record = phh.loads_hand(text)
     assert Deal(1, (None, None, parse_card("9h"))) in record.actions
     assert record.actions[-1] == ShowMuck(0, None)
     state = replay(record).state
@@ -160,7 +160,7 @@ def test_community_card_is_d_db() -> None:
     assert state.community_card is not None
     text = phh.dumps(record_hand(state))
     assert f"'d db {state.community_card}'" in text
-    assert replay(phh.loads(text)).state.stacks == state.stacks
+    assert replay(phh.loads_hand(text)).state.stacks == state.stacks
 
 
 @pytest.mark.parametrize(
@@ -183,7 +183,7 @@ def test_community_card_is_d_db() -> None:
 )
 def test_malformed_files_name_the_problem(text: str, message: str) -> None:
     with pytest.raises(PHHError, match=message):
-        phh.loads(text)
+        phh.loads_hand(text)
 
 
 @pytest.mark.parametrize(
@@ -197,7 +197,7 @@ def test_malformed_files_name_the_problem(text: str, message: str) -> None:
     ],
 )
 def test_illegal_histories_name_the_action_and_rule(change: tuple[str, str], message: str, rule: str) -> None:
-    record = phh.loads(MINIMAL.replace(*change))
+    record = phh.loads_hand(MINIMAL.replace(*change))
     with pytest.raises(ReplayError, match=message) as info:
         replay(record, "hand 7")
     assert str(info.value).startswith("hand 7, action ")
@@ -205,7 +205,7 @@ def test_illegal_histories_name_the_action_and_rule(change: tuple[str, str], mes
 
 
 def test_truncated_hands_replay_as_far_as_they_go() -> None:
-    record = phh.loads(MINIMAL.replace(", 'p1 pb', 'p2 f'", ""))
+    record = phh.loads_hand(MINIMAL.replace(", 'p1 pb', 'p2 f'", ""))
     state = replay(record).state
     assert not state.is_over and state.actor == 0
 
@@ -214,7 +214,7 @@ def test_truncated_hands_replay_as_far_as_they_go() -> None:
 @given(st.text(max_size=400))
 def test_garbage_never_crashes(text: str) -> None:
     with contextlib.suppress(PHHError, ReplayError):
-        replay(phh.loads(text))
+        replay(phh.loads_hand(text))
 
 
 @settings(max_examples=300, deadline=None)
@@ -222,11 +222,11 @@ def test_garbage_never_crashes(text: str) -> None:
 def test_mutated_files_never_crash(start: int, length: int, insert: str) -> None:
     text = MINIMAL[:start] + insert + MINIMAL[start + length :]
     with contextlib.suppress(PHHError, ReplayError):
-        replay(phh.loads(text))
+        replay(phh.loads_hand(text))
 
 
 def test_record_fields() -> None:
-    record = phh.loads(MINIMAL + "players = ['Ann', 'Bob']\nseats = [3, 7]\nhand = 12\nevent = 'Test'\n")
+    record = phh.loads_hand(MINIMAL + "players = ['Ann', 'Bob']\nseats = [3, 7]\nhand = 12\nevent = 'Test'\n")
     assert isinstance(record, HandRecord) and record.name(1) == "Bob" and record.seats == (3, 7)
     assert record.info == {"hand": 12, "event": "Test"}
     assert isinstance(record.actions[4], Bet) and record.actions[4].verb == "pb"
@@ -251,16 +251,16 @@ def test_fast_toml_reader_agrees_with_tomllib(text: str) -> None:
 
 def test_loads_with_house_rules_equals_changing_them_afterwards() -> None:
     text = MINIMAL.replace("actions", '_rules = { raise_cap = 2, odd_chip_rule = "POSITION" }\nactions', 1)
-    read = phh.loads(text)
+    read = phh.loads_hand(text)
     for preset, rules in [("tournament", {}), (None, {"raise_cap": None}), ("tournament", {"raise_cap": 5})]:
-        direct = phh.loads(text, preset=preset, rules=rules)
+        direct = phh.loads_hand(text, preset=preset, rules=rules)
         assert direct.rules == read.rules.with_preset(preset, **rules)
         assert direct.rules.preset == (preset or "casino")
-    assert phh.loads_all(f"[1]\n{text}", preset="tournament")[0].rules == direct.rules.replace(raise_cap=2)
+    assert phh.loads(f"[1]\n{text}", preset="tournament")[0].rules == direct.rules.replace(raise_cap=2)
     with pytest.raises(RulesError, match="unknown rule parameter 'cap'"):
-        phh.loads(text, rules={"cap": 3})
+        phh.loads_hand(text, rules={"cap": 3})
     with pytest.raises(PHHError, match="unknown preset"):
-        phh.loads(text, preset="home game")
+        phh.loads_hand(text, preset="home game")
 
 
 SHORT_ANTE = """variant = 'F7S'
@@ -282,7 +282,7 @@ def test_ante_trimming_status_says_how_antes_are_gathered(flag: str, stacks: tup
     """A player with 1 chip antes 1 of 2, all in, and wins the showdown: with the antes gathered as any chips (R5.2)
     he wins 3 (an ante-level side pot); as dead money, 5. Both were refused before unless the field was true."""
     text = SHORT_ANTE.format(flag=flag)
-    record = phh.loads(text)
+    record = phh.loads_hand(text)
     assert record.rules.ante_side_pots is (flag == "true")
     assert replay(record).state.stacks == stacks
     assert f"ante_trimming_status = {flag}" in phh.dumps(record)  # written back as it was read
@@ -291,20 +291,20 @@ def test_ante_trimming_status_says_how_antes_are_gathered(flag: str, stacks: tup
     assert tuple(last.stacks) == stacks  # PokerKit, which defines the field, agrees
     absent = text.replace("ante_trimming_status = false\n", "")
     if flag == "false":
-        assert phh.loads(absent).rules.ante_side_pots is False  # PHH's default
+        assert phh.loads_hand(absent).rules.ante_side_pots is False  # PHH's default
 
 
 def test_the_fast_reader_answers_for_every_real_file_and_line(shared_data: Path) -> None:
     """The quick reader must not only agree with tomllib: on the PHH that is written in practice (the WSOP files,
     every one of their lines alone, our own files, and lines with trailing comments) it must answer itself."""
     texts = [path.read_text(encoding="utf-8") for path in wsop_files(shared_data)]
-    texts.append(phh.dumps_all(phh.loads(t) for t in texts))  # a .phhs of them all, as we write it
+    texts.append(phh.dumps(phh.loads_hand(t) for t in texts))  # a .phhs of them all, as we write it
     pokerstars_hands = [
         record
         for path in sorted((shared_data / "pokerstars").glob("*.txt"))
         for record in pokerstars.loads(path.read_text(encoding="utf-8-sig"))
     ]
-    texts.append(phh.dumps_all(pokerstars_hands))  # decimal amounts, rake, user fields
+    texts.append(phh.dumps(pokerstars_hands))  # decimal amounts, rake, user fields
     lines = [line for text in texts for line in text.splitlines() if line.strip() and not line.startswith("[")]
     for text in [*texts, *lines]:
         fast = _simple_toml(text)
@@ -318,9 +318,9 @@ def test_decimal_amounts_are_whole_chips_with_their_value() -> None:
     text = MINIMAL.replace("antes = [1, 1]", "antes = [0.01, 0.01]").replace("bring_in = 3", "bring_in = 0.02")
     text = text.replace("small_bet = 10", "small_bet = 0.04").replace("big_bet = 20", "big_bet = 0.08")
     text = text.replace("starting_stacks = [100, 100]", "starting_stacks = [1.5, 2.25]")
-    record = phh.loads(text)
+    record = phh.loads_hand(text)
     assert record.chip_value == 0.01 and record.starting_stacks == (150, 225)
     assert (record.rules.ante, record.rules.bring_in, record.rules.small_bet) == (1, 2, 4)
     back = phh.dumps(record)
     assert "starting_stacks = [1.5, 2.25]" in back and "small_bet = 0.04" in back
-    assert phh.loads(back).chip_value == record.chip_value
+    assert phh.loads_hand(back).chip_value == record.chip_value

@@ -103,7 +103,7 @@ def _classify(record: HandRecord, where: str) -> str:
     assert result.state.is_over, where
     text = phh.dumps(record)
     ours = [s * record.chip_value for s in result.state.stacks]
-    again = phh.loads(text)  # our reader reads what we wrote to the same end
+    again = phh.loads_hand(text)  # our reader reads what we wrote to the same end
     assert [s * again.chip_value for s in replay(again).state.stacks] == pytest.approx(ours), where
     theirs, error = _pokerkit_stacks(text)
     limit = ""
@@ -145,7 +145,7 @@ def test_every_shared_hand_replays_in_pokerkit_or_meets_a_named_limit(shared_dat
             kind = _classify(record, f"{path.relative_to(shared_data)} hand {hand.number}")
             outcome[kind] += 1
             if kind == "replayed":
-                written = phh.loads(phh.dumps(record)).actions
+                written = phh.loads_hand(phh.dumps(record)).actions
                 folded = {a.player for a in record.actions if isinstance(a, Bet) and a.verb == "f"}
                 shows = sum(isinstance(a, ShowMuck) for a in record.actions)
                 lone_shows += shows > 0 and record.n - len(folded) == 1
@@ -171,7 +171,7 @@ def test_a_showdown_the_record_leaves_out_is_written() -> None:
     assert len(shows) == 3 and all(None not in (a.cards or (None,)) for a in shows)
     bare = dataclasses.replace(full, actions=tuple(a for a in full.actions if not isinstance(a, ShowMuck)))
     text = phh.dumps(bare)
-    assert [a for a in phh.loads(text).actions if isinstance(a, ShowMuck)] == shows  # each hand, as dealt
+    assert [a for a in phh.loads_hand(text).actions if isinstance(a, ShowMuck)] == shows  # each hand, as dealt
     theirs, error = _pokerkit_stacks(text)
     assert error is None and theirs == list(replay(bare).state.stacks)
     assert phh.dumps(full) == text  # what the engine's own record says
@@ -184,7 +184,7 @@ def test_a_record_that_does_not_replay_is_written_as_it_is() -> None:
     broken = dataclasses.replace(full, actions=tuple(a for a in kept if not isinstance(a, ShowMuck)))
     with pytest.raises(ReplayError):
         replay(broken)
-    assert not any(isinstance(a, ShowMuck) for a in phh.loads(phh.dumps(broken)).actions)
+    assert not any(isinstance(a, ShowMuck) for a in phh.loads_hand(phh.dumps(broken)).actions)
 
 
 def test_pokerkit_has_no_open_pair_double_bet() -> None:
@@ -197,7 +197,7 @@ big_bet = 8
 starting_stacks = [100, 100]
 actions = ['d dh p1 2c3dAh', 'd dh p2 KsKd9c', 'p2 pb', 'p1 cc', 'd dh p1 Ac', 'd dh p2 5s', 'p1 cbr 8', 'p2 cc']
 """
-    record = phh.loads(text)
+    record = phh.loads_hand(text)
     assert record.rules.open_pair_double_bet and replay(record).state.stacks == (89, 89)
     assert _needs_open_pair_double_bet(record)
     stacks, error = _pokerkit_stacks(text)

@@ -439,7 +439,7 @@ def test_wsop_phh_hands_convert_to_pokerstars_and_back(shared_data: Path) -> Non
     if not folder.is_dir():
         pytest.skip(f"the WSOP PHH hands are not in {folder} (set STUDPOKER_DATA)")
     for path in sorted(folder.glob("*.phh")):
-        record = phh.loads(path.read_text())
+        record = phh.loads_hand(path.read_text())
         record = record.with_rules(record.rules.with_preset("tournament"))
         [back] = loads(dumps(record))
         if path.name == "85_FR.phh":  # shows made at the all-in are written in the showdown
@@ -478,7 +478,7 @@ def test_what_cannot_be_written() -> None:
 
 def test_pokerstars_to_phh_and_back_keeps_every_action_and_amount(pokerstars_data: Path) -> None:
     for original in all_hands(pokerstars_data).values():
-        through_phh = phh.loads(phh.dumps(original))
+        through_phh = phh.loads_hand(phh.dumps(original))
         assert (through_phh.winnings, through_phh.rake) == (original.winnings, original.rake)
         [back] = loads(dumps(through_phh))
         assert back.actions == original.actions and back.starting_stacks == original.starting_stacks

@@ -137,7 +137,7 @@ def test_default_table_has_bots_and_plays(tmp_path: Path) -> None:
         from studpoker.history import phh
         from studpoker.history.replay import replay
 
-        replay(phh.loads(download.text))
+        replay(phh.loads_hand(download.text))
         assert client.get("/api/tables/1/hands/9999").status_code == 404
     assert invariants_after(settings)
 

@@ -80,7 +80,7 @@ def wire_hand(client: TestClient, **table: Any) -> None:
     finally:
         for ws in opened:
             ws.__exit__(None, None, None)
-    state = replay(phh.loads(stored_phh(client, table_id, 1))).state
+    state = replay(phh.loads_hand(stored_phh(client, table_id, 1))).state
     down = {seat: {str(c) for c in state.down_cards(p)} for p, seat in enumerate((1, 2, 3))}
     shown = {m["seat"] for m in logs[0] if m["type"] == "showdown"}
     assert 3 not in shown and any(m["type"] == "action" and m["action"] == "fold" and m["seat"] == 3 for m in logs[0])

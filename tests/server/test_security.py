@@ -227,7 +227,7 @@ def play_a_hand_where_bob_folds(client: TestClient) -> tuple[User, User, User, i
 
 def cards_of(text: str, player: int) -> list[str | None]:
     """Every card dealt to ``player`` in a PHH text, ``None`` for ``??``."""
-    record = phh.loads(text)
+    record = phh.loads_hand(text)
     out: list[str | None] = []
     for action in record.actions:
         if type(action).__name__ == "Deal" and action.player == player:  # type: ignore[union-attr]
@@ -253,11 +253,11 @@ def histories_show_only_what_was_seen(client: TestClient) -> None:
         hidden = cards_of(text_, 1)
         assert hidden[:2] == [None, None] and hidden[2] == bobs[2], "bob folded: only his door card was seen"
         assert not set(bobs[:2]) & set(text_.replace("?", " ").split("'")), "bob's down cards appear somewhere"
-        replay(phh.loads(text_))  # what is published is still a valid hand history
+        replay(phh.loads_hand(text_))  # what is published is still a valid hand history
     mine = bob.get(url).json()
     assert mine["seen_as"] == "player" and cards_of(mine["phh"], 1) == bobs  # bob sees his own cards
     assert bob.get(url + ".phh").text == mine["phh"]
-    showed = {a.player for a in phh.loads(full).actions if type(a).__name__ == "ShowMuck" and a.cards}  # type: ignore[union-attr]
+    showed = {a.player for a in phh.loads_hand(full).actions if type(a).__name__ == "ShowMuck" and a.cards}  # type: ignore[union-attr]
     assert showed == {0, 2}  # ann and cid went to the showdown
     for p in showed:  # a hand shown at the table is public
         assert cards_of(anonymous["phh"], p) == cards_of(full, p)
@@ -757,11 +757,11 @@ def test_finding_10_a_saved_hand_reads_back_whatever_the_table_name(client: Test
     deadline = time.monotonic() + 60
     while not client.get(f"/api/tables/{table_id}/hands").json()["hands"] and time.monotonic() < deadline:
         time.sleep(0.02)
-    record = phh.loads(stored_phh(client, table_id, 1))
+    record = phh.loads_hand(stored_phh(client, table_id, 1))
     assert record.info["table"] == odd
-    assert phh.loads(phh.dumps(replace(record, info={**record.info, "table": "a\x00b\x1f\x7fc"}))).info["table"] == (
-        "a\x00b\x1f\x7fc"
-    )
+    assert phh.loads_hand(phh.dumps(replace(record, info={**record.info, "table": "a\x00b\x1f\x7fc"}))).info[
+        "table"
+    ] == ("a\x00b\x1f\x7fc")
 
 
 # -- 11. Defaults that always fail -------------------------------------------------------------------------

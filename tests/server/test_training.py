@@ -72,7 +72,7 @@ def test_a_training_hand_is_public_with_its_equities_street_by_street(client: Te
     assert data["variant"] == "RAZZ" and data["number"] == 1 and data["streets"]
     assert hand_row(client, table_id, 1).equity == data["streets"]  # stored with the hand
     assert client.get(f"/api/tables/{table_id}/hands/1/equity").json() == data
-    record = phh.loads(full)
+    record = phh.loads_hand(full)
     state = replay(record).state
     seats = {record.seats[p]: p for p in range(len(record.seats))}
     for street in data["streets"]:

@@ -61,11 +61,11 @@ def in_room(client: TestClient, work: Callable[[Any], Any]) -> Any:
 
 def public(full: str) -> str:
     """What anyone may see of a finished hand at an ordinary table."""
-    return phh.dumps(seen_by(phh.loads(full), None))
+    return phh.dumps(seen_by(phh.loads_hand(full), None))
 
 
 def seen_by_player(full: str, player: int) -> str:
-    return phh.dumps(seen_by(phh.loads(full), player))
+    return phh.dumps(seen_by(phh.loads_hand(full), player))
 
 
 def balance(user: User) -> int:
@@ -259,7 +259,7 @@ def test_a_player_of_an_ordinary_hand_sees_only_his_own_down_cards(client: TestC
     assert ann.post(f"/api/tables/{table_id}/sit-out").status_code == 200  # dealt in no more
     play_out(table_id, ann, hand=number)
     full = stored_phh(client, table_id, number)
-    record = phh.loads(full)
+    record = phh.loads_hand(full)
     me = list(record.players).index("ann")
     mine = ann.get(f"/api/tables/{table_id}/hands/{number}").json()
     assert mine["seen_as"] == "player" and mine["phh"] == seen_by_player(full, me)
@@ -787,7 +787,7 @@ def test_every_full_ring_training_hand_is_analysed(client: TestClient, variant: 
     finished_hands(ann, table_id, 2)
     for n in (1, 2):
         full = stored_phh(client, table_id, n)
-        record = phh.loads(full)
+        record = phh.loads_hand(full)
         answer = client.get(f"/api/tables/{table_id}/hands/{n}/equity")
         assert answer.status_code == 200, answer.text
         data = answer.json()

@@ -82,7 +82,7 @@ def test_histories_are_saved_and_counted(tmp_path: Path, capsys: pytest.CaptureF
     code, out, err = stud(capsys, *BASE, *args)
     assert code == 0, err
     document = json.loads(out)
-    records = phh.loads_all(target.read_text(encoding="utf-8"))
+    records = phh.loads(target.read_text(encoding="utf-8"))
     assert document["histories"] == {"path": str(target), "hands": len(records)} and 60 < len(records) < 140
     assert document["sampled_hands"] == len(records)
     assert {record.players[0].split(":")[1] for record in records} == {"tight-aggressive", "calling-station"}

@@ -81,7 +81,7 @@ def test_the_standard_error_is_the_sample_sd_over_root_n() -> None:
     chunk = play_chunk(spec, 0)
     per_hand: dict[int, list[int]] = defaultdict(list)
     for number, text in chunk.histories:
-        record = phh.loads(text)
+        record = phh.loads_hand(text)
         assert sum(record.finishing_stacks or ()) == sum(record.starting_stacks)  # every hand conserves chips
         for p, name in enumerate(record.players):
             bot = int(name.split(":")[0]) - 1
@@ -125,7 +125,7 @@ def test_duplicate_agrees_with_plain_and_has_the_smaller_standard_error() -> Non
 
 
 def _cards_by_seat(text: str) -> list[list[str]]:
-    record = phh.loads(text)
+    record = phh.loads_hand(text)
     cards: list[list[str]] = [[] for _ in range(record.n)]
     for action in record.actions:
         if isinstance(action, Deal):
@@ -160,9 +160,9 @@ def test_histories_are_saved_sampled_replayable_and_the_same_on_two_workers(tmp_
     second = simulate(spec, workers=2, histories=two)
     text = one.read_text(encoding="utf-8")
     assert text == two.read_text(encoding="utf-8") and first.to_dict() == second.to_dict()
-    records = phh.loads_all(text)
+    records = phh.loads(text)
     assert len(records) == first.sampled and 200 < first.sampled < 400
-    assert phh.dumps_all(records) == text  # the sections dumps_all writes
+    assert phh.dumps(records) == text  # the sections dumps_all writes
     numbers = [record.info["hand"] for record in records]
     assert numbers == sorted(numbers) and len(set(numbers)) == len(numbers)
     for record in records:

@@ -237,7 +237,7 @@ def _phh_each(path: Path, tables: bool, limit: int) -> Iterator[FileHand]:
                 yield FileHand(1, 1, error=_too_long(limit))
             elif (text := "".join(whole)).strip():
                 try:
-                    single = FileHand(1, 1, record=phh.loads(text))
+                    single = FileHand(1, 1, record=phh.loads_hand(text))
                 except ValueError as error:
                     single = FileHand(1, 1, error=str(error))
                 yield single
@@ -425,8 +425,8 @@ def read(path: Path, fmt: str | None = None) -> list[HandRecord]:
                     records.append(hand.record)
             return records
         if path.suffix.lower() == ".phhs":
-            return phh.loads_all(text)
-        return [phh.loads(text)]
+            return phh.loads(text)
+        return [phh.loads_hand(text)]
     except ValueError as error:
         raise HistoryFileError(f"{path}: {error}") from None
 
@@ -484,7 +484,7 @@ class HandWriter:
         if self.held is not None:
             self._put(phh.dumps(self.held))
         elif self.count == 0 and self.format != "pokerstars":
-            self._put(phh.dumps_all([]))
+            self._put(phh.dumps([]))
         try:
             self.file.close()
             self.part.replace(self.path)

@@ -7,7 +7,7 @@ field ``_rules``, an inline table with an optional ``preset`` and any parameter 
 section 2 by its name; without it the ``casino`` preset applies. Other fields starting
 with ``_`` are kept unchanged on a round trip.
 
->>> text = dumps(loads('''
+>>> text = dumps(loads_hand('''
 ... variant = 'FR'
 ... antes = [1, 1]
 ... bring_in = 2
@@ -20,6 +20,10 @@ with ``_`` are kept unchanged on a round trip.
 >>> print(text.splitlines()[0], text.splitlines()[-1], sep="\\n")
 variant = 'FR'
 _rules = { preset = "tournament" }
+
+The verbs are those of every format studpoker reads (:mod:`studpoker.history`): :func:`loads` and :func:`load` give a
+list of hands (one for a ``.phh``, each table of a ``.phhs``), :func:`dumps` and :func:`dump` write one hand as a
+``.phh`` or several as a ``.phhs``; :func:`loads_hand` reads exactly one.
 """
 
 from __future__ import annotations
@@ -44,11 +48,14 @@ from .replay import ReplayError, replay
 __all__ = [
     "VARIANT_CODES",
     "PHHError",
+    "dump",
     "dumps",
     "dumps_all",
+    "load",
     "loads",
     "loads_all",
     "loads_each",
+    "loads_hand",
     "read_tables",
     "starts_table",
 ]
@@ -77,7 +84,23 @@ class PHHError(ValueError):
 # -- reading -----------------------------------------------------------------------------------------
 
 
-def loads(text: str, *, preset: str | None = None, rules: Mapping[str, Any] | None = None) -> HandRecord:
+def loads(text: str, *, preset: str | None = None, rules: Mapping[str, Any] | None = None) -> list[HandRecord]:
+    """Every hand of a PHH text: the one of a ``.phh`` file, or each table (``[1]``, ``[2]``...) of a ``.phhs``;
+    ``preset`` and ``rules`` as for :func:`loads_hand`. Stops at the first hand it cannot read (:class:`PHHError`);
+    :func:`loads_each` reads each hand on its own."""
+    if any(starts_table(line) for line in text.splitlines()):
+        return _loads_tables(text, preset, rules)
+    return [loads_hand(text, preset=preset, rules=rules)]
+
+
+def load(path: Any, *, preset: str | None = None, rules: Mapping[str, Any] | None = None) -> list[HandRecord]:
+    """:func:`loads` of the file at ``path`` (a ``.phh`` or ``.phhs``; its encoding detected)."""
+    from .files import read_text
+
+    return loads(read_text(path, PHHError), preset=preset, rules=rules)
+
+
+def loads_hand(text: str, *, preset: str | None = None, rules: Mapping[str, Any] | None = None) -> HandRecord:
     """Read one hand (the contents of a ``.phh`` file).
 
     ``preset`` and ``rules`` set house rules the file does not state: ``preset`` replaces the
@@ -89,8 +112,13 @@ def loads(text: str, *, preset: str | None = None, rules: Mapping[str, Any] | No
 
 
 def loads_all(text: str, *, preset: str | None = None, rules: Mapping[str, Any] | None = None) -> list[HandRecord]:
-    """Read every hand of a ``.phhs`` file (tables ``[1]``, ``[2]``, ... each holding one hand);
-    ``preset`` and ``rules`` as for :func:`loads`."""
+    """Deprecated: :func:`loads` reads every hand of a ``.phhs`` text (and the one of a ``.phh``)."""
+    warnings.warn("phh.loads_all is deprecated: phh.loads reads every hand", DeprecationWarning, stacklevel=2)
+    return _loads_tables(text, preset, rules)
+
+
+def _loads_tables(text: str, preset: str | None, rules: Mapping[str, Any] | None) -> list[HandRecord]:
+    """Every hand of a ``.phhs`` file (tables ``[1]``, ``[2]``, ... each holding one hand)."""
     document = _toml(text)
     hands = []
     for key, value in document.items():
@@ -604,14 +632,33 @@ _CARD_TEXT: dict[str, Card] = {str(card): card for card in CARDS}  # "As": the s
 # -- writing -----------------------------------------------------------------------------------------
 
 
-def dumps(record: HandRecord) -> str:
-    """The hand as PHH text."""
-    return "".join(f"{key} = {_toml_value(value)}\n" for key, value in _fields(record))
+def dumps(records: HandRecord | Iterable[HandRecord]) -> str:
+    """PHH text: one hand (a record) as a ``.phh``, several (any iterable of records, even of one) as a ``.phhs`` of
+    tables ``[1]``, ``[2]``..."""
+    if isinstance(records, HandRecord):
+        return _hand_text(records)
+    return "\n".join(f"[{i}]\n{_hand_text(record)}" for i, record in enumerate(records, 1))
+
+
+def dump(records: HandRecord | Iterable[HandRecord], path: Any) -> None:
+    """Write :func:`dumps` of ``records`` to the file at ``path`` (UTF-8)."""
+    from pathlib import Path
+
+    try:
+        Path(path).write_text(dumps(records), encoding="utf-8")
+    except OSError as error:
+        raise PHHError(f"{path}: {error.strerror or error}") from None
 
 
 def dumps_all(records: Iterable[HandRecord]) -> str:
-    """Several hands as one ``.phhs`` text."""
-    return "\n".join(f"[{i}]\n{dumps(record)}" for i, record in enumerate(records, 1))
+    """Deprecated: :func:`dumps` of several records writes a ``.phhs``."""
+    warnings.warn("phh.dumps_all is deprecated: phh.dumps(records) writes a .phhs", DeprecationWarning, stacklevel=2)
+    return dumps(list(records))
+
+
+def _hand_text(record: HandRecord) -> str:
+    """One hand as PHH text (a ``.phh`` file's contents)."""
+    return "".join(f"{key} = {_toml_value(value)}\n" for key, value in _fields(record))
 
 
 def _fields(record: HandRecord) -> list[tuple[str, Any]]:

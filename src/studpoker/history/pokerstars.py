@@ -156,6 +156,7 @@ __all__ = [
     "NotStudError",
     "PokerStarsError",
     "check",
+    "dump",
     "dumps",
     "is_header",
     "load",
@@ -1524,6 +1525,14 @@ def _describe(variant: Variant, cards: Sequence[Card]) -> str:
 
 
 # -- writing --------------------------------------------------------------------------------------------------
+
+
+def dump(records: HandRecord | Iterable[HandRecord], path: str | Path) -> None:
+    """Write :func:`dumps` of ``records`` to the file at ``path`` (UTF-8)."""
+    try:
+        Path(path).write_text(dumps(records), encoding="utf-8")
+    except OSError as error:
+        raise PokerStarsError(f"{path}: {error.strerror or error}") from None
 
 
 def dumps(records: HandRecord | Iterable[HandRecord], first: int = 1) -> str:

@@ -7,7 +7,7 @@
 >>> while not state.is_over:
 ...     _ = state.apply(state.legal_actions()[-1])
 >>> record = record_hand(state, players=["Ann", "Bob"])
->>> replay(phh.loads(phh.dumps(record))).state.stacks == state.stacks
+>>> replay(phh.loads_hand(phh.dumps(record))).state.stacks == state.stacks
 True
 
 A hand where nobody showed: the table saw only the door cards, Bob also saw his own.

@@ -1,7 +1,7 @@
 """Replaying a hand history through the rules engine: every card and action checked, the result computed.
 
 >>> from studpoker.history import phh
->>> record = phh.loads('''
+>>> record = phh.loads_hand('''
 ... variant = 'F7S'
 ... antes = [1, 1]
 ... bring_in = 3

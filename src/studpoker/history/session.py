@@ -53,7 +53,7 @@ def dumps_session(table: Table) -> str:
         raise TableError("no hand has been played at this table: there is nothing to save")
     snapshot = {k: v for k, v in table.snapshot().items() if v is not None}
     records[-1] = replace(records[-1], extra={**records[-1].extra, "_session": snapshot})
-    return phh.dumps_all(records)
+    return phh.dumps(records)
 
 
 def save_session(table: Table, path: Path) -> None:
@@ -67,7 +67,7 @@ def save_session(table: Table, path: Path) -> None:
 
 def loads_session(text: str) -> Table:
     """A table from :func:`dumps_session`'s text: its hands replayed, its seats and counters as saved."""
-    records = phh.loads_all(text)
+    records = phh.loads(text)
     if not records:
         raise HistoryFileError("a session file holds at least one hand")
     snapshot: Any = records[-1].extra.get("_session")

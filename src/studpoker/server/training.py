@@ -36,7 +36,7 @@ def streets_of(phh_text: str, players: list[dict[str, Any]]) -> list[dict[str, A
     from ..history import phh
     from ..history.replay import replay
 
-    state = replay(phh.loads(phh_text)).state
+    state = replay(phh.loads_hand(phh_text)).state
     out = []
     for street in hand_streets(state):
         data = street.to_dict()

@@ -207,7 +207,7 @@ def _on_ray(spec: SimulationSpec, address: str, workers: int | None) -> Iterator
 
 
 class _HistoryFile:
-    """The ``.phhs`` being written: sections ``[1]``, ``[2]``... as :func:`studpoker.history.phh.dumps_all` writes
+    """The ``.phhs`` being written: sections ``[1]``, ``[2]``... as :func:`studpoker.history.phh.dumps` writes
     them, into a temporary file beside the target, renamed onto it when the run is complete, removed otherwise."""
 
     def __init__(self, path: str | os.PathLike[str] | None) -> None:

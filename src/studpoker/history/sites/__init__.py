@@ -21,7 +21,7 @@ hand at a time.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -45,7 +45,11 @@ __all__ = [
     "check",
     "decode",
     "detect",
+    "dump",
+    "dumps",
+    "load",
     "load_each",
+    "loads",
     "loads_each",
     "options",
     "room",
@@ -129,13 +133,48 @@ def loads_each(text: str, room_name: str | None = None) -> tuple[str, list[SiteH
     return name, hands
 
 
-def load_each(path: str | Path, room_name: str | None = None) -> tuple[str, list[SiteHand]]:
-    """:func:`loads_each` of the file at ``path`` (its encoding detected)."""
+def loads(text: str, room_name: str | None = None) -> list[HandRecord]:
+    """Every stud hand of ``text`` (the room ``room_name``, else detected), in order; hands of other games are left
+    out, and the first hand that cannot be read raises its :class:`SiteError`."""
+    records: list[HandRecord] = []
+    for hand in loads_each(text, room_name)[1]:
+        if hand.error is not None:
+            raise hand.error
+        if hand.record is not None:
+            records.append(hand.record)
+    return records
+
+
+def load(path: str | Path, room_name: str | None = None) -> list[HandRecord]:
+    """:func:`loads` of the file at ``path`` (its encoding detected)."""
+    return loads(_read(path), room_name)
+
+
+def dumps(records: HandRecord | Iterable[HandRecord], room_name: str) -> str:
+    """Rooms' files are read, not written: a :class:`SiteError` that says so and what to write instead (the verb
+    is here so that every format answers the same four)."""
+    raise SiteError(
+        f"studpoker reads {title(room_name)} hand histories but does not write them: write PHH (phh.dumps) or"
+        " PokerStars text (pokerstars.dumps)"
+    )
+
+
+def dump(records: HandRecord | Iterable[HandRecord], path: str | Path, room_name: str) -> None:
+    """As :func:`dumps`: a :class:`SiteError`, nothing written."""
+    dumps(records, room_name)
+
+
+def _read(path: str | Path) -> str:
     try:
         data = Path(path).read_bytes()
     except OSError as error:
         raise SiteError(f"{path}: {error.strerror or error}") from None
-    return loads_each(decode(data), room_name)
+    return decode(data)
+
+
+def load_each(path: str | Path, room_name: str | None = None) -> tuple[str, list[SiteHand]]:
+    """:func:`loads_each` of the file at ``path`` (its encoding detected)."""
+    return loads_each(_read(path), room_name)
 
 
 def check(record: HandRecord, result: ReplayResult) -> list[tuple[int | None, str]]:

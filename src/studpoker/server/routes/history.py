@@ -95,7 +95,7 @@ def _as_seen(
     player = _seat_of(row, who)
     try:
         shown_after = [i for i, p in enumerate(row.players) if p.get("shown")]  # an uncalled winner who showed
-        text = phh.dumps(seen_by(phh.loads(row.phh), player, shown_after))
+        text = phh.dumps(seen_by(phh.loads_hand(row.phh), player, shown_after))
     except Exception:  # a stored hand that does not replay: never serve its cards
         log.exception("table %s hand %s: the stored history does not replay", row.table_id, row.number)
         return None, "public"
