@@ -21,9 +21,9 @@ Importing the package is cheap: the engine, equity, histories, NumPy and the loo
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
 
+from . import _lazy
 from .cards import Card, CardError, Deck, Rank, Suit, format_cards, parse_card, parse_cards
 from .evaluation import (
     HandCategory,
@@ -54,7 +54,8 @@ if TYPE_CHECKING:
     )
     from .equity import EquityError, EquityResult, Range
     from .evaluation.batch import high_batch, low8_batch, razz_batch
-    from .history import HandRecord, ReplayError, replay
+    from .history.model import HandRecord
+    from .history.replay import ReplayError, replay
     from .table import Table, TableError
 
 __version__ = "0.1.0"
@@ -137,13 +138,7 @@ __all__ = [
 def __getattr__(name: str) -> Any:
     """Load a name of :data:`_LAZY` on first use (PEP 562) and keep it; the package itself stays light.
     ``history``, ``equity`` and ``svg`` are the sub-packages (as ``import studpoker.equity`` makes them too)."""
-    where = _LAZY.get(name)
-    if where is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    module = importlib.import_module(f".{where}", __name__)
-    value = module if where == name else getattr(module, name)
-    globals()[name] = value
-    return value
+    return _lazy.load(__name__, globals(), _LAZY, name)
 
 
 def __dir__() -> list[str]:

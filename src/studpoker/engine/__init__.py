@@ -10,6 +10,7 @@ Nothing here does I/O or imports anything above ``cards`` and ``evaluation``.
 
 from typing import TYPE_CHECKING
 
+from .. import _lazy
 from .errors import ActionError, CardSupplyError, EngineError, IllegalActionError, RulesError, RulesWarning
 from .rules import (
     ChipsRequest,
@@ -53,15 +54,7 @@ _LAZY = {
 
 def __getattr__(name: str) -> object:
     """Load a name of :data:`_LAZY` from its module on first use (PEP 562), then keep it here."""
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
-    loaded = importlib.import_module(f".{module}", __name__)
-    value = loaded if module == name else getattr(loaded, name)
-    globals()[name] = value
-    return value
+    return _lazy.load(__name__, globals(), _LAZY, name)
 
 
 __all__ = [
