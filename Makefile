@@ -8,7 +8,7 @@ VENV ?= .venv
 JOBS ?= 2
 PY := $(VENV)/bin/python
 
-.PHONY: run play test test-pure test-postgres test-cluster test-thorough lint docs bench fuzz clean
+.PHONY: run play test test-fast test-pure test-postgres test-cluster test-thorough lint docs bench fuzz clean
 
 # The engine is compiled once (`pip install -e .`, mypyc and three C kernels: one to four minutes), into a stamp
 # file .venv/.built.BUILD, and again only when the build metadata or a Python or C source under src/ is newer than
@@ -55,6 +55,16 @@ play: $(call installed,tui)
 
 test: $(call installed,test)
 	$(PY) -m pytest -n $(JOBS)
+
+# The edit-test loop: the cards, the variants, the engine, evaluation, equity and histories (their tests, the doctests
+# of their sources and of their docs pages), without the tests marked slow (they run in `make test`), browser or
+# cluster; under a minute on the 2-core reference machine. ARGS passes options to pytest (`ARGS='-k phh'`, `--lf`).
+FAST := tests/engine tests/evaluation tests/equity tests/history tests/test_cards.py tests/test_variant.py \
+	tests/test_deck.py tests/test_source_doctests.py src/studpoker/cards.py src/studpoker/variant.py \
+	src/studpoker/engine src/studpoker/evaluation src/studpoker/equity src/studpoker/history \
+	docs/cards.md docs/engine.md docs/evaluation.md docs/equity.md docs/histories.md
+test-fast: $(call installed,test)
+	$(PY) -m pytest -q -n $(JOBS) -m "not slow and not browser and not cluster" $(ARGS) $(FAST)
 
 # The engine, history, evaluation and equity tests again on pure Python (a copy of src/ without compiled modules).
 test-pure: $(call installed,test)

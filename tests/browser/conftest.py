@@ -16,6 +16,9 @@ import pytest
 from tests.server.conftest import _fail_on_server_errors  # noqa: F401 (the autouse fixture, here too)
 from tests.server.live import serve
 
+#: This folder: its tests are marked ``browser`` (below).
+HERE = Path(__file__).resolve().parent
+
 CHROMIUM = Path("/usr/bin/chromium")
 #: Screenshots of every major step and the axe-core reports (tests/browser/axe.py) go here (gitignored).
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -71,3 +74,12 @@ def browser(artifacts: Path) -> Iterator[object]:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True)
         yield chromium
         chromium.close()
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest's own hook deselects by ``-m``
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test of this folder ``browser`` (pyproject.toml registers it), so that ``-m "not browser"`` leaves
+    them out (``make test-fast``). The hook sees the whole session's items: only this folder's are marked."""
+    for item in items:
+        if item.path.is_relative_to(HERE):
+            item.add_marker(pytest.mark.browser)

@@ -34,6 +34,9 @@ from typing import Any
 
 import pytest
 
+#: This folder: its tests are marked ``cluster`` (below).
+HERE = Path(__file__).resolve().parent
+
 POSTGRES = os.environ.get("STUDPOKER_TEST_POSTGRES", "")
 REDIS_SERVER = shutil.which("redis-server") or ""
 
@@ -618,3 +621,12 @@ def pg_proxy(books: Books) -> Iterator[tuple[Proxy, str]]:
         yield proxy, url.set(host="127.0.0.1", port=proxy.port).render_as_string(hide_password=False)
     finally:
         proxy.close()
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest's own hook deselects by ``-m``
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test of this folder ``cluster`` (pyproject.toml registers it), so that ``-m "not cluster"`` leaves
+    them out (``make test-fast``). The hook sees the whole session's items: only this folder's are marked."""
+    for item in items:
+        if item.path.is_relative_to(HERE):
+            item.add_marker(pytest.mark.cluster)

@@ -612,6 +612,7 @@ def play_random_hands(
     return seen
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("check_fold", [False, True], ids=["tournament-mode", "cash-game-mode"])
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.value)
 def test_random_hands_agree_with_pokerkit(variant: Variant, check_fold: bool) -> None:
@@ -622,6 +623,7 @@ def test_random_hands_agree_with_pokerkit(variant: Variant, check_fold: bool) ->
     print(f"\n{variant.value} {SPEC_STAKES} check_fold={check_fold}: {time.perf_counter() - start:.1f}s {dict(seen)}")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.value)
 def test_random_hands_agree_with_pokerkit_with_dead_antes(variant: Variant) -> None:
     """Antes gathered as dead money (PokerKit untrimmed, our ante_side_pots=False), with short antes common."""
@@ -629,6 +631,7 @@ def test_random_hands_agree_with_pokerkit_with_dead_antes(variant: Variant) -> N
     print(f"\n{variant.value} dead antes: {dict(seen)}")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("stakes", "check_fold"),
     [(Stakes(2, 5, 10, 20), True), (Stakes(1, 4, 5, 10), False)],

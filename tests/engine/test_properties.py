@@ -170,6 +170,7 @@ def walk(value: Any) -> list[Any]:
     return out
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(random_hands())
 def test_views_never_show_hidden_cards(case: tuple[Rules, list[int], int, int, bool]) -> None:

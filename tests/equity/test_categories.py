@@ -284,6 +284,7 @@ def test_every_five_card_hand() -> None:
     assert result.players[1] == player
 
 
+@pytest.mark.slow
 def test_every_seven_card_hand() -> None:
     """Seven-card stud with no card known: every one of the 133,784,560 seven-card hands, counted exactly (the
     published category counts, as tests/evaluation/test_exhaustive.py has them)."""

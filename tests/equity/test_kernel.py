@@ -64,6 +64,7 @@ def test_the_compiled_tuple_counter_counts_what_numpy_counts() -> None:
         compared += 1
 
 
+@pytest.mark.slow
 def test_the_sweep_counts_what_the_tuple_counter_counts() -> None:
     rnd = random.Random(11)
     compared = 0

@@ -72,6 +72,7 @@ def _random_spot(rnd: random.Random) -> tuple[str, list[Any], list[Card]]:
     return game, hands, cards[at : at + rnd.randint(0, 4)]
 
 
+@pytest.mark.slow
 def test_range_equity_is_the_weighted_average_of_the_assignments() -> None:
     rnd = random.Random(8)
     compared = 0
@@ -112,6 +113,7 @@ def test_monte_carlo_with_ranges_agrees_with_the_exact_answer(
         assert s.range == t.range
 
 
+@pytest.mark.slow
 def test_three_players_two_ranges_monte_carlo_agrees() -> None:
     hands = ["As 2d 7c 3s 9h Td", "(XX),!(22) Kh 4c 8d 5s", "(QQ+),(AK):0.5 Qs Js 2h 3h"]
     exact = equity(hands, method="exact")

@@ -285,6 +285,7 @@ def check(s: Situation, specs: list[Spec]) -> None:
             assert r.matches(down) == weight
 
 
+@pytest.mark.slow
 def test_every_pattern_kind_equals_the_brute_force() -> None:
     """200 situations for each kind of term alone, and 200 unions of one to four random terms with random
     weights and exclusions. (A three-down-card situation, 16,215 combinations or so, checks four kinds in turn.)"""

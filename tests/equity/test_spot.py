@@ -56,7 +56,7 @@ def test_pool_needs_outcomes() -> None:
         ("7stud", ["As Ad 7c 7h 2s Kd", "Kh Qh Jh Th 9c 2d"], "3c"),
         ("razz", ["As 2d 3c 4h 6s", "Ac 2c 3d 4d Qs Qd"], ""),
         ("7stud8", ["As 2d 3c 4h 6s Kd", "Ac 2c 3d 4d Qs Qd", "5h 6h 7h 8h 9h Th 2h"], "Js Jd"),
-        ("5stud", ["As Ks Qs", "Ah Ad 2c 3c 4d", "7d 7s 8d"], "9c 9d"),
+        pytest.param("5stud", ["As Ks Qs", "Ah Ad 2c 3c 4d", "7d 7s 8d"], "9c 9d", marks=pytest.mark.slow),
     ],
 )
 def test_outcomes_counts_every_disjoint_deal(variant: str, hands: list[str], dead: str) -> None:

@@ -33,6 +33,7 @@ def test_one_core_means_one_process(monkeypatch: pytest.MonkeyPatch) -> None:
     assert api.auto_workers(Spot.parse("7stud", SEVEN), "montecarlo", 100_000_000) == 1
 
 
+@pytest.mark.slow
 def test_auto_gives_the_same_answer_as_one_process() -> None:
     auto = equity(SEVEN, trials=3_000_000, seed=4, workers=None)
     one = equity(SEVEN, trials=3_000_000, seed=4, workers=1)

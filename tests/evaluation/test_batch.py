@@ -22,6 +22,7 @@ BATCH = [high_batch, low8_batch, razz_batch]
 hands_st = st.integers(5, 7).flatmap(lambda k: st.lists(st.permutations(range(52)).map(lambda p: p[:k]), max_size=30))
 
 
+@pytest.mark.slow
 @given(hands_st)
 def test_scalar_equals_batch(hands: list[list[int]]) -> None:
     arr = np.array(hands, dtype=np.int64).reshape(len(hands), -1 if hands else 5)

@@ -33,7 +33,14 @@ def assert_same_order(ours: npt.NDArray[np.int64], theirs: npt.NDArray[np.int64]
     assert (np.diff(pairs[:, 1]) > 0).all(), "the orders differ"
 
 
-@pytest.mark.parametrize(("k", "n"), [(7, 1_000_000), (6, 200_000), (5, 200_000)])
+@pytest.mark.parametrize(
+    ("k", "n"),
+    [
+        pytest.param(7, 1_000_000, marks=pytest.mark.slow),
+        pytest.param(6, 200_000, marks=pytest.mark.slow),
+        (5, 200_000),
+    ],
+)
 def test_high_matches_phevaluator(k: int, n: int) -> None:
     hands = random_hands(n, k, seed=k)
     evaluate = {5: pheval.evaluate_5cards, 6: pheval.evaluate_6cards, 7: pheval.evaluate_7cards}[k]
@@ -52,7 +59,7 @@ def _pokerkit_ranks(hands: npt.NDArray[np.uint8], cls: type) -> npt.NDArray[np.i
     return np.array([0 if o is None else rank[o] for o in objects], dtype=np.int64)
 
 
-@pytest.mark.parametrize("k", [5, 6, 7])
+@pytest.mark.parametrize("k", [5, 6, pytest.param(7, marks=pytest.mark.slow)])
 def test_low8_matches_pokerkit(k: int) -> None:
     hands = random_hands(8_000, k, seed=100 + k)
     # Enrich with low cards so that most hands have a qualifying low.
@@ -63,7 +70,7 @@ def test_low8_matches_pokerkit(k: int) -> None:
     assert_same_order(low8_batch(hands).astype(np.int64), _pokerkit_ranks(hands, pokerkit.EightOrBetterLowHand))
 
 
-@pytest.mark.parametrize("k", [5, 7])
+@pytest.mark.parametrize("k", [5, pytest.param(7, marks=pytest.mark.slow)])
 def test_razz_matches_pokerkit(k: int) -> None:
     hands = random_hands(10_000, k, seed=200 + k)
     assert_same_order(razz_batch(hands).astype(np.int64), _pokerkit_ranks(hands, pokerkit.RegularLowHand))

@@ -9,6 +9,7 @@ from math import comb
 
 import numpy as np
 import numpy.typing as npt
+import pytest
 
 from studpoker.evaluation import (
     HandCategory,
@@ -74,6 +75,7 @@ def all_hands(size: int) -> Iterator[npt.NDArray[np.uint8]]:
             yield block
 
 
+@pytest.mark.slow
 def test_the_enumeration_is_complete() -> None:
     blocks = list(all_hands(5))
     hands = np.vstack(blocks)
@@ -102,6 +104,7 @@ def test_every_five_card_hand() -> None:
     assert low[1:].tolist() == [1024] * 56
 
 
+@pytest.mark.slow
 def test_every_seven_card_hand() -> None:
     high = np.zeros(7463, dtype=np.int64)
     low = np.zeros(57, dtype=np.int64)

@@ -151,7 +151,7 @@ def test_bad_cards_in_every_dtype_and_layout_raise_the_same_error(dtype: type, m
             assert f[1] == f"card index {bad} in row 2100, column 3 is outside 0..51", name
 
 
-@pytest.mark.parametrize("k", [5, 6, 7])
+@pytest.mark.parametrize("k", [5, 6, pytest.param(7, marks=pytest.mark.slow)])
 def test_kernel_numpy_and_scalar_agree(path: str, k: int) -> None:
     hands = random_hands(N, k, seed=k)
     rows = hands.tolist()

@@ -56,6 +56,7 @@ def test_a_written_file_reads_back_as_the_fresh_build(tmp_path: Path, fresh: Tab
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]  # no temporary file left behind
 
 
+@pytest.mark.slow
 def test_the_tables_a_process_reads_from_its_cache_equal_fresh_ones(tmp_path: Path, fresh: Tables) -> None:
     # A first process fills the cache; a second one reads it (and says so) and dumps what every table function
     # returns, which must be exactly what the generator builds.
@@ -216,6 +217,7 @@ def test_a_process_writes_where_the_environment_says_and_the_scalar_path_needs_n
     assert off.returncode == 0 and off.stdout.split()[0] == "None", off.stderr
 
 
+@pytest.mark.slow
 def test_two_processes_filling_the_cache_at_once(tmp_path: Path, fresh: Tables) -> None:
     code = (
         "import sys, time\n"

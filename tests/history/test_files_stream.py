@@ -170,6 +170,7 @@ CHILD = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 def test_reading_a_30_mb_file_of_junk_hands_keeps_memory_bounded(tmp_path: Path) -> None:
     """The whole-text reader held the text, its lines and an error a hand: hundreds of MB for 30 MB of junk."""
     path = tmp_path / "junk.txt"
@@ -304,6 +305,7 @@ def _big_xml(shared_data: Path, room: str, path: Path, size: int) -> int:
     return count
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("room", ["ipoker", "merge"])
 def test_reading_a_30_mb_xml_session_keeps_memory_bounded(tmp_path: Path, shared_data: Path, room: str) -> None:
     """The whole-text reader held the text, its bytes and every hand read: 70 to 100 MB more for 30 MB; a hand at a

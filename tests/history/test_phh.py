@@ -237,6 +237,7 @@ _TOML_PIECES += ["{", "}", ".", "e", "\x01", "\r", "é", "_", "1.5", "''", '""',
 _TOML_PIECES += [":", "10:08:43", "23:59:59.1234567", "24:00:00", "09:05:60", "1979-05-27"]  # local times
 
 
+@pytest.mark.slow
 @settings(max_examples=3000, deadline=None)
 @given(st.lists(st.sampled_from(_TOML_PIECES), max_size=14).map("".join))
 def test_fast_toml_reader_agrees_with_tomllib(text: str) -> None:

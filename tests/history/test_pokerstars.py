@@ -274,6 +274,7 @@ def test_files_that_are_not_there_or_not_text(tmp_path: Path) -> None:
     assert loads("") == [] and loads("\n\n") == []
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.text(max_size=300))
 def test_random_text_never_crashes(text: str) -> None:

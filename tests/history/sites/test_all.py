@@ -202,6 +202,7 @@ _DIGIT = re.compile(r"\d")
 _FIXTURE = [HealthCheck.too_slow, HealthCheck.function_scoped_fixture]  # shared_data: the same folder every example
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=_FIXTURE)
 @given(name=st.sampled_from(SMALL), where=st.integers(0, 10**6), bump=st.integers(1, 9))
 def test_a_changed_digit_is_never_a_good_hand_with_other_amounts(
@@ -219,6 +220,7 @@ def test_a_changed_digit_is_never_a_good_hand_with_other_amounts(
             assert hand[2] == before[hand[1]], f"{name}: a changed digit at {at} was accepted as another good hand"
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=_FIXTURE)
 @given(
     name=st.sampled_from(SMALL),
@@ -250,6 +252,7 @@ def test_damaged_files_give_only_our_errors(shared_data: Path, name: str, seed: 
     _outcome(text, EXPECTED[name].room)  # raises anything but our errors
 
 
+@pytest.mark.slow
 def test_a_cut_of_the_big_tournament_is_fuzzed_too(shared_data: Path) -> None:
     """The iPoker tournament file, damaged line by line at random places (a seeded sample)."""
     name = "iPoker/tour/7-StudHi-USD-STT-5-201103.txt"
