@@ -97,19 +97,18 @@ class Action:
         any case). Raises :class:`~studpoker.engine.errors.ActionError` for anything else."""
         if not isinstance(text, str):
             raise ActionError(f"an action is text such as 'raise to 30', got {text!r}")
-        match = _PARSE.fullmatch(text.strip().lower())
-        if match is None:
+        said = words(text)
+        if said is None:
             raise ActionError(
                 f"not an action: {text[:40]!r}; say fold, check, call 10, bring in 3, complete to 10, bet 10,"
                 " raise to 30, show or muck"
             )
-        word, amount = match[1], match[2]
-        kind = _PARSE_WORDS[word.replace("-", " ").replace("_", " ")]
+        kind, amount = said
         wagers = (ActionKind.CALL, ActionKind.BRING_IN, ActionKind.COMPLETE, ActionKind.BET, ActionKind.RAISE)
         if (amount is None) == (kind in wagers):
             need = "needs an amount" if amount is None else "takes no amount"
             raise ActionError(f"not an action: {text[:40]!r}: {kind.value} {need}")
-        return Action(kind, int(amount or 0))
+        return Action(kind, amount or 0)
 
     @staticmethod
     def fold() -> Action:
@@ -158,6 +157,17 @@ class Action:
         ):
             return f"Action({self.kind.value!r})"
         return f"Action({self.kind.value!r}, {self.amount})"
+
+
+def words(text: str) -> tuple[ActionKind, int | None] | None:
+    """The kind and the amount (``None`` where none is written) that an action's words name (``raise to 30``,
+    ``bring-in``, ``call``, any case), or ``None`` for text that names no action: the one grammar of
+    :meth:`Action.parse` and :meth:`~studpoker.engine.HandState.parse_action`."""
+    match = _PARSE.fullmatch(text.strip().lower())
+    if match is None:
+        return None
+    amount = match[2]
+    return _PARSE_WORDS[match[1].replace("-", " ").replace("_", " ")], None if amount is None else int(amount)
 
 
 def _kind(value: object) -> ActionKind:

@@ -27,7 +27,6 @@ an unknown card must be revealed (:attr:`unknown`), or when the hand is over.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -36,7 +35,7 @@ from typing import Any, NamedTuple, cast
 from ..cards import CARDS, Card, Deck, Rank, format_cards, parse_card, shuffle_in_place
 from ..evaluation import high_board_value, high_value, low_board_value, razz_value
 from ..evaluation.board import best_board, board_automaton, board_tiebreak
-from .actions import Action, ActionKind
+from .actions import Action, ActionKind, words
 from .codec import resolve_action
 from .errors import ActionError, CardSupplyError, IllegalActionError, RulesError
 from .events import (
@@ -90,20 +89,6 @@ class CardRequest(NamedTuple):
 
 _SHOWDOWN, _BET, _DEAL = Phase.SHOWDOWN, Phase.BET, Phase.DEAL
 
-#: An action as a player says it (:meth:`HandState.parse_action`): a word, "to", and an amount where one is needed.
-_SAID = re.compile(r"(fold|check|call|bring[ _-]?in|complete|bet|raise|show|muck)(?:\s+to)?(?:\s+(\d{1,12}))?")
-_SAID_WORDS = {
-    "fold": ActionKind.FOLD,
-    "check": ActionKind.CHECK,
-    "call": ActionKind.CALL,
-    "bring in": ActionKind.BRING_IN,
-    "bringin": ActionKind.BRING_IN,
-    "complete": ActionKind.COMPLETE,
-    "bet": ActionKind.BET,
-    "raise": ActionKind.RAISE,
-    "show": ActionKind.SHOW,
-    "muck": ActionKind.MUCK,
-}
 _REQUESTS: dict[tuple[int, int, int], CardRequest] = {}  # HandState.card_needed's answers, by (op, player, street)
 
 
@@ -1096,14 +1081,14 @@ class HandState:
         action, :class:`IllegalActionError` (listing the legal actions) for one not legal now."""
         if not isinstance(text, str):
             raise ActionError(f"an action is text such as 'call' or 'raise to 40', got {text!r}")
-        match = _SAID.fullmatch(text.strip().lower()) if len(text) <= 60 else None
-        if match is None:
+        said = words(text) if len(text) <= 60 else None
+        if said is None:
             raise ActionError(
                 f"not an action: {text[:40]!r}; say fold, check, call, bring in, complete, bet, raise (to N),"
                 " show or muck"
             )
-        kind = _SAID_WORDS[" ".join(match[1].replace("-", " ").replace("_", " ").split())]
-        return resolve_action(kind, None if match[2] is None else int(match[2]), self.legal_actions(), repr(text))
+        kind, amount = said
+        return resolve_action(kind, amount, self.legal_actions(), repr(text))
 
     def _check_legal(self, action: Action, legal: tuple[Action, ...]) -> None:
         """Raise unless ``action`` equals one of the legal actions."""
