@@ -6,12 +6,10 @@ the engine's JSON codec (:mod:`studpoker.engine.codec`, re-exported here), which
 dicts, and a bot's reply into one of the legal :class:`~studpoker.engine.Action` s. Every message is one
 JSON object on one line; docs/bot-protocol.md describes them field by field.
 
+A reply the codec refuses is a :class:`~studpoker.bots.base.BotError` here, with the codec's message:
+
 >>> from studpoker.engine import Action
 >>> legal = (Action.fold(), Action.call(10), Action.raise_to(20))
->>> action_from_json({"action": "raise", "amount": 20}, legal), action_from_json("call", legal)
-(Action('raise', 20), Action('call', 10))
->>> [action_to_json(a) for a in legal]
-[{'action': 'fold', 'amount': 0}, {'action': 'call', 'amount': 10}, {'action': 'raise', 'amount': 20}]
 >>> action_from_json({"action": "check"}, legal)
 Traceback (most recent call last):
     ...

@@ -46,11 +46,6 @@ __all__ = [
 _KINDS: dict[str, ActionKind] = {kind.value: kind for kind in ActionKind}
 
 
-def _refused(message: str) -> IllegalActionError:
-    """A reply that names no legal action: the state it was meant for is left as it was."""
-    return IllegalActionError(message)
-
-
 def card_to_json(card: Card | None) -> str | None:
     """A card as text (``"As"``, ``"Td"``), or ``None`` for a card the viewer may not see."""
     return None if card is None else str(card)
@@ -198,14 +193,16 @@ def resolve_action(kind: ActionKind, amount: int | None, legal: Sequence[Action]
         if len(same_kind) == 1:
             return same_kind[0]
         if same_kind:
-            raise _refused(f"{kind.value} needs an amount here (received {received}): legal: {_legal_text(legal)}")
+            raise IllegalActionError(
+                f"{kind.value} needs an amount here (received {received}): legal: {_legal_text(legal)}"
+            )
     else:
         for action in same_kind:
             if action.amount == amount:
                 return action
         if same_kind:
-            raise _refused(
+            raise IllegalActionError(
                 f"{kind.value} {amount} is not legal now (received {received}); legal: {_legal_text(legal)}"
                 " (amounts are the player's total for the betting round)"
             )
-    raise _refused(f"{kind.value} is not legal now (received {received}); legal: {_legal_text(legal)}")
+    raise IllegalActionError(f"{kind.value} is not legal now (received {received}); legal: {_legal_text(legal)}")
