@@ -35,6 +35,7 @@ __all__ = [
     "read_each",
     "read_text",
     "write",
+    "write_text",
 ]
 
 #: Format names and the file extensions that select them (any other file: the room is detected).
@@ -128,6 +129,15 @@ def read_text(path: str | Path, error: type[ValueError] = ValueError) -> str:
         ) from None
 
 
+def write_text(path: str | Path, text: str, error: type[ValueError] = ValueError) -> None:
+    """Write ``text`` to ``path`` (UTF-8), the counterpart of :func:`read_text`; ``error`` names the file when it
+    cannot be written."""
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as failure:
+        raise error(f"{path}: {failure.strerror or failure}") from None
+
+
 def read_each(path: Path, fmt: str | None = None, option: str = "--from") -> list[FileHand]:
     """Every hand in the file at ``path``, each read on its own (see :class:`FileHand`); an empty list for a file
     with no hand. :class:`HistoryFileError` only when the file itself cannot be read (missing, not decodable, no
@@ -198,12 +208,16 @@ def _room_each(path: Path, module: ModuleType, limit: int) -> Iterator[FileHand]
         if found is None:
             continue
         number += 1
-        if isinstance(found, sites.NotStudGameError):
-            yield FileHand(number, line, skipped=found.game)
-        elif isinstance(found, sites.SiteError):
-            yield FileHand(number, line, error=_site_error(found))
-        else:
-            yield FileHand(number, line, record=found)
+        yield _room_hand(number, line, found)
+
+
+def _room_hand(number: int, line: int, found: HandRecord | sites.SiteError) -> FileHand:
+    """A room reader's hand as a :class:`FileHand`: its record, its error, or the game it is skipped as."""
+    if isinstance(found, sites.NotStudGameError):
+        return FileHand(number, line, skipped=found.game)
+    if isinstance(found, sites.SiteError):
+        return FileHand(number, line, error=_site_error(found))
+    return FileHand(number, line, record=found)
 
 
 def _xml_each(path: Path, module: ModuleType, limit: int) -> Iterator[FileHand]:
@@ -218,12 +232,7 @@ def _xml_each(path: Path, module: ModuleType, limit: int) -> Iterator[FileHand]:
     def each() -> Iterator[FileHand]:
         pieces = _without_bom(p for p in _decoded(path) if p)
         for number, (line, found) in enumerate(module.read_pieces(pieces, limit, _too_long(limit)), 1):
-            if isinstance(found, sites.NotStudGameError):
-                yield FileHand(number, line, skipped=found.game)
-            elif isinstance(found, sites.SiteError):
-                yield FileHand(number, line, error=_site_error(found))
-            else:
-                yield FileHand(number, line, record=found)
+            yield _room_hand(number, line, found)
 
     return each()
 

@@ -72,7 +72,7 @@ def dump(records: HandRecord | Iterable[HandRecord], path: str | Path, fmt: str 
     """Write ``records`` to ``path`` a hand at a time (format from ``fmt``, else the extension: ``.phh``/``.phhs``
     PHH, ``.txt`` PokerStars); nothing is written if a hand cannot be."""
     if fmt is not None and fmt not in ("phh", "pokerstars"):
-        dumps([], fmt)  # a room: says it is read, not written
+        dumps(records, fmt)  # raises: a room's export is read, not written, or the format is unknown
     write([records] if isinstance(records, HandRecord) else list(records), Path(path), fmt)
 
 

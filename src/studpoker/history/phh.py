@@ -642,12 +642,9 @@ def dumps(records: HandRecord | Iterable[HandRecord]) -> str:
 
 def dump(records: HandRecord | Iterable[HandRecord], path: Any) -> None:
     """Write :func:`dumps` of ``records`` to the file at ``path`` (UTF-8)."""
-    from pathlib import Path
+    from .files import write_text
 
-    try:
-        Path(path).write_text(dumps(records), encoding="utf-8")
-    except OSError as error:
-        raise PHHError(f"{path}: {error.strerror or error}") from None
+    write_text(path, dumps(records), PHHError)
 
 
 def dumps_all(records: Iterable[HandRecord]) -> str:

@@ -1529,10 +1529,9 @@ def _describe(variant: Variant, cards: Sequence[Card]) -> str:
 
 def dump(records: HandRecord | Iterable[HandRecord], path: str | Path) -> None:
     """Write :func:`dumps` of ``records`` to the file at ``path`` (UTF-8)."""
-    try:
-        Path(path).write_text(dumps(records), encoding="utf-8")
-    except OSError as error:
-        raise PokerStarsError(f"{path}: {error.strerror or error}") from None
+    from .files import write_text
+
+    write_text(path, dumps(records), PokerStarsError)
 
 
 def dumps(records: HandRecord | Iterable[HandRecord], first: int = 1) -> str:
