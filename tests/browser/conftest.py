@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,6 +21,9 @@ from tests.server.live import serve
 HERE = Path(__file__).resolve().parent
 
 CHROMIUM = Path("/usr/bin/chromium")
+#: The bound of any one wait, in ms: the default of every page, context and ``expect`` the tests make. A busy
+#: machine may take seconds to show what a test waits for; a bug never shows it, so the bound is generous.
+TIMEOUT = 60_000
 #: Screenshots of every major step and the axe-core reports (tests/browser/axe.py) go here (gitignored).
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
@@ -57,9 +61,31 @@ def artifacts() -> Path:
     return ARTIFACTS
 
 
+class _Browser:
+    """The browser, with :data:`TIMEOUT` the default wait of every context and page it opens."""
+
+    def __init__(self, browser: Any) -> None:
+        self._browser = browser
+
+    def new_context(self, **options: Any) -> Any:
+        context = self._browser.new_context(**options)
+        context.set_default_timeout(TIMEOUT)
+        context.set_default_navigation_timeout(TIMEOUT)
+        return context
+
+    def new_page(self, **options: Any) -> Any:
+        page = self._browser.new_page(**options)
+        page.set_default_timeout(TIMEOUT)
+        page.set_default_navigation_timeout(TIMEOUT)
+        return page
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._browser, name)
+
+
 @pytest.fixture(scope="module")
 def browser(artifacts: Path) -> Iterator[object]:
-    """Headless Debian chromium driven by Playwright."""
+    """Headless Debian chromium driven by Playwright; every wait is bounded by :data:`TIMEOUT`."""
     if not CHROMIUM.exists():
         pytest.fail(
             f"the browser tests need Debian's chromium at {CHROMIUM}: install it with `apt-get install chromium` "
@@ -67,12 +93,13 @@ def browser(artifacts: Path) -> Iterator[object]:
             pytrace=False,
         )
     try:
-        from playwright.sync_api import sync_playwright
+        from playwright.sync_api import expect, sync_playwright
     except ImportError:
         pytest.fail("the browser tests need Playwright for Python: pip install -e '.[test]'", pytrace=False)
     with sync_playwright() as playwright:
+        expect.set_options(timeout=TIMEOUT)
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True)
-        yield chromium
+        yield _Browser(chromium)
         chromium.close()
 
 

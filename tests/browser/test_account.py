@@ -17,11 +17,10 @@ import httpx
 import pytest
 
 from .axe import assert_accessible
-from .conftest import ARTIFACTS
+from .conftest import ARTIFACTS, TIMEOUT
 
 PASSWORD = "correct horse battery"
 NEW = "purple monkey dishwasher"
-TIMEOUT = 10_000  # ms
 SIZES = [(390, 844), (1280, 800)]  # a phone, a desktop
 
 

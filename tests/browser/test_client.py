@@ -18,10 +18,11 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import expect
 
 from tests.server.live import free_port, serve
 
-from .conftest import ARTIFACTS
+from .conftest import ARTIFACTS, TIMEOUT
 
 PASSWORD = "correct horse battery"
 SHOWDOWN_SECONDS = 2.5  # the showdown time of the tables these tests open
@@ -105,7 +106,7 @@ def sit(page: Any, base: str, table_id: int, seat: int | None = None) -> None:
 
 def go(page: Any, base: str, table_id: int) -> None:
     page.goto(f"{base}/table/{table_id}")
-    page.locator("#conn", has_text="Connected").wait_for(state="attached", timeout=10_000)
+    page.locator("#conn", has_text="Connected").wait_for(state="attached", timeout=TIMEOUT)
 
 
 def shot(page: Any, name: str) -> None:
@@ -204,7 +205,7 @@ def _heads_up(browser: Any, room: str) -> tuple[Any, Any, int]:
     return ann, bob, table_id
 
 
-def _my_turn(pages: tuple[Any, Any], timeout: float = 15) -> Any:
+def _my_turn(pages: tuple[Any, Any], timeout: float = 120) -> Any:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         for page in pages:
@@ -226,31 +227,31 @@ def test_advance_actions_fire_once_and_clear_when_the_bet_changes(browser: Any, 
     first = _my_turn((ann, bob))  # the bring-in
     other = bob if first is ann else ann
     choice = other.locator('#advance button[data-advance="check"]')
-    choice.wait_for(timeout=5000)
+    choice.wait_for(timeout=TIMEOUT)
     choice.click()
     assert choice.get_attribute("aria-pressed") == "true"
     first.locator('#actions button.act[data-action="complete"]').click()  # a bet comes in: Check no longer holds
-    other.locator("#actions button.act").first.wait_for(timeout=5000)
-    assert other.locator('#advance button[aria-pressed="true"]').count() == 0
+    other.locator("#actions button.act").first.wait_for(timeout=TIMEOUT)
+    expect(other.locator('#advance button[aria-pressed="true"]')).to_have_count(0)
     assert other.locator('#actions button.act[data-action="call"]').count() == 1, "he decides the call himself"
     shot(other, "advance-cleared")
     # He calls with the keyboard: C is the call button's shortcut.
     assert other.locator('#actions button.act[data-action="call"] kbd').inner_text() == "C"
     other.keyboard.press("c")
-    other.locator("#center .street", has_text="4th street").wait_for(timeout=5000)
+    other.locator("#center .street", has_text="4th street").wait_for(timeout=TIMEOUT)
     # 4th street: whoever acts second chooses Check while the first one thinks.
     first = _my_turn((ann, bob))
     second = bob if first is ann else ann
     check = second.locator('#advance button[data-advance="check"]')
-    check.wait_for(timeout=5000)
+    check.wait_for(timeout=TIMEOUT)
     check.click()
     name = second.name  # type: ignore[attr-defined]
     before = _log(first).count(f"{name}: check")
     first.locator('#actions button.act[data-action="check"]').click()
-    first.locator("#center .street", has_text="5th street").wait_for(timeout=5000)
+    first.locator("#center .street", has_text="5th street").wait_for(timeout=TIMEOUT)
     time.sleep(0.3)
     assert _log(first).count(f"{name}: check") == before + 1, "the advance check was sent exactly once"
-    assert second.locator('#advance button[aria-pressed="true"]').count() == 0, "a choice serves one turn"
+    expect(second.locator('#advance button[aria-pressed="true"]')).to_have_count(0)  # a choice serves one turn
     # 5th street: nobody chose anything; the player whose turn it is gets his buttons and nothing is sent for him.
     turn = _my_turn((ann, bob))
     time.sleep(0.5)
@@ -273,7 +274,7 @@ def test_the_showdown_stays_for_the_tables_time(browser: Any, room: str) -> None
                 .observe(box, { attributes: true, attributeFilter: ['hidden'] });
             }"""
         )
-    deadline = time.monotonic() + 40
+    deadline = time.monotonic() + 300  # a bound for a hung table: a busy machine is slow
     while not ann.locator("#showdown:not([hidden]) h2").count():
         assert time.monotonic() < deadline, "the hand did not reach a showdown"
         for page in (ann, bob):
@@ -286,7 +287,7 @@ def test_the_showdown_stays_for_the_tables_time(browser: Any, room: str) -> None
     assert "wins" in text and "result" in text, text
     assert ann.locator("#seats .card.best").count() >= 5, "the winning five cards are marked"
     shot(ann, "showdown-held")
-    ann.wait_for_function("() => document.getElementById('showdown').hidden", timeout=(SHOWDOWN_SECONDS + 5) * 1000)
+    ann.wait_for_function("() => document.getElementById('showdown').hidden", timeout=TIMEOUT)
     times = ann.evaluate("() => window.showdownTimes")
     shown = [t for hidden, t in times if not hidden]
     gone = [t for hidden, t in times if hidden and shown and t > shown[0]]
@@ -305,33 +306,36 @@ def test_chat_is_text_and_a_player_can_mute_another(browser: Any, room: str) -> 
     ann.locator("#chat-text").fill(hostile)
     ann.locator("#chat-send").click()
     line = bob.locator("#log li.chat .text").last
-    line.wait_for(timeout=5000)
+    line.wait_for(timeout=TIMEOUT)
     assert line.text_content() == hostile
     assert bob.locator("#log img, #log b, #log script").count() == 0
     assert bob.evaluate("() => window.pwned") is None
-    # Bob mutes Ann (from her name in the log), then turns on the four-colour deck.
+    # Bob mutes Ann (from her name in the log, shown chat only so that the dealer's lines do not scroll it under
+    # the pointer), then turns on the four-colour deck.
+    bob.locator("#log-filter button", has_text="Chat only").click()
     bob.once("dialog", lambda dialog: dialog.accept())
     bob.locator("#log li.chat .who").last.click()
-    bob.locator("#muted button", has_text=ann.name).wait_for(timeout=5000)  # type: ignore[attr-defined]
-    assert bob.locator("#log li.chat").count() == 0
-    bob.locator("#deck-toggle").click()
-    assert "four-color" in (bob.evaluate("() => document.documentElement.className") or "")
-    time.sleep(0.5)  # the preferences are saved to the account
+    bob.locator("#muted button", has_text=ann.name).wait_for()  # type: ignore[attr-defined]
+    expect(bob.locator("#log li.chat")).to_have_count(0)
+    with bob.expect_response(lambda answer: answer.url.endswith("/api/me/preferences")) as saved:
+        bob.locator("#deck-toggle").click()
+    assert saved.value.ok, "the preferences are saved to the account"
+    expect(bob.locator("html")).to_have_class(re.compile("four-color"))
     bob.reload()
-    bob.locator("#conn", has_text="Connected").wait_for(state="attached", timeout=10_000)
-    bob.locator("#muted button").first.wait_for(timeout=5000)
+    bob.locator("#conn", has_text="Connected").wait_for(state="attached", timeout=TIMEOUT)
+    bob.locator("#muted button").first.wait_for(timeout=TIMEOUT)
     assert bob.locator("#deck-toggle").get_attribute("aria-pressed") == "true"
     ann.locator("#chat-text").fill("still there?")
     ann.locator("#chat-send").click()
-    ann.locator("#log li.chat .text", has_text="still there?").wait_for(timeout=5000)
+    ann.locator("#log li.chat .text", has_text="still there?").wait_for(timeout=TIMEOUT)
     time.sleep(0.5)
     assert "still there?" not in _log(bob), "a muted player's chat is hidden"
     # a visitor's chat box is disabled (and the server would refuse him anyway: tests/server)
     visitor = browser.new_page()
     visitor.goto(f"{room}/table/{table_id}")
-    visitor.locator("#conn", has_text="Connected").wait_for(state="attached", timeout=10_000)
-    assert visitor.locator("#chat-text").is_disabled()
-    assert hostile in visitor.locator("#log").inner_text(), "a visitor reads the chat as text too"
+    visitor.locator("#conn", has_text="Connected").wait_for(state="attached", timeout=TIMEOUT)
+    expect(visitor.locator("#chat-text")).to_be_disabled()
+    expect(visitor.locator("#log")).to_contain_text(hostile)  # a visitor reads the chat as text too
     visitor.close()
     for page in (ann, bob):
         page.context.close()
@@ -350,9 +354,9 @@ def test_two_tables_in_two_tabs(browser: Any, room: str) -> None:
     second.errors = []
     go(second, room, two)
     for page, name in ((first, "Seven-card stud"), (second, "Razz")):
-        assert name in (page.locator(".sign").text_content() or "")
+        expect(page.locator(".sign")).to_contain_text(name)
     played = {id(first): 0, id(second): 0}
-    deadline = time.monotonic() + 40
+    deadline = time.monotonic() + 300  # a bound for a hung table: a busy machine is slow
     while min(played.values()) < 3:
         assert time.monotonic() < deadline, played
         for page in (first, second):
@@ -361,11 +365,11 @@ def test_two_tables_in_two_tabs(browser: Any, room: str) -> None:
                     decide(page)
                     played[id(page)] += 1
         time.sleep(0.05)
-    assert "Razz" in (second.locator(".sign").text_content() or "")
+    expect(second.locator(".sign")).to_contain_text("Razz")
     first.close()
-    second.locator("#actions button.act").first.wait_for(timeout=20_000)
-    assert second.locator("#conn").inner_text() == "Connected"
-    assert second.locator("#banner").is_hidden()
+    second.locator("#actions button.act").first.wait_for()
+    expect(second.locator("#conn")).to_have_text("Connected")
+    expect(second.locator("#banner")).to_be_hidden()
     second.context.close()
 
 
@@ -380,21 +384,21 @@ def test_a_restart_mid_hand_says_the_hand_was_voided(browser: Any, tmp_path: Pat
         table_id = open_table(page, base, "STUD7", bots=2)
         sit(page, base, table_id)
         go(page, base, table_id)
-        page.locator("#actions button.act").first.wait_for(timeout=20_000)  # a hand is in play: it is his turn
+        page.locator("#actions button.act").first.wait_for(timeout=TIMEOUT)  # a hand is in play: it is his turn
         number = page.locator("#center .street").inner_text().split("#")[1].split()[0]
     # stopped mid-hand
     banner = page.locator("#banner .banner-item.connection")
-    banner.wait_for(timeout=10_000)
-    assert "Connection lost" in banner.inner_text()
-    assert page.locator("#conn").inner_text() in ("Reconnecting…", "Disconnected")
+    banner.wait_for(timeout=TIMEOUT)
+    expect(banner).to_contain_text("Connection lost")
+    expect(page.locator("#conn")).to_have_text(re.compile("^(Reconnecting…|Disconnected)$"))
     shot(page, "connection-lost")
     with serve(settings, port=port):
         voided = page.locator("#banner .banner-item", has_text="void")
-        voided.wait_for(timeout=20_000)
+        voided.wait_for(timeout=TIMEOUT)
         text = voided.inner_text()
         assert f"Hand #{number}" in text and "400" in text, text
-        assert page.locator("#banner .banner-item.connection").count() == 0
+        expect(page.locator("#banner .banner-item.connection")).to_have_count(0)
         shot(page, "hand-voided")
         page.locator("#banner button", has_text="OK").click()
-        assert page.locator("#banner").is_hidden()
+        expect(page.locator("#banner")).to_be_hidden()
         page.context.close()

@@ -37,7 +37,7 @@ from playwright.sync_api import Error as PlaywrightError
 from tests.server.live import serve
 
 from .axe import assert_accessible
-from .conftest import ARTIFACTS
+from .conftest import ARTIFACTS, TIMEOUT
 from .test_client import (
     MEASURE,
     _settings,
@@ -321,7 +321,7 @@ def _wait_shown(page: Any, selector: str) -> None:
         """(s) => { const e = document.querySelector(s);
                     return e && getComputedStyle(e).visibility === 'visible' && e.getClientRects().length > 0; }""",
         arg=selector,
-        timeout=5000,
+        timeout=TIMEOUT,
     )
 
 
@@ -348,7 +348,7 @@ def _open_menus(page: Any, tag: str) -> None:
     assert not page.locator("#seat-controls").is_visible()
     page.locator("#side-toggle").click()
     page.wait_for_function(
-        "() => document.getElementById('side').getBoundingClientRect().right <= innerWidth + 1", timeout=5000
+        "() => document.getElementById('side').getBoundingClientRect().right <= innerWidth + 1", timeout=TIMEOUT
     )
     check_targets(page.evaluate(LAYOUT), f"{tag} side panel")
     shot(page, f"{tag}-side")
@@ -372,7 +372,7 @@ def test_layout_at_every_size(browser: Any, room: str, viewport: tuple[int, int]
     if phone:  # a watcher's Sit here buttons and Sit down, at a table with free seats
         watcher = player(browser, room, viewport)
         go(watcher, room, table_id)
-        watcher.locator("#seats .sit-here").first.wait_for(timeout=10_000)
+        watcher.locator("#seats .sit-here").first.wait_for(timeout=TIMEOUT)
         check_targets(watcher.evaluate(LAYOUT), f"{tag} watcher")
         shot(watcher, f"{tag}-watcher")
         watcher.context.close()

@@ -24,10 +24,9 @@ import httpx
 import pytest
 
 from .axe import assert_accessible
-from .conftest import ARTIFACTS
+from .conftest import ARTIFACTS, TIMEOUT
 
 PASSWORD = "correct horse battery"
-TIMEOUT = 10_000  # ms
 #: (width, height): phone portrait, phone landscape, laptop, desktop.
 VIEWPORTS = [(390, 844), (844, 390), (1280, 800), (1920, 1080)]
 #: The smallest screen the pages are made for (checked for sideways scrolling).
@@ -101,7 +100,7 @@ def _play_one_hand(room_url: str, token: str, table_id: int, seat: int) -> int:
     url = room_url.replace("http://", "ws://") + f"/ws/table/{table_id}"
     headers = {"Origin": room_url, "Cookie": f"studpoker_session={token}"}
     client = httpx.Client(base_url=room_url, headers=headers, timeout=10)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 120
     hand = None
     with client, connect(url, additional_headers=headers, open_timeout=10) as ws:
         while time.monotonic() < deadline:

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import ARTIFACTS
+from .conftest import ARTIFACTS, TIMEOUT
 
 PASSWORD = "correct horse battery"
 #: Every label an action button may carry.
@@ -26,7 +26,6 @@ LABEL = re.compile(
 HAND_NAME = re.compile(r"High card|Pair of|Two pair|Three of a kind|Straight|Flush|Full house|Four of a kind")
 SUITS = {"c": "\u2663", "d": "\u2666", "h": "\u2665", "s": "\u2660"}
 HANDS = 4  # hands to play to the end
-TIMEOUT = 5000  # ms, for single waits
 
 #: What a table page shows, read in one go from its DOM (seats by number; face-up cards as "As").
 READ_TABLE = """() => {
@@ -259,7 +258,7 @@ def _play_hands(ann: Viewer, bob: Viewer, spectator: Viewer) -> None:
         assert "wins" in text, f"hand {number}: {text!r}"
         assert HAND_NAME.search(text), f"hand {number} shows no hand name: {text!r}"
     # the log shows the current hand: read just as a hand is dealt, it holds only its header for a moment
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 180
     log = ann.read()["log"]
     while "street" not in log and time.monotonic() < deadline:
         time.sleep(0.1)

@@ -17,8 +17,9 @@ import pytest
 
 from tests.server.live import free_port
 
+from .conftest import TIMEOUT
+
 PASSWORD = "correct horse battery"
-TIMEOUT = 10_000  # ms
 
 #: Records every CSP violation of a page in ``window.__csp`` (installed before any page script runs).
 WATCH_CSP = """
@@ -178,7 +179,7 @@ def test_finding_01_a_page_on_another_port_cannot_act_for_a_signed_in_player(
     try:
         page = context.new_page()
         page.goto(f"{base}/attack.html")
-        page.wait_for_function("window.done === true", timeout=20_000)
+        page.wait_for_function("window.done === true", timeout=TIMEOUT)
         results = page.evaluate("window.results")
         # the framed lobby was refused (frame-ancestors 'none'): no frame shows the room
         for frame in page.frames[1:]:

@@ -19,7 +19,7 @@ import pytest
 from tests.server.live import serve
 
 from .axe import assert_accessible
-from .conftest import ARTIFACTS
+from .conftest import ARTIFACTS, TIMEOUT
 from .test_client import _settings, call_api, go, open_table, player, sit
 
 
@@ -35,7 +35,7 @@ def shot(page: Any, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"features-{name}.png"), timeout=120_000)
 
 
-def wait_until(condition: Callable[[], Any], what: str, timeout: float = 30.0) -> Any:
+def wait_until(condition: Callable[[], Any], what: str, timeout: float = 120.0) -> Any:
     """Poll ``condition`` until it returns something true (a generous bound, not a guess of how long it takes)."""
     deadline = time.monotonic() + timeout
     while True:
@@ -100,7 +100,7 @@ def test_call_says_what_it_costs_everywhere(browser: Any, room: str) -> None:
     assert words(third, "call") == "Call 10"  # nothing in yet: the whole 10
     # meanwhile the bring-in may choose in advance: the same cost the real button will show
     advance = bring_in.locator('#advance button[data-advance="call"]')
-    advance.wait_for(timeout=10_000)
+    advance.wait_for(timeout=TIMEOUT)
     assert advance.inner_text() == "Call 7"
     shot(bring_in, "call-advance")
     button(third, "call").click()
@@ -189,7 +189,7 @@ def test_show_or_muck_at_the_showdown_and_after_an_uncalled_win(browser: Any, ro
     wait_until(lambda: button(loser, "fold").count(), "the fold")
     button(loser, "fold").click()
     show = winner.locator('#actions button[data-action="show-uncalled"]')
-    show.wait_for(timeout=10_000)
+    show.wait_for(timeout=TIMEOUT)
     assert show.locator(".words").inner_text() == "Show your cards"
     show.click()
     winner_name = winner.name  # type: ignore[attr-defined]
@@ -208,7 +208,7 @@ def test_private_notes_on_players(browser: Any, room: str) -> None:
     area = ann.get_by_label(f"Notes on {bob_name}")
     area.fill("calls down light; <b>bold</b> is text")
     ann.locator("#panel-players form.note button[type=submit]").click()
-    ann.locator("#panel-players .note-status", has_text="Saved.").wait_for(timeout=10_000)
+    ann.locator("#panel-players .note-status", has_text="Saved.").wait_for(timeout=TIMEOUT)
     seat = ann.locator('#seats > .seat[data-seat="3"]')
     wait_until(lambda: seat.locator(".tag.note").count(), "the Note tag on his seat")
     assert "your note: calls down light" in str(seat.get_attribute("aria-label"))
@@ -227,7 +227,7 @@ def test_a_full_tables_waiting_list_and_the_lobby_filters(browser: Any, room: st
     other = open_table(ann, room, "RAZZ")
     bob.goto(f"{room}/lobby")
     row = bob.locator(f'tr[data-table="{table_id}"]')
-    row.wait_for(timeout=10_000)
+    row.wait_for(timeout=TIMEOUT)
     # the filters: Seats free hides the full table; the game filter keeps only razz tables
     bob.locator("#filter-free").check()
     wait_until(lambda: not row.count(), "the full table hidden")
@@ -240,11 +240,11 @@ def test_a_full_tables_waiting_list_and_the_lobby_filters(browser: Any, room: st
     wait_for = bob.get_by_role("link", name=re.compile("Join the waiting list of"))
     wait_until(wait_for.count, "the Wait button of the full table")
     wait_for.first.click()
-    bob.locator("#waiting-place", has_text="number 1").wait_for(timeout=15_000)
+    bob.locator("#waiting-place", has_text="number 1").wait_for(timeout=TIMEOUT)
     shot(bob, "waiting-list")
     call_api(ann, room, "DELETE", f"/api/tables/{table_id}/bots")  # the bots leave when their hand is over
     take = bob.locator("#sit-button", has_text="Take your seat")
-    take.wait_for(timeout=60_000)
+    take.wait_for(timeout=TIMEOUT)
     held = re.search(r"seat (\d+)", bob.locator("#seat-controls").inner_text())
     assert held, bob.locator("#seat-controls").inner_text()
     assert bob.title().startswith("▶ Seat for you")

@@ -20,6 +20,28 @@ function sideOpen() {
   return document.getElementById("side").classList.contains("open");
 }
 
+/** The log's <li> of each line drawn: a new line adds its own item and leaves the others in place, so a click on a
+ * name is never lost to a redraw under the pointer. */
+const items = new WeakMap();
+
+function logItem(line) {
+  if (line.kind === "chat") {
+    return el(
+      "li",
+      { class: "chat" },
+      el(
+        "button",
+        { type: "button", class: "link who", title: `Mute ${line.name}`, "aria-label": `${line.name}: mute`, onclick: () => mute(line.name) },
+        line.name,
+      ),
+      ": ",
+      el("span", { class: "text" }, line.text), // a text node: HTML in chat stays text
+    );
+  }
+  const dataset = line.hand == null ? {} : { hand: line.hand };
+  return el("li", { class: line.kind, dataset }, line.kind === "dealer" ? `Dealer: ${line.text}` : line.text);
+}
+
 export function renderLog({ chat = false } = {}) {
   const list = document.getElementById("log");
   const lines = state.log;
@@ -27,30 +49,23 @@ export function renderLog({ chat = false } = {}) {
   if (drawn.length === lines.length && drawn.last === lines.at(-1) && drawn.muted === mutedKey && drawn.filter === filter)
     return;
   drawn = { length: lines.length, last: lines.at(-1), muted: mutedKey, filter };
-  const items = [];
+  const wanted = [];
   for (const line of lines) {
     if (filter === "chat" && line.kind !== "chat") continue;
-    if (line.kind === "chat") {
-      if (isMuted(line.name)) continue;
-      items.push(
-        el(
-          "li",
-          { class: "chat" },
-          el(
-            "button",
-            { type: "button", class: "link who", title: `Mute ${line.name}`, "aria-label": `${line.name}: mute`, onclick: () => mute(line.name) },
-            line.name,
-          ),
-          ": ",
-          el("span", { class: "text" }, line.text), // a text node: HTML in chat stays text
-        ),
-      );
-    } else {
-      const dataset = line.hand == null ? {} : { hand: line.hand };
-      items.push(el("li", { class: line.kind, dataset }, line.kind === "dealer" ? `Dealer: ${line.text}` : line.text));
+    if (line.kind === "chat" && isMuted(line.name)) continue;
+    let item = items.get(line);
+    if (!item) {
+      item = logItem(line);
+      items.set(line, item);
     }
+    wanted.push(item);
   }
-  list.replaceChildren(...items);
+  // Only the lines gone (the oldest, past the log's length) leave and only the new ones come in.
+  const keep = new Set(wanted);
+  for (const child of [...list.children]) if (!keep.has(child)) child.remove();
+  wanted.forEach((item, i) => {
+    if (list.children[i] !== item) list.insertBefore(item, list.children[i] ?? null);
+  });
   const panel = list.parentElement;
   panel.scrollTop = panel.scrollHeight;
   if (chat && drawerMode() && !sideOpen()) unread += 1;
