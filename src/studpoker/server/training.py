@@ -11,18 +11,15 @@ from __future__ import annotations
 import asyncio
 import logging
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from sqlalchemy import update
 from sqlalchemy.orm import Session
 
-from .db import HandRow
+from .db import HandRow, Runner
 from .errors import ApiError
 
-if TYPE_CHECKING:
-    from .room import Room
-
-__all__ = ["MAX_WAITING", "EquityDesk", "streets_of"]
+__all__ = ["MAX_WAITING", "EquityDesk", "Stores", "streets_of"]
 
 #: Hands waiting for their equities beyond which a request is answered 503.
 MAX_WAITING = 16
@@ -47,6 +44,13 @@ def streets_of(phh_text: str, players: list[dict[str, Any]]) -> list[dict[str, A
     return out
 
 
+class Stores(Protocol):
+    """Where the desk stores what it computed: a room (any with a database)."""
+
+    @property
+    def db(self) -> Runner: ...
+
+
 class EquityDesk:
     """One per room: the thread that computes, and the hands being computed (so each is computed once)."""
 
@@ -55,7 +59,7 @@ class EquityDesk:
         self._executor: ThreadPoolExecutor | None = None
         self._closed = False
 
-    async def streets(self, room: Room, row: HandRow) -> list[dict[str, Any]]:
+    async def streets(self, room: Stores, row: HandRow) -> list[dict[str, Any]]:
         """The hand's streets: stored, being computed (awaited), or computed now and stored."""
         if row.equity is not None:
             return row.equity
@@ -71,7 +75,7 @@ class EquityDesk:
             asyncio.get_running_loop().create_task(self._compute(room, row, pending))
         return await asyncio.shield(pending)
 
-    async def _compute(self, room: Room, row: HandRow, done: asyncio.Future[list[dict[str, Any]]]) -> None:
+    async def _compute(self, room: Stores, row: HandRow, done: asyncio.Future[list[dict[str, Any]]]) -> None:
         hand_id, text, players = row.id, row.phh or "", list(row.players)
         try:
             if self._executor is None:
