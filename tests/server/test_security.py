@@ -164,7 +164,7 @@ def test_finding_02_an_overflowing_buy_in_is_refused_and_the_table_plays_on(clie
 def test_finding_02_a_failing_transaction_leaves_the_table_as_it_was(
     settings: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    import studpoker.server.seating as seating_module
+    import studpoker.server.cashier as seating_module
 
     with room_client(settings, raise_server_exceptions=False) as client:
         ann, bob = signup(client, "ann"), signup(client, "bob")

@@ -2,176 +2,139 @@
 
 Everything that changes the table (a WebSocket action, an HTTP buy-in, the clock running out, a bot's move,
 the next deal) is a job put in the actor's inbox and run one at a time, so the engine never sees two writers and
-every change is followed by its broadcast before the next one starts. Money moves (buy-ins, cash-outs, the end
-of a hand) are written to the database in one transaction with the seat rows before the change is announced; the
-seat and money operations are :class:`~studpoker.server.seating.Seating`'s.
+every change is followed by its broadcast before the next one starts.
 
-Each connection gets only what its seat's ``view`` shows: the messages of a step are built from the spectators'
-view and encoded once for every viewer when the step dealt no face-down card (the usual case), else once per viewer
-(each player of the hand, and the spectators) from that viewer's event log, and queued to every connection.
-A connection's own writer task sends them, so a slow client never blocks the table.
+The actor keeps the hand loop and its inbox, and wires the parts that do the rest, each knowing only the table's
+:class:`~studpoker.server.context.TableContext` (none knows the room):
+
+* :class:`~studpoker.server.viewers.Viewers`: the connections, their frames and snapshots (what each may see);
+* :class:`~studpoker.server.clock.Clock`: the action clock, the time banks, the pause between hands, the timers;
+* :class:`~studpoker.server.books.Books`: the hand rows, and a finished hand written in one transaction;
+* :class:`~studpoker.server.cashier.Cashier`: buy-ins, cash-outs, top-ups, sitting out, the waiting list, bots,
+  closing. Money moves are written to the database with the seat rows before the change is announced.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import math
 import random
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterable, Sequence
-from datetime import UTC, datetime
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
-from sqlalchemy import delete, select, update
-from sqlalchemy.orm import Session
-
 from ..bots import BotError
-from ..engine import Action, ActionKind, EngineError, HandState, Phase, Rules, codec
-from ..engine.codec import view_to_json
-from ..engine.events import ActionTaken, Awarded, CardDealt, Event, Shown
-from ..history import phh
-from ..history.record import record_hand
-from ..table import Table
+from ..engine import Action, ActionKind, EngineError, HandState, Phase, codec
+from ..table import Seat, Table
 from . import chat, wire
+from .books import Books, FinishedHand, Leaver
+from .cashier import Cashier
+from .clock import Clock
 from .connection import Connection
-from .db import HandRow, Runner, SeatRow, TableRow, utcnow
+from .context import SeatMeta, TableContext
+from .db import Runner, TableRow
 from .errors import ApiError
-from .ledger import HOUSE, cash_out_kind, purse, table_account, transfer
-from .limits import MAX_SHOWDOWN_SECONDS
-from .seating import Seating, SeatMeta
 from .showdown import UncalledShow, automatic_choice, uncalled_winner
+from .tableinfo import showdown_pause, table_info
+from .viewers import Viewers
 from .waitlist import WaitingList
 
 if TYPE_CHECKING:
     from .config import Settings
-    from .room import Room
 
-__all__ = ["TableActor", "showdown_pause", "table_info"]
+__all__ = ["RoomSide", "TableActor", "showdown_pause", "table_info"]
 
 log = logging.getLogger("studpoker.server")
 
 Job = Callable[[], Awaitable[Any]]
 
 
-class Sign(Protocol):
-    """What a table's info is made of besides its rules: an actor's fields, or a table row's."""
+class RoomSide(Protocol):
+    """What an actor needs of its room (:class:`~studpoker.server.room.Room`, or a table worker's)."""
 
     @property
-    def id(self) -> int: ...
+    def settings(self) -> Settings: ...
     @property
-    def name(self) -> str: ...
+    def db(self) -> Runner: ...
     @property
-    def preset(self) -> str: ...
-    @property
-    def status(self) -> str: ...
-    @property
-    def created_by(self) -> int | None: ...
-    @property
-    def showdown_seconds(self) -> float | None: ...
-    @property
-    def training(self) -> bool: ...
+    def voided(self) -> Mapping[int, Iterable[dict[str, Any]]]: ...
+
+    def forget(self, table_id: int) -> None: ...
 
 
-def showdown_pause(stored: float | None, settings: Settings) -> float:
-    """A table's pause after a showdown: its stored one, bounded again, or the room's."""
-    if stored is not None and math.isfinite(stored):
-        return min(max(float(stored), 0.0), MAX_SHOWDOWN_SECONDS)
-    return settings.showdown_seconds
-
-
-def table_info(
-    sign: Sign,
-    rules: Rules,
-    settings: Settings,
-    *,
-    seats_taken: int,
-    hands_played: int,
-    pots: Iterable[int],
-    playing: bool,
-    waiting: int = 0,
-) -> dict[str, Any]:
-    """The table object of the API (``TableInfo``), for an actor or, on a gateway, from a table's row."""
-    pots = list(pots)
-    return {
-        "id": sign.id,
-        "name": sign.name,
-        "variant": rules.variant.value,
-        "variant_name": rules.variant.title,
-        "preset": sign.preset,
-        "stakes": {
-            "ante": rules.ante,
-            "bring_in": rules.bring_in,
-            "small_bet": rules.small_bet,
-            "big_bet": rules.big_bet,
-        },
-        "stakes_text": wire.stakes_text(rules),
-        "min_buy_in": rules.min_buy_in,
-        "max_buy_in": rules.max_buy_in,
-        "max_seats": rules.max_seats,
-        "seats_taken": seats_taken,
-        "hands_played": hands_played,
-        "average_pot": round(sum(pots) / len(pots)) if pots else 0,
-        "playing": playing,
-        "status": sign.status,
-        "created_by": sign.created_by,
-        "clock": {"action": settings.action_seconds, "bank": settings.time_bank},
-        "showdown_seconds": showdown_pause(sign.showdown_seconds, settings),
-        "training": bool(sign.training),
-        "waiting": waiting,
-    }
-
-
-class TableActor(Seating):
+class TableActor:
     """The actor of table ``table_id``: start with :meth:`start`, talk to it with the coroutine methods."""
 
     def __init__(
         self,
-        room: Room,
+        room: RoomSide,
         row: TableRow,
         table: Table,
         seats: dict[int, SeatMeta],
         pots: list[int],
         db: Runner | None = None,
     ) -> None:
-        self.room = room
         self.settings = room.settings
         self.db: Runner = db or room.db  # a table worker's is fenced by its lease (studpoker.server.lease)
         self.id = row.id
         self.name = row.name
         self.preset = row.preset
         self.created_by = row.created_by
-        self.status = row.status  # open, closing (no new hand; closes when the one in play ends) or closed
         self.showdown_seconds = showdown_pause(row.showdown_seconds, self.settings)
         self.training = bool(row.training)  # practice chips from the house; cards public after the hand
         self.table = table
         self.seats = seats
+        self.context = TableContext(self.id, self.name, self.training, self.settings, self.db, table, seats, row.status)
         self.hands_played = len(pots)
         self.pots: deque[int] = deque(pots[-100:], maxlen=100)
-        self.connections: set[Connection] = set()
         self.inbox: asyncio.Queue[tuple[Job, asyncio.Future[Any] | None] | None] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
         self.failed = False
         self.paused = False  # deal no new hand (a table worker that is draining before it stops)
-        # the hand in play
-        self.seq = 0  # the current turn number (0 between hands)
-        self.hand_players: list[dict[str, Any]] = []  # the hand row's players when it was dealt
-        self.hand_seats: tuple[int, ...] = ()
-        self.auto: set[int] = set()
-        self.auto_seats: set[int] = set()
-        self.turn_started = 0.0
-        self.turn_timer: asyncio.TimerHandle | None = None
-        self.bot_timer: asyncio.TimerHandle | None = None
-        self.start_timer: asyncio.TimerHandle | None = None
-        self.not_before = 0.0  # the event loop's time before which no hand is dealt (the pause after a hand)
-        # chat: in memory only (a restart forgets it), the last chat.HISTORY lines
-        self.chat_log: deque[dict[str, Any]] = deque(maxlen=chat.HISTORY)
-        self.chat_id = 0
-        self.chat_limiter = chat.ChatLimiter()
         self.random = random.Random(None if self.settings.seed is None else self.settings.seed + self.id)
         self.uncalled: UncalledShow | None = None  # the last hand's winner who may still show it (nobody called)
         self.waiting = WaitingList(self.settings.seat_hold_seconds)
-        self.hold_timer: asyncio.TimerHandle | None = None
+        voided, forget = room.voided, room.forget
+        self.clock = Clock(self.context, self.showdown_seconds)
+        self.viewers = Viewers(self.context, self.clock, self.waiting, self.info, lambda: voided.get(self.id, ()))
+        self.connections = self.viewers.connections
+        self.chat_log = self.viewers.chat_log  # in memory only (a restart forgets it), the last chat.HISTORY lines
+        self.books = Books(self.context)
+        self.cashier = Cashier(self.context, self.waiting, self.viewers, self.clock, self._schedule_start, self._closed)
+        self._forget = forget
+
+    @property
+    def status(self) -> str:
+        """open, closing (no new hand; closes when the one in play ends) or closed."""
+        return self.context.status
+
+    @status.setter
+    def status(self, value: str) -> None:
+        self.context.status = value
+
+    @property
+    def chat_limiter(self) -> chat.ChatLimiter:
+        """The chat's limit on each account's lines at this table."""
+        return self.viewers.chat_limiter
+
+    @chat_limiter.setter
+    def chat_limiter(self, value: chat.ChatLimiter) -> None:
+        self.viewers.chat_limiter = value
+
+    @property
+    def seq(self) -> int:
+        """The current turn number (0 between hands)."""
+        return self.context.seq
+
+    @property
+    def hand_seats(self) -> tuple[int, ...]:
+        """The seats of the players of the hand in play, by player."""
+        return self.context.hand_seats
+
+    @property
+    def hand_players(self) -> list[dict[str, Any]]:
+        """The hand row's players when the hand in play was dealt."""
+        return self.context.hand_players
 
     # -- running -------------------------------------------------------------------------------------
 
@@ -181,7 +144,7 @@ class TableActor(Seating):
 
     async def stop(self) -> None:
         """Stop the actor (the hand in play stays unfinished: the next start voids it)."""
-        self._cancel_timers()
+        self.clock.cancel_all()
         self.inbox.put_nowait(None)
         if self.task is not None:
             await self.task
@@ -192,21 +155,21 @@ class TableActor(Seating):
     def abandon(self) -> None:
         """Stop at once without another write or frame (a table worker that lost the table's lease, or gives it
         back: the next owner voids the hand in play and the sockets are attached to it)."""
-        self._cancel_timers()
+        self.clock.cancel_all()
         self.failed = True
         self.connections.clear()
         self.inbox.put_nowait(None)
         self._close_bots()
 
-    def _cancel_timers(self) -> None:
-        for timer in (self.turn_timer, self.bot_timer, self.start_timer):
-            if timer is not None:
-                timer.cancel()
-
     def _close_bots(self) -> None:
         for meta in self.seats.values():
             if meta.bot is not None:
                 meta.bot.close()
+
+    def _closed(self) -> None:
+        """The cashier closed the table: it leaves the room, and the actor stops after this job."""
+        self._forget(self.id)
+        self.inbox.put_nowait(None)
 
     def run_soon(self, job: Job) -> None:
         """Run ``job`` on the actor, between two of its steps, without waiting for it."""
@@ -233,23 +196,12 @@ class TableActor(Seating):
                 self._review_waiting()
 
     def _review_waiting(self) -> None:
-        """After every job: seats held for the waiting list that were let go, seats that are no longer free, and
-        free seats to offer to the next names (whose sockets get a snapshot saying so)."""
-        if self.status != "open":
-            return
+        """After every job: the cashier reviews the waiting list; the actor runs a job when a hold it offered
+        ends, and so reviews the list again."""
         loop = asyncio.get_running_loop()
         now = loop.time()
-        free = self.table.free_seats
-        gone = self.waiting.expire(now)
-        touched = [o.account_id for o in (*gone, *self.waiting.withdraw_lost_seats(free))]
-        offers = self.waiting.offer(free, now)
-        touched += [o.account_id for o in offers]
-        if gone:  # the names behind them moved up
-            touched += self.waiting.accounts
-        for offer in offers:  # the actor runs a job when a hold ends, and so reviews the list again
-            loop.call_later(offer.until - now + 0.01, self._post, self._tick)
-        for account in dict.fromkeys(touched):
-            self._resnapshot(account)
+        for until in self.cashier.review_waiting(now):
+            loop.call_later(until - now + 0.01, self._post, self._tick)
 
     async def _tick(self) -> None:
         """A job that does nothing: what follows every job (the waiting list's review) is the point."""
@@ -296,218 +248,84 @@ class TableActor(Seating):
         )
 
     def seat_info(self, number: int, *, bank: bool = False) -> dict[str, Any]:
-        seat = self.table.seat(number)
-        meta = self.seats[number]
-        out: dict[str, Any] = {
-            "seat": number,
-            "name": seat.name,
-            "stack": seat.stack,
-            "bot": meta.bot_tag is not None,
-            "sitting_out": seat.sitting_out,
-            "leaving": seat.leaving,
-            "queued": seat.queued,
-            "connected": meta.bot_tag is not None or self._connected(meta.account_id),
-        }
-        if bank:
-            out["time_bank"] = round(meta.time_bank, 2)
-        return out
+        return self.viewers.seat_info(number, bank=bank)
 
     def seats_info(self, *, bank: bool = False) -> list[dict[str, Any]]:
-        return [self.seat_info(s.number, bank=bank) for s in self.table.occupied]
+        return self.viewers.seats_info(bank=bank)
 
     def seat_of(self, account_id: int | None) -> int | None:
-        if account_id is None:
-            return None
-        for number, meta in self.seats.items():
-            if meta.account_id == account_id:
-                return number
-        return None
-
-    def _connected(self, account_id: int | None) -> bool:
-        return any(c.account_id == account_id for c in self.connections) if account_id is not None else False
-
-    def _viewer(self, connection: Connection) -> int | None:
-        seat = self.seat_of(connection.account_id)
-        return None if seat is None else self.table.player_of(seat)
-
-    def _clock(self) -> dict[str, float]:
-        """What is left of the actor's clock now."""
-        seat = self.table.actor_seat
-        if seat is None:
-            return {"action": 0.0, "bank": 0.0}
-        meta = self.seats[seat]
-        elapsed = asyncio.get_running_loop().time() - self.turn_started
-        action = self.settings.action_seconds - elapsed
-        bank = meta.time_bank + min(action, 0.0)
-        return {"action": round(max(action, 0.0), 2), "bank": round(max(bank, 0.0), 2)}
-
-    def _waiting_of(self, account_id: int) -> dict[str, Any]:
-        """``waiting``: the account's place on the waiting list (``None``: not on it); ``offer``: the seat held
-        for it and the seconds left to take it (``None``: none)."""
-        offer = self.waiting.offer_of(account_id)
-        left = 0.0 if offer is None else max(0.0, offer.until - asyncio.get_running_loop().time())
-        held = None if offer is None else {"seat": offer.seat, "seconds": round(left, 1)}
-        return {"waiting": self.waiting.place(account_id), "offer": held}
+        return self.context.seat_of(account_id)
 
     def snapshot(self, connection: Connection) -> dict[str, Any]:
         """The full state for one connection (what its seat may see)."""
-        seat = self.seat_of(connection.account_id)
-        you = (
-            None
-            if connection.account_id is None
-            else {
-                "account_id": connection.account_id,
-                "username": connection.username,
-                "seat": seat,
-                **self._waiting_of(connection.account_id),
-            }
-        )
-        hand: dict[str, Any] | None = None
-        state = self.table.hand
-        if state is not None:
-            view = state.view(self._viewer(connection))
-            names = [self.table.seat(s).name for s in self.hand_seats]
-            data = view_to_json(view, seat_names=names)
-            data["legal_actions"] = []
-            for player in data["players"]:
-                player["seat"] = self.hand_seats[player["player"]]
-            hand = {
-                "hand": self.table.hand_number,
-                "seq": self.seq,
-                "street": view.street,
-                "pot": view.pot,
-                "seats": list(self.hand_seats),
-                "actor_seat": self.table.actor_seat,
-                "clock": self._clock(),
-                **wire.betting(state),
-                "view": data,
-            }
-        return {
-            "type": "snapshot",
-            "table": self.info(),
-            "you": you,
-            "seats": self.seats_info(bank=True),
-            "hand": hand,
-            "chat": list(self.chat_log),
-            "voided": list(self.room.voided.get(self.id, ())),
-        }
+        return self.viewers.snapshot(connection)
 
-    # -- sending ---------------------------------------------------------------------------------------
+    # -- the cashier's operations, each a job on the actor (studpoker.server.cashier) ---------------------------
 
-    def _broadcast(self, message: dict[str, Any]) -> None:
-        text = wire.encode(message)
-        for connection in self.connections:
-            connection.push(text)
+    async def _cash(self, job: Callable[[], Awaitable[dict[str, Any]]]) -> dict[str, Any]:
+        result: dict[str, Any] = await self.call(job)
+        return result
 
-    def _send_account(self, account_id: int | None, message: dict[str, Any]) -> None:
-        text = wire.encode(message)
-        for connection in self.connections:
-            if account_id is not None and connection.account_id == account_id:
-                connection.push(text)
+    async def sit(self, account_id: int, username: str, buy_in: int, seat: int | None) -> dict[str, Any]:
+        """Seat the account with ``buy_in`` chips from its balance (:meth:`Cashier.sit`)."""
+        return await self._cash(lambda: self.cashier.sit(account_id, username, buy_in, seat))
 
-    def _send_snapshot(self, connection: Connection) -> None:
-        connection.push(wire.encode(self.snapshot(connection)))
-        actor = self.table.actor_seat
-        if self.table.hand is not None and actor is not None and self.seat_of(connection.account_id) == actor:
-            connection.push(wire.encode(self._your_turn()))
+    async def leave(self, account_id: int) -> dict[str, Any]:
+        return await self._cash(lambda: self.cashier.leave(account_id))
 
-    def _resnapshot(self, account_id: int | None) -> None:
-        for connection in self.connections:
-            if account_id is not None and connection.account_id == account_id:
-                self._send_snapshot(connection)
+    async def top_up(self, account_id: int, amount: int) -> dict[str, Any]:
+        """Add ``amount`` chips from the balance to the account's seat (queued during its hand); checked first."""
+        return await self._cash(lambda: self.cashier.top_up(account_id, amount))
 
-    def _your_turn(self) -> dict[str, Any]:
-        state = self.table.hand
-        seat = self.table.actor_seat
-        assert state is not None and seat is not None
-        player = self.table.player_of(seat)
-        assert player is not None
-        public = state.view(None)
-        return {
-            "type": "your_turn",
-            "hand": self.table.hand_number,
-            "seq": self.seq,
-            "seat": seat,
-            "street": state.street,
-            "legal": wire.legal_entries(state),
-            "to_call": public.to_call,
-            "bet": public.players[player].bet,
-            "stack": state.stacks[player],
-            "pot": state.pot,
-            **wire.betting(state),
-            "clock": self._clock(),
-        }
+    async def set_sitting_out(self, account_id: int, out: bool) -> dict[str, Any]:
+        return await self._cash(lambda: self.cashier.set_sitting_out(account_id, out))
 
-    def _publish(self, state: HandState, new: Sequence[Event]) -> None:
-        """Send ``new``, the events the last step logged (what ``apply`` or ``deal`` returned; the whole log when a
-        hand starts), to every viewer as each may see them, then the chips, then whose turn it is."""
-        hand = self.table.hand_number if self.table.hand is state else self.table.hands[-1].number
-        events = state.events
-        start = len(events) - len(new)
-        # each action's turn number: the actions before it in the hand, plus one
-        turn = sum(1 for e in events[:start] if isinstance(e, ActionTaken))
-        action_seqs = list(range(turn + 1, turn + 1 + sum(1 for e in new if isinstance(e, ActionTaken))))
-        by_viewer: dict[int | None, list[Connection]] = {}
-        for connection in self.connections:
-            by_viewer.setdefault(self._viewer(connection), []).append(connection)
-        keys: list[int | None] = [None, *range(len(self.hand_seats))]
-        public = state.view(None)
-        # What a player sees differs from what a spectator sees only in face-down cards dealt (and burned cards,
-        # which have no message): a run of events without a face-down card is the same for every viewer, so its
-        # messages are built from the spectator's view and encoded once for all (the usual step: one action).
-        shared: list[str] | None = None
-        for key in keys:
-            receivers = by_viewer.get(key)
-            if not receivers or not new:
-                continue
-            texts = shared
-            if texts is None:
-                run = public.events[start:]
-                view = public
-                if any(isinstance(e, CardDealt) and not e.face_up for e in run):
-                    view = state.view(key)
-                    run = view.events[start:]
-                messages = wire.event_messages(run, view, self.hand_seats, hand, action_seqs, self.auto)
-                texts = [wire.encode(m) for m in messages]
-                if view is public:
-                    shared = texts
-            for connection in receivers:
-                for text in texts:
-                    connection.push(text)
-        dealt = {p["seat"]: str(p["name"]) for p in self.hand_players}  # the names as the hand was dealt
-        names = [dealt.get(seat, f"seat {seat}") for seat in self.hand_seats]
-        for message in wire.dealer_messages(public.events, start, public, names, self.table.rules, hand):
-            self._broadcast(message)
-        self._broadcast(wire.pot_message(public, self.hand_seats, hand, state))
+    async def join_waiting_list(self, account_id: int, username: str) -> dict[str, Any]:
+        """Put the account's name on the table's waiting list (the table must be full to it); its place."""
+        return await self._cash(lambda: self.cashier.join_waiting_list(account_id, username))
+
+    async def leave_waiting_list(self, account_id: int) -> dict[str, Any]:
+        """Take the account's name off the waiting list (a seat held for it goes to the next name)."""
+        return await self._cash(lambda: self.cashier.leave_waiting_list(account_id))
+
+    async def add_bots(self, count: int | None, tag: str | None) -> dict[str, Any]:
+        """Seat up to ``count`` bots (every free seat if ``None``) with the minimum buy-in, from the house."""
+        known = self.cashier.bot_tag(tag)
+        return await self._cash(lambda: self.cashier.add_bots(count, known))
+
+    async def remove_bots(self) -> dict[str, Any]:
+        return await self._cash(self.cashier.remove_bots)
+
+    async def close(self) -> dict[str, Any]:
+        """Close the table (its creator or an admin asked): no new hand is dealt; at once between hands, or as
+        soon as the hand in play is over, every seat is cashed out through the ledger (players to their
+        balances, bots to the house), the table is marked closed, and its sockets get ``closed``."""
+        return await self._cash(self.cashier.close)
+
+    # -- playing ---------------------------------------------------------------------------------------
 
     def _announce_turn(self) -> None:
         seat = self.table.actor_seat
         if seat is None:
             return
-        loop = asyncio.get_running_loop()
-        self.turn_started = loop.time()
+        self.clock.start_turn()
         meta = self.seats[seat]
         hand, seq = self.table.hand_number, self.seq
-        self._broadcast({"type": "turn", "hand": hand, "seq": seq, "seat": seat, "clock": self._clock()})
+        self.viewers.broadcast({"type": "turn", "hand": hand, "seq": seq, "seat": seat, "clock": self.clock.left()})
         if meta.bot is not None:
             delay = self.settings.bot_delay * (0.5 + self.random.random())
-            self.bot_timer = loop.call_later(delay, self._post, lambda: self._bot_act(hand, seq))
+            self.clock.arm_bot(delay, self._post, lambda: self._bot_act(hand, seq))
             return
-        self._send_account(meta.account_id, self._your_turn())
-        budget = self.settings.action_seconds + meta.time_bank
-        self.turn_timer = loop.call_later(budget, self._post, lambda: self._timeout(hand, seq))
-
-    # -- playing ---------------------------------------------------------------------------------------
+        self.viewers.send_account(meta.account_id, self.viewers.your_turn())
+        self.clock.arm_turn(meta, self._post, lambda: self._timeout(hand, seq))
 
     def _schedule_start(self, delay: float) -> None:
         """Try to deal in ``delay`` seconds, and not before the pause after the last hand is over."""
-        if self.start_timer is None and not self.failed:
-            loop = asyncio.get_running_loop()
-            wait = max(delay, self.not_before - loop.time())
-            self.start_timer = loop.call_later(wait, self._post, self._maybe_start)
+        if not self.failed:
+            self.clock.schedule_start(delay, self._post, self._maybe_start)
 
     async def _maybe_start(self) -> None:
-        self.start_timer = None
+        self.clock.start_timer = None
         if (
             self.failed
             or self.paused
@@ -516,47 +334,32 @@ class TableActor(Seating):
             or not self.table.can_start
         ):
             return
-        if asyncio.get_running_loop().time() < self.not_before - 0.001:  # the pause after the last hand
+        if self.clock.too_soon():  # the pause after the last hand
             self._schedule_start(0.0)
             return
-        table = self.table
+        table, context = self.table, self.context
         number = table.hand_number + 1
         players = table.eligible()
-        started = [
-            {
-                "seat": s,
-                "name": table.seat(s).name,
-                "start": table.seat(s).stack,
-                "end": None,
-                "account_id": self.seats[s].account_id,
-            }
-            for s in players
-        ]
-
-        def work(session: Session) -> None:
-            session.add(HandRow(table_id=self.id, number=number, status="playing", players=started))
-            session.execute(update(TableRow).where(TableRow.id == self.id).values(hand_number=number))
-
-        await self.db.run(work)
-        self.hand_players = started
+        started = await self.books.open_hand(number, players)
+        context.hand_players = started
         self.uncalled = None
         before = {s.number: s for s in table.occupied}
         state = table.start_hand()
-        self.hand_seats = table.players if table.hand is not None else players
-        self.seq = 1
-        self.auto = set()
-        self.auto_seats = set()
-        self._broadcast(
+        context.hand_seats = table.players if table.hand is not None else players
+        context.seq = 1
+        context.auto = set()
+        context.auto_seats = set()
+        self.viewers.broadcast(
             {
                 "type": "hand_started",
                 "hand": number,
                 "players": [{"seat": p["seat"], "name": p["name"], "stack": p["start"]} for p in started],
             }
         )
-        self._publish(state, state.events)
+        self.viewers.publish(state, state.events)
         await self._stepped(state, before)
 
-    async def _stepped(self, state: HandState, before: dict[int, Any]) -> None:
+    async def _stepped(self, state: HandState, before: dict[int, Seat]) -> None:
         """After a step: the showdown decisions the room makes for the player (:mod:`~studpoker.server.showdown`),
         then the end of the hand or the next turn."""
         while state.phase is Phase.SHOWDOWN and self.table.actor_seat is not None:
@@ -565,35 +368,26 @@ class TableActor(Seating):
             if choice is None:
                 break
             events = self.table.act(choice)
-            self.seq += 1
-            self._publish(state, events)
+            self.context.seq += 1
+            self.viewers.publish(state, events)
         if state.is_over:
             await self._finish(state, before)
         else:
             self._announce_turn()
 
     async def _apply(self, action: Action, *, auto: bool) -> None:
-        table = self.table
+        table, context = self.table, self.context
         state = table.hand
         seat = table.actor_seat
         assert state is not None and seat is not None
-        for timer in (self.turn_timer, self.bot_timer):
-            if timer is not None:
-                timer.cancel()
-        self.turn_timer = self.bot_timer = None
-        meta = self.seats[seat]
-        if meta.bot is None:
-            elapsed = asyncio.get_running_loop().time() - self.turn_started
-            meta.time_bank = max(0.0, meta.time_bank - max(0.0, elapsed - self.settings.action_seconds))
-            if auto:
-                meta.time_bank = 0.0
+        self.clock.end_turn(self.seats[seat], auto=auto)
         before = {s.number: s for s in table.occupied}
         events = table.act(action)  # the caller checked it is legal
         if auto:
-            self.auto.add(self.seq)
-            self.auto_seats.add(seat)
-        self.seq += 1
-        self._publish(state, events)
+            context.auto.add(context.seq)
+            context.auto_seats.add(seat)
+        context.seq += 1
+        self.viewers.publish(state, events)
         await self._stepped(state, before)
 
     async def act(self, connection: Connection, hand: int, seq: int, action: str, amount: int | None) -> None:
@@ -661,136 +455,73 @@ class TableActor(Seating):
             return
         await self._apply(action, auto=False)
 
-    async def _finish(self, state: HandState, before: dict[int, Any]) -> None:
+    async def _finish(self, state: HandState, before: dict[int, Seat]) -> None:
         """The hand is over: save it (PHH, stacks, cash-outs of leavers) in one transaction, then announce it."""
-        table = self.table
-        played = table.hands[-1]
-        table.hands.clear()  # the database keeps them; a long-running table must not grow
-        number = played.number
-        players = list(played.seats)
-        pot = sum(v.total for v in state.view(None).players)
-        awarded = [e for e in state.events if isinstance(e, Awarded)]
-        winners = sorted({played.seats[e.player] for e in awarded})
-        awards = [{"seat": played.seats[e.player], "amount": e.amount, "pot": e.pot, "share": e.share} for e in awarded]
-        record = record_hand(
-            state,
-            players=played.names,
-            seats=played.seats,
-            info={"table": self.name, "hand": number, "event": "studpoker card room"},
-        )
-        text = phh.dumps(record)
-        accounts = {
-            entry["seat"]: entry.get("account_id") for entry in self.hand_players
-        }  # as dealt: a seat's account may have left since
-        ended = [
-            {
-                "seat": s,
-                "name": played.names[i],
-                "start": state.starting_stacks[i],
-                "end": state.stacks[i],
-                "account_id": accounts.get(s),
-            }
-            for i, s in enumerate(players)
-        ]
-        # clock bookkeeping: refill banks, sit out players the server had to act for too often
-        for i, seat in enumerate(players):
-            meta = self.seats.get(seat)
-            if meta is None or meta.bot is not None:
-                continue
-            meta.time_bank = min(self.settings.time_bank, meta.time_bank + self.settings.bank_refill)
-            meta.timeouts = meta.timeouts + 1 if seat in self.auto_seats else 0
-            if meta.timeouts >= self.settings.timeouts_to_sit_out and seat in {s.number for s in table.occupied}:
-                table.sit_out(seat)
-            del i
-        left = [(n, s) for n, s in before.items() if n not in {o.number for o in table.occupied}]
-        cashed: dict[int, int] = {}
-        for n, seat_before in left:
-            cashed[n] = state.stacks[players.index(n)] + seat_before.queued if n in players else seat_before.stack
-        # bots that went broke buy again, from the house
-        rebuys: list[tuple[int, int]] = []
-        unit = table.rules.chip_unit
-        for s in table.occupied:
-            meta = self.seats[s.number]
-            if meta.bot is not None and s.stack < unit and not s.leaving:
-                amount = table.rules.min_buy_in or 10 * table.rules.big_bet
-                table.top_up(s.number, amount)
-                rebuys.append((s.number, amount))
-        occupied = {s.number: s for s in table.occupied}
-        leaving_meta = {n: self.seats[n] for n, _ in left}
+        played = self.table.hands[-1]
+        self.table.hands.clear()  # the database keeps them; a long-running table must not grow
+        hand = self.books.summarize(state, played)
+        self._sit_out_timed_out(played.seats)
+        leavers = self.cashier.leavers(state, before, played.seats)
+        rebuys = self.cashier.rebuy_bots()
+        occupied = {s.number: s for s in self.table.occupied}
+        if not await self._save(hand, rebuys, leavers, occupied):
+            return
+        pause = self.clock.pause_after(state)
+        self._announce_end(state, hand, leavers, occupied, pause)
+        if self.status == "closing":
+            await self.cashier.close_now()
+            return
+        self._schedule_start(pause)
 
-        def work(session: Session) -> None:
-            row = session.scalar(select(HandRow).where(HandRow.table_id == self.id, HandRow.number == number))
-            if row is None:
-                row = HandRow(table_id=self.id, number=number, status="finished", players=ended)
-                session.add(row)
-            row.status, row.players, row.pot, row.winners = "finished", ended, pot, winners
-            row.phh, row.finished_at = text, utcnow()
-            for seat, amount in rebuys:
-                transfer(
-                    session, HOUSE, table_account(self.id), amount, "bot_top_up", table_id=self.id, memo=f"seat {seat}"
-                )
-            for n, meta in leaving_meta.items():
-                target = purse(meta.account_id, bot=meta.bot is not None, training=self.training)
-                kind = cash_out_kind(bot=meta.bot is not None, training=self.training)
-                transfer(
-                    session,
-                    table_account(self.id),
-                    target,
-                    cashed[n],
-                    kind,
-                    table_id=self.id,
-                    hand_number=number,
-                    memo=f"left {self.name} seat {n}",
-                )
-                session.execute(delete(SeatRow).where(SeatRow.table_id == self.id, SeatRow.seat == n))
-            for n, s in occupied.items():
-                session.execute(
-                    update(SeatRow)
-                    .where(SeatRow.table_id == self.id, SeatRow.seat == n)
-                    .values(stack=s.stack, queued=s.queued, sitting_out=s.sitting_out, leaving=s.leaving)
-                )
+    def _sit_out_timed_out(self, players: Iterable[int]) -> None:
+        """The time banks refill; players the server had to act for too often sit out."""
+        occupied = {s.number for s in self.table.occupied}
+        for seat in self.clock.hand_over(players, self.context.auto_seats):
+            if seat in occupied:
+                self.table.sit_out(seat)
 
+    async def _save(
+        self, hand: FinishedHand, rebuys: list[tuple[int, int]], leavers: list[Leaver], occupied: dict[int, Seat]
+    ) -> bool:
+        """Write the hand to the books (``occupied``: the seats kept, their stacks now); if it cannot be, the table
+        stops dealing (``False``)."""
         try:
-            await self.db.run(work)
+            await self.books.close_hand(hand, rebuys, leavers, occupied)
         except Exception:
             self.failed = True  # the hand row stays "playing": the next start voids it and the books stay right
-            log.exception("table %s: hand %s could not be saved; the table stops dealing", self.id, number)
-            return
+            log.exception("table %s: hand %s could not be saved; the table stops dealing", self.id, hand.number)
+            return False
         self.hands_played += 1
-        self.pots.append(pot)
-        self.seq = 0
-        # the pause before the next deal: longer after a showdown, so that the hands shown can be read
-        pause = self.settings.between_hands
-        if any(isinstance(e, Shown) for e in state.events):
-            pause = max(pause, self.showdown_seconds)
-        if self.start_timer is not None:  # asked for during the hand (someone sat down): the pause decides now
-            self.start_timer.cancel()
-            self.start_timer = None
-        self.not_before = asyncio.get_running_loop().time() + pause
-        next_in = None if self.status != "open" or not table.can_start else round(pause, 2)
-        self._broadcast(
+        self.pots.append(hand.pot)
+        self.context.seq = 0
+        return True
+
+    def _announce_end(
+        self, state: HandState, hand: FinishedHand, leavers: list[Leaver], occupied: dict[int, Seat], pause: float
+    ) -> None:
+        """``hand_over``, then the seats that left (cashed out) and every seat's chips now."""
+        next_in = None if self.status != "open" or not self.table.can_start else round(pause, 2)
+        self.viewers.broadcast(
             {
                 "type": "hand_over",
-                "hand": number,
-                "pot": pot,
-                "stacks": [{"seat": e["seat"], "stack": e["end"]} for e in ended],
-                "winners": awards,
+                "hand": hand.number,
+                "pot": hand.pot,
+                "stacks": [{"seat": e["seat"], "stack": e["end"]} for e in hand.ended],
+                "winners": hand.awards,
                 "next_in": next_in,
             }
         )
-        self.uncalled = uncalled_winner(state, played.seats, number, accounts)
-        for n, _ in left:
-            meta = self.seats.pop(n)
+        self.uncalled = uncalled_winner(state, hand.seats, hand.number, hand.accounts)
+        for leaver in leavers:
+            meta = self.seats.pop(leaver.seat)
             if meta.bot is not None:
                 meta.bot.close()
-            self._broadcast({"type": "left", "seat": n, "name": before[n].name, "cashed_out": cashed[n]})
-            self._resnapshot(meta.account_id)
+            self.viewers.broadcast(
+                {"type": "left", "seat": leaver.seat, "name": leaver.name, "cashed_out": leaver.cashed}
+            )
+            self.viewers.resnapshot(meta.account_id)
         for n in occupied:
-            self._broadcast({"type": "seat", **self.seat_info(n, bank=True)})
-        if self.status == "closing":
-            await self._close_now()
-            return
-        self._schedule_start(pause)
+            self.viewers.broadcast({"type": "seat", **self.seat_info(n, bank=True)})
 
     async def show(self, connection: Connection, hand: int) -> None:
         """A connection's ``show``: the winner of a hand nobody called shows it to the table (until the next
@@ -809,14 +540,8 @@ class TableActor(Seating):
                 return
             assert shown is not None
             self.uncalled = None
-
-            def work(session: Session) -> None:
-                row = session.scalar(select(HandRow).where(HandRow.table_id == self.id, HandRow.number == hand))
-                if row is not None:  # the history shows the cards from now on, as the table saw them
-                    row.players = [{**p, "shown": True} if i == shown.player else p for i, p in enumerate(row.players)]
-
-            await self.db.run(work)
-            self._broadcast(
+            await self.books.mark_shown(hand, shown.player)
+            self.viewers.broadcast(
                 wire.uncalled_show_message(shown.hand, shown.seat, shown.cards, shown.down, self.table.rules)
             )
 
@@ -826,12 +551,12 @@ class TableActor(Seating):
 
     async def connect(self, connection: Connection) -> None:
         async def job() -> None:
-            first = connection.account_id is not None and not self._connected(connection.account_id)
+            first = connection.account_id is not None and not self.viewers.connected(connection.account_id)
             self.connections.add(connection)
-            self._send_snapshot(connection)
+            self.viewers.send_snapshot(connection)
             seat = self.seat_of(connection.account_id)
             if first and seat is not None:
-                self._broadcast({"type": "seat", **self.seat_info(seat, bank=True)})
+                self.viewers.broadcast({"type": "seat", **self.seat_info(seat, bank=True)})
 
         await self.call(job)
 
@@ -839,8 +564,8 @@ class TableActor(Seating):
         async def job() -> None:
             self.connections.discard(connection)
             seat = self.seat_of(connection.account_id)
-            if seat is not None and not self._connected(connection.account_id):
-                self._broadcast({"type": "seat", **self.seat_info(seat, bank=True)})
+            if seat is not None and not self.viewers.connected(connection.account_id):
+                self.viewers.broadcast({"type": "seat", **self.seat_info(seat, bank=True)})
 
         self._post(job)
 
@@ -851,38 +576,17 @@ class TableActor(Seating):
         connection as ``error``; a refused line is not counted."""
 
         async def job() -> None:
-            account = connection.account_id
-            if account is None:
-                connection.push(wire.encode(wire.error("not_logged_in", "sign in to chat")))
-                return
-            try:
-                self.chat_limiter.check(account, asyncio.get_running_loop().time())
-            except chat.ChatRefusedError as refused:
-                problem = wire.error(refused.code, str(refused), retry_after=refused.retry_after)
-                connection.push(wire.encode(problem))
-                return
-            self.chat_id += 1
-            line = {
-                "type": "chat",
-                "id": self.chat_id,
-                "account_id": account,
-                "name": connection.username,
-                "seat": self.seat_of(account),
-                "text": text,
-                "at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-            }
-            self.chat_log.append(line)
-            self._broadcast(line)
+            self.viewers.say(connection, text)
 
         self._post(job)
 
     def resend_snapshot(self, connection: Connection) -> None:
         async def job() -> None:
-            self._send_snapshot(connection)
+            self.viewers.send_snapshot(connection)
 
         self._post(job)
 
     def resend_now(self, connection: Connection) -> None:
         """The snapshot (and ``your_turn``) for ``connection`` now (from a job already on the actor)."""
         if connection in self.connections:
-            self._send_snapshot(connection)
+            self.viewers.send_snapshot(connection)

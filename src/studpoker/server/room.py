@@ -30,6 +30,7 @@ from .actor import TableActor
 from .auth import Passwords, Who, expire_sessions
 from .config import Settings
 from .connection import Connection
+from .context import SeatMeta
 from .db import Database, HandRow, Runner, SeatRow, TableRow, utcnow
 from .errors import ApiError
 from .handle import TableHandle
@@ -37,7 +38,6 @@ from .ledger import cash_out_kind, purse, table_account, transfer
 from .limits import MAX_NAME
 from .names import BadNameError, look_alike, look_key, name_key, table_name
 from .schemas import CreateTable
-from .seating import SeatMeta
 from .throttle import Throttle
 from .training import EquityDesk
 

@@ -1,0 +1,168 @@
+"""A table's books: the hand rows of the hands it deals, and a finished hand written in one transaction (its PHH
+text and result, the ledger's transfers of the bots' rebuys and of the players who left, the seats' stacks).
+
+The books only write: the actor decides when, and announces what was written afterwards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.orm import Session
+
+from ..engine import HandState
+from ..engine.events import Awarded
+from ..history import phh
+from ..history.record import record_hand
+from ..table import PlayedHand, Seat
+from .context import SeatMeta, TableContext
+from .db import HandRow, SeatRow, TableRow, utcnow
+from .ledger import HOUSE, cash_out_kind, purse, table_account, transfer
+
+__all__ = ["Books", "FinishedHand", "Leaver"]
+
+
+@dataclass(frozen=True)
+class FinishedHand:
+    """A finished hand as the books write it and the table is told of it."""
+
+    number: int
+    seats: tuple[int, ...]  # the seat of each player of the hand
+    pot: int
+    winners: list[int]  # the seats that won a share
+    awards: list[dict[str, Any]]  # ``hand_over``'s ``winners``
+    ended: list[dict[str, Any]]  # the hand row's players, with their stacks at the end
+    accounts: dict[int, int | None]  # each seat's account as the hand was dealt (it may have left since)
+    phh: str
+
+
+@dataclass(frozen=True)
+class Leaver:
+    """A seat whose player left during the hand, cashed out now that it is over."""
+
+    seat: int
+    name: str
+    meta: SeatMeta
+    cashed: int  # what goes back to his purse (or the house's, a bot's)
+
+
+class Books:
+    """The books of the table of ``context``."""
+
+    def __init__(self, context: TableContext) -> None:
+        self.context = context
+
+    async def open_hand(self, number: int, players: Sequence[int]) -> list[dict[str, Any]]:
+        """Hand ``number`` is about to be dealt to the seats ``players``: its row, ``playing`` (a stop voids it).
+        Returns the row's players (seat, name, stack at the start, account)."""
+        table_id, table = self.context.id, self.context.table
+        started = [
+            {
+                "seat": s,
+                "name": table.seat(s).name,
+                "start": table.seat(s).stack,
+                "end": None,
+                "account_id": self.context.seats[s].account_id,
+            }
+            for s in players
+        ]
+
+        def work(session: Session) -> None:
+            session.add(HandRow(table_id=table_id, number=number, status="playing", players=started))
+            session.execute(update(TableRow).where(TableRow.id == table_id).values(hand_number=number))
+
+        await self.context.db.run(work)
+        return started
+
+    def summarize(self, state: HandState, played: PlayedHand) -> FinishedHand:
+        """What the books keep of a finished hand (``played``, the table's record of it)."""
+        pot = sum(v.total for v in state.view(None).players)
+        awarded = [e for e in state.events if isinstance(e, Awarded)]
+        winners = sorted({played.seats[e.player] for e in awarded})
+        awards = [{"seat": played.seats[e.player], "amount": e.amount, "pot": e.pot, "share": e.share} for e in awarded]
+        record = record_hand(
+            state,
+            players=played.names,
+            seats=played.seats,
+            info={"table": self.context.name, "hand": played.number, "event": "studpoker card room"},
+        )
+        accounts = {entry["seat"]: entry.get("account_id") for entry in self.context.hand_players}
+        ended = [
+            {
+                "seat": s,
+                "name": played.names[i],
+                "start": state.starting_stacks[i],
+                "end": state.stacks[i],
+                "account_id": accounts.get(s),
+            }
+            for i, s in enumerate(played.seats)
+        ]
+        return FinishedHand(
+            played.number, tuple(played.seats), pot, winners, awards, ended, accounts, phh.dumps(record)
+        )
+
+    async def close_hand(
+        self,
+        hand: FinishedHand,
+        rebuys: list[tuple[int, int]],
+        leavers: list[Leaver],
+        occupied: dict[int, Seat],
+    ) -> None:
+        """Write the finished hand in one transaction: its row, the bots' rebuys from the house (``(seat,
+        amount)``), the leavers' cash-outs and seat rows gone, the other seats' stacks."""
+        context = self.context
+        table_id, number = context.id, hand.number
+
+        def work(session: Session) -> None:
+            row = session.scalar(select(HandRow).where(HandRow.table_id == table_id, HandRow.number == number))
+            if row is None:
+                row = HandRow(table_id=table_id, number=number, status="finished", players=hand.ended)
+                session.add(row)
+            row.status, row.players, row.pot, row.winners = "finished", hand.ended, hand.pot, hand.winners
+            row.phh, row.finished_at = hand.phh, utcnow()
+            for seat, amount in rebuys:
+                transfer(
+                    session,
+                    HOUSE,
+                    table_account(table_id),
+                    amount,
+                    "bot_top_up",
+                    table_id=table_id,
+                    memo=f"seat {seat}",
+                )
+            for leaver in leavers:
+                bot = leaver.meta.bot is not None
+                transfer(
+                    session,
+                    table_account(table_id),
+                    purse(leaver.meta.account_id, bot=bot, training=context.training),
+                    leaver.cashed,
+                    cash_out_kind(bot=bot, training=context.training),
+                    table_id=table_id,
+                    hand_number=number,
+                    memo=f"left {context.name} seat {leaver.seat}",
+                )
+                session.execute(delete(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == leaver.seat))
+            for n, s in occupied.items():
+                session.execute(
+                    update(SeatRow)
+                    .where(SeatRow.table_id == table_id, SeatRow.seat == n)
+                    .values(stack=s.stack, queued=s.queued, sitting_out=s.sitting_out, leaving=s.leaving)
+                )
+
+        await context.db.run(work)
+
+    async def mark_shown(self, number: int, player: int) -> None:
+        """The winner of hand ``number`` (player ``player``) showed it: the history shows his cards from now on,
+        as the table saw them."""
+        table_id = self.context.id
+
+        def work(session: Session) -> None:
+            row = session.scalar(select(HandRow).where(HandRow.table_id == table_id, HandRow.number == number))
+            if row is not None:
+                row.players = [{**p, "shown": True} if i == player else p for i, p in enumerate(row.players)]
+
+        await self.context.db.run(work)

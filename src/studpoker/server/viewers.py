@@ -1,0 +1,254 @@
+"""Who watches a table, and what each of them is sent.
+
+Each connection gets only what its seat's ``view`` shows: the messages of a step are built from the spectators'
+view and encoded once for every viewer when the step dealt no face-down card (the usual case), else once per viewer
+(each player of the hand, and the spectators) from that viewer's event log, and queued to every connection.
+A connection's own writer task sends them, so a slow client never blocks the table.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from ..engine import HandState
+from ..engine.codec import view_to_json
+from ..engine.events import ActionTaken, CardDealt, Event
+from . import chat, wire
+from .clock import Clock
+from .connection import Connection
+from .context import TableContext
+from .waitlist import WaitingList
+
+__all__ = ["Viewers"]
+
+
+class Viewers:
+    """The connections of the table of ``context``, and the frames and snapshots they get.
+
+    ``info`` gives the table object of the API, ``voided`` the hands a stop voided (both for the snapshot)."""
+
+    def __init__(
+        self,
+        context: TableContext,
+        clock: Clock,
+        waiting: WaitingList,
+        info: Callable[[], dict[str, Any]],
+        voided: Callable[[], Iterable[dict[str, Any]]],
+    ) -> None:
+        self.context = context
+        self.clock = clock
+        self.waiting = waiting
+        self.info = info
+        self.voided = voided
+        self.connections: set[Connection] = set()
+        # chat: in memory only (a restart forgets it), the last chat.HISTORY lines
+        self.chat_log: deque[dict[str, Any]] = deque(maxlen=chat.HISTORY)
+        self.chat_id = 0
+        self.chat_limiter = chat.ChatLimiter()
+
+    # -- who ---------------------------------------------------------------------------------------------
+
+    def connected(self, account_id: int | None) -> bool:
+        return any(c.account_id == account_id for c in self.connections) if account_id is not None else False
+
+    def viewer(self, connection: Connection) -> int | None:
+        """The player of the hand in play whose cards ``connection`` sees (``None``: a spectator's view)."""
+        seat = self.context.seat_of(connection.account_id)
+        return None if seat is None else self.context.table.player_of(seat)
+
+    # -- what ------------------------------------------------------------------------------------------------
+
+    def seat_info(self, number: int, *, bank: bool = False) -> dict[str, Any]:
+        seat = self.context.table.seat(number)
+        meta = self.context.seats[number]
+        out: dict[str, Any] = {
+            "seat": number,
+            "name": seat.name,
+            "stack": seat.stack,
+            "bot": meta.bot_tag is not None,
+            "sitting_out": seat.sitting_out,
+            "leaving": seat.leaving,
+            "queued": seat.queued,
+            "connected": meta.bot_tag is not None or self.connected(meta.account_id),
+        }
+        if bank:
+            out["time_bank"] = round(meta.time_bank, 2)
+        return out
+
+    def seats_info(self, *, bank: bool = False) -> list[dict[str, Any]]:
+        return [self.seat_info(s.number, bank=bank) for s in self.context.table.occupied]
+
+    def waiting_of(self, account_id: int) -> dict[str, Any]:
+        """``waiting``: the account's place on the waiting list (``None``: not on it); ``offer``: the seat held
+        for it and the seconds left to take it (``None``: none)."""
+        offer = self.waiting.offer_of(account_id)
+        left = 0.0 if offer is None else max(0.0, offer.until - self.clock.now())
+        held = None if offer is None else {"seat": offer.seat, "seconds": round(left, 1)}
+        return {"waiting": self.waiting.place(account_id), "offer": held}
+
+    def snapshot(self, connection: Connection) -> dict[str, Any]:
+        """The full state for one connection (what its seat may see)."""
+        context, table = self.context, self.context.table
+        seat = context.seat_of(connection.account_id)
+        you = (
+            None
+            if connection.account_id is None
+            else {
+                "account_id": connection.account_id,
+                "username": connection.username,
+                "seat": seat,
+                **self.waiting_of(connection.account_id),
+            }
+        )
+        hand: dict[str, Any] | None = None
+        state = table.hand
+        if state is not None:
+            view = state.view(self.viewer(connection))
+            names = [table.seat(s).name for s in context.hand_seats]
+            data = view_to_json(view, seat_names=names)
+            data["legal_actions"] = []
+            for player in data["players"]:
+                player["seat"] = context.hand_seats[player["player"]]
+            hand = {
+                "hand": table.hand_number,
+                "seq": context.seq,
+                "street": view.street,
+                "pot": view.pot,
+                "seats": list(context.hand_seats),
+                "actor_seat": table.actor_seat,
+                "clock": self.clock.left(),
+                **wire.betting(state),
+                "view": data,
+            }
+        return {
+            "type": "snapshot",
+            "table": self.info(),
+            "you": you,
+            "seats": self.seats_info(bank=True),
+            "hand": hand,
+            "chat": list(self.chat_log),
+            "voided": list(self.voided()),
+        }
+
+    def your_turn(self) -> dict[str, Any]:
+        """``your_turn`` for the player to act: his legal actions and what they cost."""
+        table = self.context.table
+        state = table.hand
+        seat = table.actor_seat
+        assert state is not None and seat is not None
+        player = table.player_of(seat)
+        assert player is not None
+        public = state.view(None)
+        return {
+            "type": "your_turn",
+            "hand": table.hand_number,
+            "seq": self.context.seq,
+            "seat": seat,
+            "street": state.street,
+            "legal": wire.legal_entries(state),
+            "to_call": public.to_call,
+            "bet": public.players[player].bet,
+            "stack": state.stacks[player],
+            "pot": state.pot,
+            **wire.betting(state),
+            "clock": self.clock.left(),
+        }
+
+    def say(self, connection: Connection, text: str) -> None:
+        """A connection's chat line (see :meth:`~studpoker.server.actor.TableActor.chat`): checked against its
+        account's limit, then sent to every connection and kept in the history."""
+        account = connection.account_id
+        if account is None:
+            connection.push(wire.encode(wire.error("not_logged_in", "sign in to chat")))
+            return
+        try:
+            self.chat_limiter.check(account, self.clock.now())
+        except chat.ChatRefusedError as refused:
+            problem = wire.error(refused.code, str(refused), retry_after=refused.retry_after)
+            connection.push(wire.encode(problem))
+            return
+        self.chat_id += 1
+        line = {
+            "type": "chat",
+            "id": self.chat_id,
+            "account_id": account,
+            "name": connection.username,
+            "seat": self.context.seat_of(account),
+            "text": text,
+            "at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        }
+        self.chat_log.append(line)
+        self.broadcast(line)
+
+    # -- sending ---------------------------------------------------------------------------------------
+
+    def broadcast(self, message: dict[str, Any]) -> None:
+        text = wire.encode(message)
+        for connection in self.connections:
+            connection.push(text)
+
+    def send_account(self, account_id: int | None, message: dict[str, Any]) -> None:
+        text = wire.encode(message)
+        for connection in self.connections:
+            if account_id is not None and connection.account_id == account_id:
+                connection.push(text)
+
+    def send_snapshot(self, connection: Connection) -> None:
+        """The snapshot for ``connection``, and ``your_turn`` if its seat is to act."""
+        connection.push(wire.encode(self.snapshot(connection)))
+        table = self.context.table
+        actor = table.actor_seat
+        if table.hand is not None and actor is not None and self.context.seat_of(connection.account_id) == actor:
+            connection.push(wire.encode(self.your_turn()))
+
+    def resnapshot(self, account_id: int | None) -> None:
+        """A new snapshot for every connection of ``account_id``."""
+        for connection in self.connections:
+            if account_id is not None and connection.account_id == account_id:
+                self.send_snapshot(connection)
+
+    def publish(self, state: HandState, new: Sequence[Event]) -> None:
+        """Send ``new``, the events the last step logged (what ``apply`` or ``deal`` returned; the whole log when a
+        hand starts), to every viewer as each may see them, then the chips, then whose turn it is."""
+        context, table = self.context, self.context.table
+        hand = table.hand_number if table.hand is state else table.hands[-1].number
+        events = state.events
+        start = len(events) - len(new)
+        # each action's turn number: the actions before it in the hand, plus one
+        turn = sum(1 for e in events[:start] if isinstance(e, ActionTaken))
+        action_seqs = list(range(turn + 1, turn + 1 + sum(1 for e in new if isinstance(e, ActionTaken))))
+        by_viewer: dict[int | None, list[Connection]] = {}
+        for connection in self.connections:
+            by_viewer.setdefault(self.viewer(connection), []).append(connection)
+        keys: list[int | None] = [None, *range(len(context.hand_seats))]
+        public = state.view(None)
+        # What a player sees differs from what a spectator sees only in face-down cards dealt (and burned cards,
+        # which have no message): a run of events without a face-down card is the same for every viewer, so its
+        # messages are built from the spectator's view and encoded once for all (the usual step: one action).
+        shared: list[str] | None = None
+        for key in keys:
+            receivers = by_viewer.get(key)
+            if not receivers or not new:
+                continue
+            texts = shared
+            if texts is None:
+                run = public.events[start:]
+                view = public
+                if any(isinstance(e, CardDealt) and not e.face_up for e in run):
+                    view = state.view(key)
+                    run = view.events[start:]
+                messages = wire.event_messages(run, view, context.hand_seats, hand, action_seqs, context.auto)
+                texts = [wire.encode(m) for m in messages]
+                if view is public:
+                    shared = texts
+            for connection in receivers:
+                for text in texts:
+                    connection.push(text)
+        dealt = {p["seat"]: str(p["name"]) for p in context.hand_players}  # the names as the hand was dealt
+        names = [dealt.get(seat, f"seat {seat}") for seat in context.hand_seats]
+        for message in wire.dealer_messages(public.events, start, public, names, table.rules, hand):
+            self.broadcast(message)
+        self.broadcast(wire.pot_message(public, context.hand_seats, hand, state))
