@@ -94,14 +94,14 @@ class TableActor:
         self.random = random.Random(None if self.settings.seed is None else self.settings.seed + self.id)
         self.uncalled: UncalledShow | None = None  # the last hand's winner who may still show it (nobody called)
         self.waiting = WaitingList(self.settings.seat_hold_seconds)
-        voided, forget = room.voided, room.forget
+        voided = room.voided  # the hands a stop voided, by table: read at each snapshot
+        self._forget = room.forget  # a closed table leaves the room
         self.clock = Clock(self.context, self.showdown_seconds)
         self.viewers = Viewers(self.context, self.clock, self.waiting, self.info, lambda: voided.get(self.id, ()))
         self.connections = self.viewers.connections
         self.chat_log = self.viewers.chat_log  # in memory only (a restart forgets it), the last chat.HISTORY lines
         self.books = Books(self.context)
         self.cashier = Cashier(self.context, self.waiting, self.viewers, self.clock, self._schedule_start, self._closed)
-        self._forget = forget
 
     @property
     def status(self) -> str:
