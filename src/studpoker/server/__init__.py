@@ -7,7 +7,9 @@
   :mod:`~studpoker.server.names`, :mod:`~studpoker.server.throttle`: the CSRF rule and headers, the one error body,
   the documented maximums, names, rate limits.
 * :mod:`~studpoker.server.room` and :mod:`~studpoker.server.actor`: one asyncio actor per table, the single
-  writer of its :class:`~studpoker.table.Table`; recovery of hands cut short by a stop.
+  writer of its :class:`~studpoker.table.Table`; recovery of hands cut short by a stop. The actor's parts, which
+  know no room: :mod:`~studpoker.server.viewers`, :mod:`~studpoker.server.clock`, :mod:`~studpoker.server.books`,
+  :mod:`~studpoker.server.cashier`, sharing a :mod:`~studpoker.server.context`.
 * :mod:`~studpoker.server.db`, :mod:`~studpoker.server.ledger`, :mod:`~studpoker.server.auth`: SQLAlchemy models
   and Alembic migrations, the double-entry chip ledger, accounts and sessions; :mod:`~studpoker.server.manage`:
   ``stud admin``.
