@@ -1,6 +1,7 @@
 """The message bus of the distributed room: Redis pub/sub channels between gateways and table workers.
 
-Channels (every name starts with ``studpoker:``):
+Channels (every name starts with ``studpoker:``; what each carries is :mod:`studpoker.server.messages`, whose
+codec both ends decode through):
 
 * ``table:<id>``: to the worker that owns table ``id`` (it subscribes while it holds the lease): a gateway's
   ``attach``/``detach``/``resync`` of a socket, a player's ``act`` and ``chat``, and ``call`` (an HTTP operation:
@@ -17,9 +18,9 @@ frame to a socket carries the number of its attachment and its place in it, and 
 loses Redis) attaches the socket again, which answers with a snapshot, as a reconnecting browser does; and why
 ownership and money never travel on the bus: they are PostgreSQL's.
 
-Frames travel as one bus message per gateway and batch (:func:`pack_frames`): a JSON header line, then the
-frame texts, one per line (an encoded frame is compact JSON, which never holds a raw newline), each text once
-however many of the gateway's sockets get it.
+Frames travel as one bus message per gateway and batch (:func:`pack_frames`, defined with the other messages): a
+JSON header line, then the frame texts, one per line (an encoded frame is compact JSON, which never holds a raw
+newline), each text once however many of the gateway's sockets get it.
 
 Whoever can publish on the bus can act for any player, and whoever can subscribe reads every card: the bus
 refuses a Redis that lets in clients without a password. Every connection it opens asks, after its own
@@ -33,15 +34,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from collections import deque
-from collections.abc import Callable, Coroutine, Iterable
+from collections.abc import Callable, Coroutine
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from redis.exceptions import ConnectionError as RedisConnectionError
+
+from .messages import pack_frames, unpack_frames
 
 __all__ = [
     "ACL_RULES",
@@ -157,37 +159,6 @@ def gateway_channel(gateway: str) -> str:
 
 def info_key(table_id: int) -> str:
     return f"{PREFIX}info:{table_id}"
-
-
-def pack_frames(table_id: int, generation: int, entries: Iterable[tuple[int, int, int, str | int]]) -> str:
-    """One bus message of frames for one gateway: ``entries`` are ``(socket, attachment, number, frame)``,
-    a frame being an encoded message or an ``int`` close code."""
-    texts: list[str] = []
-    index: dict[int, int] = {}
-    rows: list[list[int]] = []
-    for socket, attachment, number, frame in entries:
-        if isinstance(frame, int):
-            rows.append([socket, attachment, number, -1, frame])
-            continue
-        at = index.get(id(frame))
-        if at is None:
-            at = index[id(frame)] = len(texts)
-            texts.append(frame)
-        rows.append([socket, attachment, number, at])
-    header = json.dumps({"t": table_id, "g": generation, "m": rows}, separators=(",", ":"))
-    return "\n".join([header, *texts])
-
-
-def unpack_frames(data: str) -> tuple[int, int, list[tuple[int, int, int, str | int]]]:
-    """The inverse of :func:`pack_frames`: ``(table id, generation, entries)``."""
-    lines = data.split("\n")
-    header = json.loads(lines[0])
-    texts = lines[1:]
-    entries: list[tuple[int, int, int, str | int]] = []
-    for row in header["m"]:
-        frame: str | int = row[4] if row[3] < 0 else texts[row[3]]
-        entries.append((int(row[0]), int(row[1]), int(row[2]), frame))
-    return int(header["t"]), int(header["g"]), entries
 
 
 Handler = Callable[[str, str], None]
