@@ -78,12 +78,14 @@ def test_a_call_that_fails_tells_the_client_nothing_of_the_internals(books: Book
     embedded room's failures: no SQL, host or lease generation in the message; a lost lease is 503 (nothing was
     written: try again)."""
     from studpoker.server.lease import LeaseLostError
+    from studpoker.server.messages import encode
     from studpoker.server.worker import WorkerRoom
 
     async def check() -> None:
         room = WorkerRoom(_settings(books))
         answers: list[dict[str, Any]] = []
-        room._answer = lambda _gateway, message: answers.append(message)  # type: ignore[method-assign]
+        # the answers as the gateway gets them, on the wire
+        room._answer = lambda _gateway, message: answers.append(json.loads(encode(message)))  # type: ignore[method-assign]
         failures = iter(
             [
                 RuntimeError('connection to server at "10.0.0.5", port 5432 failed: password for user "secret"'),
@@ -98,7 +100,8 @@ def test_a_call_that_fails_tells_the_client_nothing_of_the_internals(books: Book
         room.actors[7] = Failing()  # type: ignore[assignment]
         try:
             for ident in ("one", "two"):
-                call = {"op": "call", "gw": "g", "id": ident, "name": "sit", "args": {"account_id": 1}}
+                args = {"account_id": 1, "username": "ann", "buy_in": 400, "seat": None}
+                call = {"op": "call", "gw": "g", "id": ident, "name": "sit", "args": args}
                 room._on_message("studpoker:table:7", json.dumps(call))
                 await asyncio.gather(*room._spawned)
             internal, lost = (a["error"] for a in answers)

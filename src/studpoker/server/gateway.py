@@ -23,6 +23,7 @@ import json
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,12 +40,48 @@ from .db import LeaseRow, SeatRow, TableRow
 from .errors import ApiError
 from .handle import TableHandle
 from .lease import lease_of
+from .messages import (
+    TO_GATEWAY,
+    TO_ROOM,
+    Act,
+    AddBots,
+    Answer,
+    Attach,
+    BadMessage,
+    Call,
+    Chat,
+    Claim,
+    CloseTable,
+    Detach,
+    Gone,
+    JoinWaitingList,
+    JsonObject,
+    Leave,
+    LeaveWaitingList,
+    Operation,
+    Owner,
+    RemoveBots,
+    Resync,
+    SessionEnded,
+    SetSittingOut,
+    Show,
+    Sit,
+    Snapshot,
+    TopUp,
+    ToWorker,
+    decode,
+    dropped,
+    encode,
+)
 from .names import look_key, name_key
 from .room import DEFAULT_TABLE, Room, _freeze_startup_objects, hands_played, rules_of
 
 __all__ = ["CALL_SECONDS", "GatewayRoom", "RemoteTable"]
 
 log = logging.getLogger("studpoker.server")
+
+#: A message about one of this gateway's sockets, given the gateway, the socket's number and its attachment.
+SocketMessage = Callable[[str, int, int], ToWorker]
 
 #: How long an HTTP operation waits for the table's worker to answer.
 CALL_SECONDS = 10.0
@@ -98,48 +135,56 @@ class RemoteTable:
         self.room.detach(connection)
 
     async def act(self, connection: Connection, hand: int, seq: int, action: str, amount: int | None) -> None:
-        self.room.to_table(connection, {"op": "act", "hand": hand, "seq": seq, "action": action, "amount": amount})
+        self.room.to_table(
+            connection,
+            lambda gw, s, a: Act(gateway=gw, socket=s, attachment=a, hand=hand, seq=seq, action=action, amount=amount),
+        )
 
     async def show(self, connection: Connection, hand: int) -> None:
-        self.room.to_table(connection, {"op": "show", "hand": hand})
+        self.room.to_table(connection, lambda gw, s, a: Show(gateway=gw, socket=s, attachment=a, hand=hand))
 
     def chat(self, connection: Connection, text: str) -> None:
-        self.room.to_table(connection, {"op": "chat", "text": text})
+        self.room.to_table(connection, lambda gw, s, a: Chat(gateway=gw, socket=s, attachment=a, text=text))
 
     def resend_snapshot(self, connection: Connection) -> None:
-        self.room.to_table(connection, {"op": "snapshot"})
+        self.room.to_table(connection, lambda gw, s, a: Snapshot(gateway=gw, socket=s, attachment=a))
 
     # -- HTTP operations, done by the worker
 
-    async def _call(self, name: str, **args: Any) -> dict[str, Any]:
-        return await self.room.call(self.id, name, args)
+    async def sit(self, account_id: int, username: str, buy_in: int, seat: int | None) -> JsonObject:
+        return await self.room.call(self.id, Sit(account_id=account_id, username=username, buy_in=buy_in, seat=seat))
 
-    async def sit(self, account_id: int, username: str, buy_in: int, seat: int | None) -> dict[str, Any]:
-        return await self._call("sit", account_id=account_id, username=username, buy_in=buy_in, seat=seat)
+    async def leave(self, account_id: int) -> JsonObject:
+        return await self.room.call(self.id, Leave(account_id=account_id))
 
-    async def leave(self, account_id: int) -> dict[str, Any]:
-        return await self._call("leave", account_id=account_id)
+    async def top_up(self, account_id: int, amount: int) -> JsonObject:
+        return await self.room.call(self.id, TopUp(account_id=account_id, amount=amount))
 
-    async def top_up(self, account_id: int, amount: int) -> dict[str, Any]:
-        return await self._call("top_up", account_id=account_id, amount=amount)
+    async def set_sitting_out(self, account_id: int, out: bool) -> JsonObject:
+        return await self.room.call(self.id, SetSittingOut(account_id=account_id, out=out))
 
-    async def set_sitting_out(self, account_id: int, out: bool) -> dict[str, Any]:
-        return await self._call("set_sitting_out", account_id=account_id, out=out)
+    async def join_waiting_list(self, account_id: int, username: str) -> JsonObject:
+        return await self.room.call(self.id, JoinWaitingList(account_id=account_id, username=username))
 
-    async def join_waiting_list(self, account_id: int, username: str) -> dict[str, Any]:
-        return await self._call("join_waiting_list", account_id=account_id, username=username)
+    async def leave_waiting_list(self, account_id: int) -> JsonObject:
+        return await self.room.call(self.id, LeaveWaitingList(account_id=account_id))
 
-    async def leave_waiting_list(self, account_id: int) -> dict[str, Any]:
-        return await self._call("leave_waiting_list", account_id=account_id)
+    async def add_bots(self, count: int | None, tag: str | None) -> JsonObject:
+        return await self.room.call(self.id, AddBots(count=count, tag=tag))
 
-    async def add_bots(self, count: int | None, tag: str | None) -> dict[str, Any]:
-        return await self._call("add_bots", count=count, tag=tag)
+    async def remove_bots(self) -> JsonObject:
+        return await self.room.call(self.id, RemoveBots())
 
-    async def remove_bots(self) -> dict[str, Any]:
-        return await self._call("remove_bots")
+    async def close(self) -> JsonObject:
+        return await self.room.call(self.id, CloseTable())
 
-    async def close(self) -> dict[str, Any]:
-        return await self._call("close")
+
+def _detach(gateway: str, socket: int, attachment: int) -> Detach:
+    return Detach(gateway=gateway, socket=socket, attachment=attachment)
+
+
+def _resync(gateway: str, socket: int, attachment: int) -> Resync:
+    return Resync(gateway=gateway, socket=socket, attachment=attachment)
 
 
 class GatewayRoom(Room):
@@ -158,7 +203,7 @@ class GatewayRoom(Room):
         )
         self.attached: dict[int, Attached] = {}
         self.by_table: dict[int, set[int]] = {}
-        self.calls: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self.calls: dict[str, asyncio.Future[Answer]] = {}
         #: The newest lease generation known of each table (from frames, owner announcements, lease checks): the
         #: frames of an older one come from a worker that lost the table and are dropped (see :meth:`_frames`).
         self.owners: dict[int, int] = {}
@@ -220,7 +265,7 @@ class GatewayRoom(Room):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         for attached in list(self.attached.values()):
-            self.bus.send(table_channel(attached.table_id), self._message(attached, {"op": "detach"}))
+            self._send(attached, _detach)
             attached.connection.close(1001)  # going away: the browser reconnects, to another gateway
         with contextlib.suppress(Exception):
             await self.bus.redis.zrem(channels.GATEWAYS, self.gateway_id)
@@ -371,7 +416,7 @@ class GatewayRoom(Room):
 
         with contextlib.suppress(IntegrityError):
             await self.db.run(work)
-        await self.bus.publish(channels.ROOM, json.dumps({"op": "claim"}))
+        await self.bus.publish(channels.ROOM, encode(Claim()))
         self._lobby = (-LOBBY_SECONDS, [])  # the creator's next look at the lobby shows the table
         deadline = time.monotonic() + CLAIM_SECONDS
         while time.monotonic() < deadline:
@@ -386,14 +431,14 @@ class GatewayRoom(Room):
 
     # -- calls to workers -------------------------------------------------------------------------------
 
-    async def call(self, table_id: int, name: str, args: dict[str, Any]) -> dict[str, Any]:
-        """Ask the table's worker to do ``name`` (an HTTP operation) and wait for its answer."""
+    async def call(self, table_id: int, operation: Operation) -> JsonObject:
+        """Ask the table's worker to do ``operation`` (an HTTP operation) and wait for its answer."""
         ident = secrets.token_hex(8)
-        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
         self.calls[ident] = future
-        message = {"op": "call", "gw": self.gateway_id, "id": ident, "name": name, "args": args}
+        message = Call(id=ident, gateway=self.gateway_id, operation=operation)
         try:
-            heard = await self.bus.publish(table_channel(table_id), json.dumps(message, separators=(",", ":")))
+            heard = await self.bus.publish(table_channel(table_id), encode(message))
             if not heard:
                 raise ApiError(
                     503,
@@ -409,11 +454,10 @@ class GatewayRoom(Room):
                 ) from None
         finally:
             self.calls.pop(ident, None)
-        if "error" in answer:
-            error = answer["error"]
-            raise ApiError(int(error["status"]), str(error["code"]), str(error["message"]), answer.get("headers"))
-        result: dict[str, Any] = answer["ok"]
-        return result
+        if answer.error is not None:
+            error = answer.error
+            raise ApiError(error.status, error.code, error.message, answer.headers)
+        return answer.ok if answer.ok is not None else {}
 
     # -- sockets ------------------------------------------------------------------------------------------
 
@@ -428,20 +472,32 @@ class GatewayRoom(Room):
     def _attach_again(self, attached: Attached) -> None:
         """A new attachment of the socket, telling the worker who it speaks for (a new owner may not know it)."""
         connection = attached.connection
-        who = {"account_id": connection.account_id, "username": connection.username, "session": connection.session}
-        self._restart(attached, {"op": "attach", **who})
 
-    def _restart(self, attached: Attached, message: dict[str, Any]) -> None:
-        """Start a new attachment of the socket with ``message`` (``attach``, or ``resync`` to a worker that knows
-        the socket): the worker answers with a snapshot, numbered 1; frames of older attachments are dropped."""
+        def attach(gateway: str, socket: int, attachment: int) -> Attach:
+            return Attach(
+                gateway=gateway,
+                socket=socket,
+                attachment=attachment,
+                account_id=connection.account_id,
+                username=connection.username,
+                session=connection.session,
+            )
+
+        self._restart(attached, attach)
+
+    def _restart(self, attached: Attached, message: SocketMessage) -> None:
+        """Start a new attachment of the socket with ``message`` (:class:`Attach`, or :class:`Resync` to a worker
+        that knows the socket): the worker answers with a snapshot, numbered 1; frames of older attachments are
+        dropped."""
         attached.attachment += 1
         attached.expected = 1
         attached.since = time.monotonic()
-        self.bus.send(table_channel(attached.table_id), self._message(attached, message))
+        self._send(attached, message)
 
-    def _message(self, attached: Attached, message: dict[str, Any]) -> str:
-        message.update(gw=self.gateway_id, s=attached.number, a=attached.attachment)
-        return json.dumps(message, separators=(",", ":"))
+    def _send(self, attached: Attached, message: SocketMessage) -> None:
+        """Queue a message about the socket for its table's worker (the bus sends in order)."""
+        text = encode(message(self.gateway_id, attached.number, attached.attachment))
+        self.bus.send(table_channel(attached.table_id), text)
 
     def detach(self, connection: Connection) -> None:
         attached = self.attached.pop(connection.bus_number, None)
@@ -453,41 +509,45 @@ class GatewayRoom(Room):
             if not group:
                 del self.by_table[attached.table_id]
                 self.owners.pop(attached.table_id, None)
-        self.bus.send(table_channel(attached.table_id), self._message(attached, {"op": "detach"}))
+        self._send(attached, _detach)
 
-    def to_table(self, connection: Connection, message: dict[str, Any]) -> None:
+    def to_table(self, connection: Connection, message: SocketMessage) -> None:
         """A socket's message to its table's worker (queued: the bus sends in order)."""
         attached = self.attached.get(connection.bus_number)
         if attached is not None:
-            self.bus.send(table_channel(attached.table_id), self._message(attached, message))
+            self._send(attached, message)
 
     def _on_message(self, channel: str, data: str) -> None:
+        """A batch of frames, or a message on this gateway's channel or the room's: decoded (one that does not is
+        dropped, and logged), then done."""
         if data.startswith('{"t"'):
-            self._frames(data)
+            self._frames(channel, data)
             return
-        message = json.loads(data)
-        if not isinstance(message, dict):
+        try:
+            message = decode(data, TO_ROOM) if channel == channels.ROOM else decode(data, TO_GATEWAY)
+        except BadMessage as error:
+            dropped(channel, error)
             return
-        op = message.get("op")
-        if op == "answer":
-            future = self.calls.get(str(message.get("id")))
-            if future is not None and not future.done():
-                future.set_result(message)
-        elif op == "owner":
-            table_id, generation = message.get("table"), message.get("generation")
-            if type(table_id) is int and type(generation) is int:
+        match message:
+            case Answer(id=ident):
+                future = self.calls.get(ident)
+                if future is not None and not future.done():
+                    future.set_result(message)
+            case Owner(table=table_id, generation=generation):
                 self._newest(table_id, generation)
-            for number in list(self.by_table.get(int(table_id or 0), ())):
-                attached = self.attached[number]
-                if attached.generation != generation:
-                    self._attach_again(attached)
-        elif op == "gone":
-            for number in message.get("s", []):
-                again = self.attached.get(number)
-                if again is not None:
-                    self._attach_again(again)
-        elif op == "session_ended":
-            Room.end_sockets(self, str(message.get("session", "")), str(message.get("reason", "your session ended")))
+                for number in list(self.by_table.get(table_id, ())):
+                    attached = self.attached[number]
+                    if attached.generation != generation:
+                        self._attach_again(attached)
+            case Gone(sockets=sockets):
+                for number in sockets:
+                    again = self.attached.get(number)
+                    if again is not None:
+                        self._attach_again(again)
+            case SessionEnded(session=session, reason=reason):
+                Room.end_sockets(self, session, reason)
+            case Claim():
+                pass  # the workers'
 
     def _newest(self, table_id: int, generation: int) -> bool:
         """Whether ``generation`` is the newest known of the table's leases (then remembered as such)."""
@@ -496,8 +556,12 @@ class GatewayRoom(Room):
         self.owners[table_id] = generation
         return True
 
-    def _frames(self, data: str) -> None:
-        table_id, generation, entries = unpack_frames(data)
+    def _frames(self, channel: str, data: str) -> None:
+        try:
+            table_id, generation, entries = unpack_frames(data)
+        except BadMessage as error:
+            dropped(channel, error)
+            return
         if not self._newest(table_id, generation):
             # a worker that lost the table (paused past its lease, or cut off from PostgreSQL) may still hear the
             # table's channel and answer an attachment meant for the new owner with its own stale snapshot, under
@@ -508,7 +572,7 @@ class GatewayRoom(Room):
             if attached is None or attached.table_id != table_id or attachment != attached.attachment:
                 continue  # a socket gone, or a frame of an attachment before the current one
             if position != attached.expected:
-                self._restart(attached, {"op": "resync"})  # a gap: start again from a snapshot
+                self._restart(attached, _resync)  # a gap: start again from a snapshot
                 continue
             attached.expected += 1
             attached.generation = generation
@@ -554,6 +618,5 @@ class GatewayRoom(Room):
 
     def end_sockets(self, session: str, reason: str) -> int:
         """Close the session's sockets here, and tell every other gateway to close its own."""
-        message = json.dumps({"op": "session_ended", "session": session, "reason": reason})
-        self.bus.send(channels.ROOM, message)
+        self.bus.send(channels.ROOM, encode(SessionEnded(session=session, reason=reason)))
         return super().end_sockets(session, reason)

@@ -21,7 +21,7 @@ process drops what does not decode, with a log line (:func:`dropped`), and never
 
 The bounds are the room's: an action name at most 20 characters, a chat line 400, a username 40, a session 64,
 a gateway's name 80; the socket's checks of a player's ``act`` and ``show`` are these same ones
-(:func:`act_is_valid`), so the browser's message and the bus's cannot be held to different rules.
+(:func:`act_fields`, :func:`show_hand`), so the browser's message and the bus's cannot be held to different rules.
 
 Why Pydantic models rather than dataclasses: on ``act``, the message of every action (``python
 bench/messages.py``: Python 3.11, pydantic 2.14, best of five on a shared 2-core machine), a strict frozen model
@@ -96,12 +96,12 @@ __all__ = [
     "ToRoom",
     "ToWorker",
     "TopUp",
-    "act_is_valid",
+    "act_fields",
     "decode",
     "dropped",
     "encode",
-    "hand_is_valid",
     "pack_frames",
+    "show_hand",
     "unpack_frames",
 ]
 
@@ -208,7 +208,7 @@ class Snapshot(_Socket):
 
 
 #: A player's action as the browser sends it (docs/server-protocol.md, ``act``): the one definition of what is
-#: fit to pass on, for the socket (:func:`act_is_valid`) and the bus (:class:`Act`) alike.
+#: fit to pass on, for the socket (:func:`act_fields`, :func:`show_hand`) and the bus (:class:`Act`) alike.
 Hand = Id
 Seq = Id
 ActionName = Annotated[str, Field(max_length=MAX_ACTION)]
@@ -216,7 +216,7 @@ Amount = Chips
 
 
 class ActFields(_Message):
-    """The fields of a player's ``act`` (:func:`act_is_valid`)."""
+    """The fields of a player's ``act`` (:func:`act_fields`, :func:`show_hand`)."""
 
     hand: Hand
     seq: Seq
@@ -470,26 +470,24 @@ def _say(error: ValidationError, expected: Kind[Any]) -> str:
     return f"{where or 'the message'}: {first['msg']}, given {given}{more}"
 
 
-def act_is_valid(hand: object, seq: object, action: object, amount: object) -> bool:
-    """Whether a player's ``act`` has fields fit to send to the table (:class:`ActFields`): the one rule for the
-    socket and the bus."""
+def act_fields(hand: object, seq: object, action: object, amount: object) -> ActFields | None:
+    """A player's ``act`` if its fields are fit to send to the table (:class:`ActFields`), else ``None``: the one
+    rule for the socket and the bus."""
     try:
-        ActFields(hand=hand, seq=seq, action=action, amount=amount)  # type: ignore[arg-type]
+        return ActFields(hand=hand, seq=seq, action=action, amount=amount)  # type: ignore[arg-type]
     except ValidationError:
-        return False
-    return True
+        return None
 
 
 _HAND: TypeAdapter[int] = TypeAdapter(Hand, config=ConfigDict(strict=True))
 
 
-def hand_is_valid(hand: object) -> bool:
-    """Whether ``hand`` is a hand number fit to send to the table (``show``: :class:`Show`'s rule)."""
+def show_hand(hand: object) -> int | None:
+    """``hand`` if it is a hand number fit to send to the table (``show``: :class:`Show`'s rule), else ``None``."""
     try:
-        _HAND.validate_python(hand)
+        return _HAND.validate_python(hand)
     except ValidationError:
-        return False
-    return True
+        return None
 
 
 # -- frames ----------------------------------------------------------------------------------------------------

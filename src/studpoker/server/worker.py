@@ -25,7 +25,7 @@ import math
 import time
 from collections import deque
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, assert_never
 
 from sqlalchemy.orm import Session
 
@@ -37,24 +37,45 @@ from .connection import Connection
 from .db import TableRow
 from .errors import ApiError
 from .lease import FencedDatabase, LeaseLostError, claim, release, renew
+from .messages import (
+    TO_ROOM,
+    TO_WORKER,
+    Act,
+    AddBots,
+    Answer,
+    Attach,
+    BadMessage,
+    Call,
+    Chat,
+    Claim,
+    CloseTable,
+    Detach,
+    ErrorBody,
+    Gone,
+    JoinWaitingList,
+    JsonObject,
+    Leave,
+    LeaveWaitingList,
+    Operation,
+    Owner,
+    RemoveBots,
+    Resync,
+    SetSittingOut,
+    Show,
+    Sit,
+    Snapshot,
+    ToGateway,
+    TopUp,
+    decode,
+    dropped,
+    encode,
+)
 from .room import VOIDED_KEPT, Room, void_unfinished
 
-__all__ = ["CALLS", "RemoteConnection", "WorkerRoom", "run_worker"]
+__all__ = ["RemoteConnection", "WorkerRoom", "run_operation", "run_worker"]
 
 log = logging.getLogger("studpoker.server")
 
-#: The operations a gateway may ask of a table's actor (``call``), with the arguments each takes.
-CALLS: dict[str, tuple[str, ...]] = {
-    "sit": ("account_id", "username", "buy_in", "seat"),
-    "leave": ("account_id",),
-    "top_up": ("account_id", "amount"),
-    "set_sitting_out": ("account_id", "out"),
-    "join_waiting_list": ("account_id", "username"),
-    "leave_waiting_list": ("account_id",),
-    "add_bots": ("count", "tag"),
-    "remove_bots": (),
-    "close": (),
-}
 #: Seconds after which a gateway without a heartbeat is taken for gone (its sockets leave the tables).
 GATEWAY_TIMEOUT = 6.0
 
@@ -141,7 +162,7 @@ class WorkerRoom(Room):
             if tables:
                 await self.bus.redis.delete(*(info_key(t) for t in tables))
             await self.bus.redis.zrem(channels.WORKERS, self.worker_id)
-            await self.bus.publish(channels.ROOM, json.dumps({"op": "claim"}))
+            await self.bus.publish(channels.ROOM, encode(Claim()))
         await self.bus.close()
         self.db.close()
 
@@ -281,7 +302,7 @@ class WorkerRoom(Room):
         if self.draining:
             actor.paused = True
         log.info("table worker %s took table %s (generation %s)", self.worker_id, table_id, generation)
-        await self.bus.publish(channels.ROOM, json.dumps({"op": "owner", "table": table_id, "generation": generation}))
+        await self.bus.publish(channels.ROOM, encode(Owner(table=table_id, generation=generation)))
         if row.status == "closing":
             await actor.close()
 
@@ -389,97 +410,79 @@ class WorkerRoom(Room):
         for (gateway, table_id, generation), entries in outbox.items():
             self.bus.send(channels.gateway_channel(gateway), pack_frames(table_id, generation, entries))
 
-    def _answer(self, gateway: str, message: dict[str, Any]) -> None:
-        self.bus.send(channels.gateway_channel(gateway), json.dumps(message, separators=(",", ":")))
+    def _answer(self, gateway: str, message: ToGateway) -> None:
+        self.bus.send(channels.gateway_channel(gateway), encode(message))
 
     # -- messages from gateways --------------------------------------------------------------------------
 
     def _on_message(self, channel: str, data: str) -> None:
-        message = json.loads(data)
-        if not isinstance(message, dict):
-            return
-        op = message.get("op")
+        """A message on the room's channel or a table's: decoded (one that does not is dropped, and logged),
+        then done."""
         if channel == channels.ROOM:
-            if op == "claim":
+            try:
+                announced = decode(data, TO_ROOM)
+            except BadMessage as error:
+                dropped(channel, error)
+                return
+            if isinstance(announced, Claim):
                 self._claim_now.set()
             return
         table_id = int(channel.rsplit(":", 1)[1])
         actor = self.actors.get(table_id)
-        gateway, number = str(message.get("gw", ""))[:80], message.get("s")
         if actor is None:
             return
-        if op == "call":
-            self._call(actor, gateway, message)
+        try:
+            message = decode(data, TO_WORKER)
+        except BadMessage as error:
+            dropped(channel, error)
             return
-        if type(number) is not int:
+        if isinstance(message, Call):
+            self._call(actor, message)
             return
-        key = (gateway, number)
-        if op == "attach":
+        key = (message.gateway, message.socket)
+        if isinstance(message, Attach):
             self._attach(actor, key, message)
             return
         connection = self.remote.get(key)
         if connection is None or connection.table_id != table_id:
-            if op != "detach":
-                self._answer(gateway, {"op": "gone", "table": table_id, "s": [number]})
+            if not isinstance(message, Detach):
+                self._answer(message.gateway, Gone(table=table_id, sockets=(message.socket,)))
             return
-        self.gateway_seen[gateway] = time.monotonic()
-        if op == "detach":
-            self._detach(key)
-        elif op == "snapshot":
-            actor.resend_snapshot(connection)
-        elif op == "resync":
-            attachment = message.get("a")
-            if type(attachment) is int:
+        self.gateway_seen[message.gateway] = time.monotonic()
+        match message:
+            case Detach():
+                self._detach(key)
+            case Snapshot():
+                actor.resend_snapshot(connection)
+            case Resync(attachment=attachment):
                 actor.run_soon(lambda: self._resync(actor, connection, attachment))
-        elif op == "act":
-            hand, seq, action, amount = (
-                message.get("hand"),
-                message.get("seq"),
-                message.get("action"),
-                message.get("amount"),
-            )
-            if (
-                type(hand) is int
-                and type(seq) is int
-                and isinstance(action, str)
-                and (amount is None or type(amount) is int)
-            ):
-                self._spawn(actor.act(connection, hand, seq, action[:20], amount))
-        elif op == "show":
-            hand = message.get("hand")
-            if type(hand) is int:
+            case Act(hand=hand, seq=seq, action=action, amount=amount):
+                self._spawn(actor.act(connection, hand, seq, action, amount))
+            case Show(hand=hand):
                 self._spawn(actor.show(connection, hand))
-        elif op == "chat":
-            text = message.get("text")
-            if isinstance(text, str):
-                actor.chat(connection, text[:400])
+            case Chat(text=text):
+                actor.chat(connection, text)
+            case _:
+                assert_never(message)
 
     async def _resync(self, actor: TableActor, connection: RemoteConnection, attachment: int) -> None:
         """Start the socket's numbering again from a snapshot (on the actor, between two of its steps)."""
         connection.attachment, connection.number = attachment, 0
         actor.resend_now(connection)
 
-    def _attach(self, actor: TableActor, key: tuple[str, int], message: dict[str, Any]) -> None:
-        account, username, session, attachment = (
-            message.get("account_id"),
-            message.get("username"),
-            message.get("session"),
-            message.get("a"),
-        )
-        if type(attachment) is not int or (account is not None and type(account) is not int):
-            return
+    def _attach(self, actor: TableActor, key: tuple[str, int], message: Attach) -> None:
         old = self.remote.pop(key, None)
         if old is not None:
             old.worker = None
             actor.disconnect(old)
         connection = RemoteConnection(
-            account,
-            str(username)[:40] if username is not None else None,
-            str(session)[:64] if session is not None else None,
+            message.account_id,
+            message.username,
+            message.session,
             gateway=key[0],
             socket=key[1],
             table_id=actor.id,
-            attachment=attachment,
+            attachment=message.attachment,
             worker=self,
         )
         self.remote[key] = connection
@@ -506,47 +509,55 @@ class WorkerRoom(Room):
         if actor is not None:
             actor.disconnect(connection)
 
-    def _call(self, actor: TableActor, gateway: str, message: dict[str, Any]) -> None:
-        ident, name, args = message.get("id"), message.get("name"), message.get("args")
-        if not isinstance(ident, str) or name not in CALLS or not isinstance(args, dict):
-            return
-        values = [args.get(arg) for arg in CALLS[str(name)]]
-
+    def _call(self, actor: TableActor, call: Call) -> None:
         async def run() -> None:
             try:
-                result = await getattr(actor, str(name))(*values)
+                result = await run_operation(actor, call.operation)
+                answer = Answer(id=call.id, ok=result)
             except ApiError as error:
-                answer: dict[str, Any] = {
-                    "op": "answer",
-                    "id": ident,
-                    "error": {"status": error.status, "code": error.code, "message": error.message},
-                    "headers": error.headers,
-                }
+                body = ErrorBody(status=error.status, code=error.code, message=error.message)
+                answer = Answer(id=call.id, error=body, headers=error.headers)
             except LeaseLostError:  # nothing was written (the fence rolled it back): the table changes hands
-                answer = {
-                    "op": "answer",
-                    "id": ident,
-                    "error": {
-                        "status": 503,
-                        "code": "unavailable",
-                        "message": f"table {actor.id} is changing hands between servers: try again in a few seconds",
-                    },
-                    "headers": {"Retry-After": "3"},
-                }
+                body = ErrorBody(
+                    status=503,
+                    code="unavailable",
+                    message=f"table {actor.id} is changing hands between servers: try again in a few seconds",
+                )
+                answer = Answer(id=call.id, error=body, headers={"Retry-After": "3"})
             except Exception:
                 # the details (SQL, hosts, lease generations) are for the log, never for the client: the same
                 # answer as the embedded room's for a request that failed
-                log.exception("table %s: %s from a gateway failed", actor.id, name)
-                answer = {
-                    "op": "answer",
-                    "id": ident,
-                    "error": {"status": 500, "code": "internal", "message": "the table could not do it (it is logged)"},
-                }
-            else:
-                answer = {"op": "answer", "id": ident, "ok": result}
-            self._answer(gateway, answer)
+                log.exception("table %s: %s from a gateway failed", actor.id, call.operation.name)
+                body = ErrorBody(status=500, code="internal", message="the table could not do it (it is logged)")
+                answer = Answer(id=call.id, error=body)
+            self._answer(call.gateway, answer)
 
         self._spawn(run())
+
+
+async def run_operation(actor: TableActor, operation: Operation) -> JsonObject:
+    """Do a gateway's operation on the table's actor: what it returns, or its :class:`ApiError`."""
+    match operation:
+        case Sit(account_id=account, username=username, buy_in=buy_in, seat=seat):
+            return await actor.sit(account, username, buy_in, seat)
+        case Leave(account_id=account):
+            return await actor.leave(account)
+        case TopUp(account_id=account, amount=amount):
+            return await actor.top_up(account, amount)
+        case SetSittingOut(account_id=account, out=out):
+            return await actor.set_sitting_out(account, out)
+        case JoinWaitingList(account_id=account, username=username):
+            return await actor.join_waiting_list(account, username)
+        case LeaveWaitingList(account_id=account):
+            return await actor.leave_waiting_list(account)
+        case AddBots(count=count, tag=tag):
+            return await actor.add_bots(count, tag)
+        case RemoveBots():
+            return await actor.remove_bots()
+        case CloseTable():
+            return await actor.close()
+        case _:
+            assert_never(operation)
 
 
 def table_entry(actor: TableActor) -> str:
