@@ -115,6 +115,125 @@ def test_a_call_that_fails_tells_the_client_nothing_of_the_internals(books: Book
     asyncio.run(check())
 
 
+def _hostile(table_id: int) -> list[str]:
+    """Messages a hostile publisher (or a broken gateway) could put on a table's channel: none is a message."""
+    sit = {"account_id": 1, "username": "ann", "buy_in": 9_000, "seat": 2}
+    call = {"op": "call", "gw": "g", "id": "forged", "name": "sit", "args": sit}
+    at = {"gw": "g", "s": 1, "a": 1}
+    return [
+        json.dumps({**call, "args": {**sit, "account_id": True}}),  # a bool for an account
+        json.dumps({**call, "args": {**sit, "buy_in": -9_000}}),
+        json.dumps({**call, "args": {**sit, "username": "x" * 41}}),
+        json.dumps({**call, "name": "abandon", "args": {}}),  # an actor's method, but no operation
+        json.dumps({**call, "name": "__class__", "args": {}}),
+        json.dumps({**call, "args": [1, 2]}),
+        json.dumps({**call, "id": "i" * 65}),
+        json.dumps({"op": "attach", **at, "account_id": "1"}),
+        json.dumps({"op": "attach", **at, "a": True}),
+        json.dumps({"op": "act", **at, "hand": "1", "seq": 1, "action": "fold"}),
+        json.dumps({"op": "chat", **at, "text": "x" * 401}),
+        json.dumps({"op": "answer", "id": "forged", "ok": {}}),  # a gateway's message, on a table's channel
+        json.dumps({"op": "owner", "table": table_id, "generation": 99}),  # the room's
+        '{"op":"act","gw":"g","s":1',
+        "[" * 5000,
+        '{"op":"chat","text":"' + "x" * 100_000 + '"}',
+        "\x00\xff not JSON",
+        "",
+    ]
+
+
+def test_a_worker_drops_hostile_messages_and_answers_none(books: Books, caplog: pytest.LogCaptureFixture) -> None:
+    """Messages that do not decode, on a table's channel or the room's: each is dropped with a log line, none
+    reaches the actor or leaves a connection behind, none is answered (not even "gone"), and nothing raises out of
+    the handler, which is the bus reader's."""
+    import logging
+
+    from studpoker.server.worker import WorkerRoom
+
+    caplog.set_level(logging.DEBUG, logger="studpoker.server")
+
+    async def check() -> None:
+        room = WorkerRoom(_settings(books))
+        sent: list[tuple[str, str]] = []
+        room.bus.send = lambda channel, text: sent.append((channel, text))  # type: ignore[method-assign]
+        done: list[str] = []
+
+        class Watched(_Actor):
+            async def sit(self, *args: Any) -> dict[str, Any]:
+                done.append("sit")
+                return {}
+
+            def abandon(self) -> None:
+                done.append("abandon")
+
+            async def act(self, *args: Any) -> None:
+                done.append("act")
+
+            def chat(self, *args: Any) -> None:
+                done.append("chat")
+
+        room.actors[7] = Watched()  # type: ignore[assignment]
+        try:
+            hostile = _hostile(7)
+            for text in hostile:
+                room._on_message("studpoker:table:7", text)
+            for text in ('{"op":"claim","x":1}', '{"op":"gone","table":7,"s":[1]}', "null"):
+                room._on_message("studpoker:room", text)
+            await asyncio.gather(*room._spawned)
+            assert done == [] and sent == [] and room.remote == {} and not room._claim_now.is_set()
+            dropped = [r for r in caplog.records if "dropped" in r.getMessage()]
+            assert len(dropped) == len(hostile) + 3
+            # the same channel still takes a real call, and answers it
+            room._on_message("studpoker:table:7", hostile[0].replace("true", "1"))
+            await asyncio.gather(*room._spawned)
+            assert (
+                done == ["sit"]
+                and len(sent) == 1
+                and json.loads(sent[0][1])
+                == {
+                    "op": "answer",
+                    "id": "forged",
+                    "ok": {},
+                }
+            )
+        finally:
+            room.db.close()
+
+    asyncio.run(check())
+
+
+def test_a_gateway_drops_hostile_messages(books: Books) -> None:
+    """On a gateway's channel: an answer that is not one (both ok and error, a bool for a status) leaves the
+    pending call waiting rather than failing it wrongly; junk frames and messages raise nothing."""
+    from studpoker.server.gateway import GatewayRoom
+
+    async def check() -> None:
+        room = GatewayRoom(_settings(books))
+        try:
+            pending: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+            room.calls["c1"] = pending
+            error = {"status": 500, "code": "internal", "message": "no"}
+            for data in [
+                json.dumps({"op": "answer", "id": "c1", "ok": {"seat": 1}, "error": error}),
+                json.dumps({"op": "answer", "id": "c1", "error": {**error, "status": True}}),
+                json.dumps({"op": "answer", "id": "c1"}),
+                json.dumps({"op": "gone", "table": 7, "s": ["1"]}),
+                json.dumps({"op": "act", "gw": "g", "s": 1, "a": 1, "hand": 1, "seq": 1, "action": "fold"}),
+                '{"t":7,"g":1,"m":[[1,1,1,9]]}',
+                '{"t":"seven"}',
+                "[" * 5000,
+            ]:
+                room._on_message("studpoker:gateway:" + room.gateway_id, data)
+            room._on_message("studpoker:room", json.dumps({"op": "session_ended", "session": 1, "reason": "x"}))
+            assert not pending.done()
+            room._on_message("studpoker:gateway:" + room.gateway_id, json.dumps({"op": "answer", "id": "c1", "ok": {}}))
+            assert pending.done()
+        finally:
+            room.db.close()
+
+    asyncio.run(check())
+
+
 def test_made_up_tables_cost_the_database_no_query(books: Books) -> None:
     """``GET /api/tables/{id}`` and ``/ws/table/{id}`` need no login: a client walking through table numbers that
     are not open must not make the gateway query PostgreSQL each time (the lobby, at most once a second, knows

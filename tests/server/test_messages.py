@@ -1,0 +1,303 @@
+"""The bus's messages (studpoker.server.messages): every one goes through the codec and back; what is no message
+of its channel is refused with one error, BadMessage, that says what is wrong; and the socket holds a player's
+``act`` to the same rule as the bus."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from studpoker.server import messages
+from studpoker.server.limits import MAX_CHIPS, MAX_ID
+from studpoker.server.messages import (
+    MAX_DEPTH,
+    MAX_TEXT,
+    TO_GATEWAY,
+    TO_ROOM,
+    TO_WORKER,
+    Act,
+    AddBots,
+    Answer,
+    Attach,
+    BadMessage,
+    Call,
+    Chat,
+    Claim,
+    CloseTable,
+    Detach,
+    ErrorBody,
+    Gone,
+    JoinWaitingList,
+    Kind,
+    Leave,
+    LeaveWaitingList,
+    Message,
+    Owner,
+    RemoveBots,
+    Resync,
+    SessionEnded,
+    SetSittingOut,
+    Show,
+    Sit,
+    Snapshot,
+    TopUp,
+    decode,
+    encode,
+    pack_frames,
+    unpack_frames,
+)
+
+GW = "host-1234-a1b2c3"
+AT = {"gateway": GW, "socket": 5, "attachment": 2}
+
+OPERATIONS = [
+    Sit(account_id=3, username="ann", buy_in=400, seat=2),
+    Sit(account_id=3, username="ann", buy_in=400),
+    Leave(account_id=3),
+    TopUp(account_id=3, amount=100),
+    SetSittingOut(account_id=3, out=True),
+    JoinWaitingList(account_id=3, username="ann"),
+    LeaveWaitingList(account_id=3),
+    AddBots(count=2, tag="tight-aggressive"),
+    AddBots(),
+    RemoveBots(),
+    CloseTable(),
+]
+TO_WORKERS: list[Message] = [
+    Attach(**AT, account_id=3, username="ann", session="ab" * 32),
+    Attach(**AT),
+    Detach(**AT),
+    Resync(**AT),
+    Snapshot(**AT),
+    Act(**AT, hand=12, seq=4, action="raise", amount=40),
+    Act(**AT, hand=12, seq=4, action="fold"),
+    Show(**AT, hand=12),
+    Chat(**AT, text="nice hand"),
+    *(Call(id="c0ffee", gateway=GW, operation=operation) for operation in OPERATIONS),
+]
+TO_GATEWAYS: list[Message] = [
+    Answer(id="c0ffee", ok={"seat": 2, "stack": 400, "balance": 9600}),
+    Answer(id="c0ffee", ok={"closed": True, "cashed_out": [{"seat": 1, "amount": 5}]}),
+    Answer(id="c0ffee", error=ErrorBody(status=409, code="conflict", message="seat 2 is taken")),
+    Answer(id="c0ffee", error=ErrorBody(status=503, code="unavailable", message="later"), headers={"Retry-After": "3"}),
+    Gone(table=7, sockets=(5, 6)),
+]
+TO_ROOMS: list[Message] = [Claim(), Owner(table=7, generation=3), SessionEnded(session="ab" * 32, reason="logged out")]
+EVERY = [(m, TO_WORKER) for m in TO_WORKERS] + [(m, TO_GATEWAY) for m in TO_GATEWAYS] + [(m, TO_ROOM) for m in TO_ROOMS]
+
+
+@pytest.mark.parametrize(("message", "kind"), EVERY, ids=lambda x: type(x).__name__ if isinstance(x, Message) else "")
+def test_every_message_goes_there_and_back(message: Message, kind: Kind[Any]) -> None:
+    text = encode(message)
+    assert text.startswith('{"op":"') and "\n" not in text
+    assert decode(text, kind) == message
+
+
+def test_every_message_type_is_in_the_round_trip() -> None:
+    types = {type(m) for m, _ in EVERY} | {type(o) for o in OPERATIONS}
+    wanted = {t for t in vars(messages).values() if isinstance(t, type) and issubclass(t, messages._Message)}
+    assert wanted - types == {messages._Message, messages._Op, messages._Socket, ErrorBody, messages.ActFields}
+
+
+def test_the_wire_is_what_it_was() -> None:
+    """The keys the gateways and workers exchanged before the messages were typed (a table's channel still
+    hears a hand-made ``call``, as the hostile tests publish)."""
+    assert json.loads(encode(Act(**AT, hand=12, seq=4, action="call"))) == {
+        "op": "act",
+        "gw": GW,
+        "s": 5,
+        "a": 2,
+        "hand": 12,
+        "seq": 4,
+        "action": "call",
+    }
+    sit = {"op": "call", "gw": "g", "id": "x", "name": "sit", "args": {"account_id": 1, "username": "bob"}}
+    sit["args"] |= {"buy_in": 9000, "seat": 2}
+    assert decode(json.dumps(sit), TO_WORKER) == Call(
+        id="x", gateway="g", operation=Sit(account_id=1, username="bob", buy_in=9000, seat=2)
+    )
+    assert json.loads(encode(Call(id="x", gateway="g", operation=RemoveBots()))) == {
+        "op": "call",
+        "gw": "g",
+        "id": "x",
+        "name": "remove_bots",
+        "args": {},
+    }
+    assert json.loads(encode(Gone(table=7, sockets=(5,)))) == {"op": "gone", "table": 7, "s": [5]}
+    answer = json.loads(encode(Answer(id="x", ok={"left": True})))
+    assert answer == {"op": "answer", "id": "x", "ok": {"left": True}}  # no "error" key: an old gateway looks
+
+
+def _act(**fields: object) -> str:
+    data: dict[str, object] = {"op": "act", "gw": "g", "s": 1, "a": 1, "hand": 3, "seq": 2, "action": "call"}
+    data.update(fields)
+    return json.dumps({k: v for k, v in data.items() if v is not ...})
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "said"),
+    [
+        (_act(hand="3"), TO_WORKER, "act.hand: Input should be a valid integer, given '3'"),
+        (_act(hand=True), TO_WORKER, "act.hand: Input should be a valid integer, given True"),
+        (_act(seq=1.0), TO_WORKER, "act.seq: Input should be a valid integer, given 1.0"),
+        (_act(hand=-1), TO_WORKER, "act.hand: Input should be greater than or equal to 0, given -1"),
+        (_act(hand=MAX_ID + 1), TO_WORKER, f"act.hand: Input should be less than or equal to {MAX_ID}"),
+        (_act(amount=MAX_CHIPS + 1), TO_WORKER, f"act.amount: Input should be less than or equal to {MAX_CHIPS}"),
+        (_act(action="r" * 21), TO_WORKER, "act.action: String should have at most 20 characters"),
+        (_act(gw="g" * 81), TO_WORKER, "act.gw: String should have at most 80 characters"),
+        (_act(hand=...), TO_WORKER, "act.hand: Field required"),
+        (_act(hand=None), TO_WORKER, "act.hand: Input should be a valid integer, given None"),
+        (_act(extra=1), TO_WORKER, "act.extra: Extra inputs are not permitted, given 1"),
+        (_act(op="fly"), TO_WORKER, "unknown op 'fly' for a message to a worker: one of 'attach', 'detach'"),
+        (_act(op=None), TO_WORKER, "unknown op 'None' for a message to a worker"),
+        (_act(op=...), TO_WORKER, "a message to a worker needs an op"),
+        (_act(), TO_GATEWAY, "unknown op 'act' for a message to a gateway: one of 'answer', 'gone'"),
+        (_act(), TO_ROOM, "unknown op 'act' for a message to the room: one of 'claim', 'owner', 'session_ended'"),
+        ('{"op":"chat","gw":"g","s":1,"a":1,"text":"' + "x" * 401 + '"}', TO_WORKER, "at most 400 characters"),
+        ('{"op":"attach","gw":"g","s":1,"a":1,"username":"' + "u" * 41 + '"}', TO_WORKER, "at most 40 characters"),
+        ('{"op":"attach","gw":"g","s":1,"a":1,"session":"' + "s" * 65 + '"}', TO_WORKER, "at most 64 characters"),
+        ('{"op":"attach","gw":"g","s":1,"a":true}', TO_WORKER, "attach.a: Input should be a valid integer"),
+        ('{"op":"detach","gw":"g","s":1', TO_WORKER, "not JSON: Invalid JSON: EOF while parsing an object"),
+        ("", TO_WORKER, "not JSON: Invalid JSON: EOF while parsing a value"),
+        ("[1, 2]", TO_WORKER, "a message is a JSON object, given [1, 2]"),
+        ('"claim"', TO_ROOM, "a message is a JSON object, given 'claim'"),
+        ("[" * 17 + "]" * 17, TO_WORKER, f"a message nests arrays and objects at most {MAX_DEPTH} deep"),
+        ('{"op":"claim","x":' + "[" * 40 + "]" * 40 + "}", TO_ROOM, "at most 16 deep"),
+        ('{"op":"chat","text":"' + "x" * MAX_TEXT + '"}', TO_WORKER, f"a message is at most {MAX_TEXT} characters"),
+        ('{"op":"call","gw":"g","id":"x","name":"__init__","args":{}}', TO_WORKER, "call.operation: Input tag"),
+        ('{"op":"call","gw":"g","id":"x","name":"sit","args":[1]}', TO_WORKER, "the arguments must be an object"),
+        (
+            '{"op":"call","gw":"g","id":"x","name":"leave","args":{"account_id":1,"name":"sit"}}',
+            TO_WORKER,
+            "the arguments must be an object, without a name",
+        ),
+        (
+            '{"op":"call","gw":"g","id":"x","name":"sit","args":{"account_id":1}}',
+            TO_WORKER,
+            "call.operation.sit.username: Field required",
+        ),
+        (
+            '{"op":"call","gw":"g","id":"x","name":"set_sitting_out","args":{"account_id":1,"out":1}}',
+            TO_WORKER,
+            "call.operation.set_sitting_out.out: Input should be a valid boolean, given 1",
+        ),
+        ('{"op":"answer","id":"x"}', TO_GATEWAY, "an answer holds exactly one of ok and error"),
+        (
+            '{"op":"answer","id":"x","ok":{},"error":{"status":500,"code":"c","message":"m"}}',
+            TO_GATEWAY,
+            "an answer holds exactly one of ok and error",
+        ),
+        ('{"op":"answer","id":"x","ok":[1]}', TO_GATEWAY, "answer.ok: Input should be an object, given [1]"),
+        (
+            '{"op":"answer","id":"x","error":{"status":99,"code":"c","message":"m"}}',
+            TO_GATEWAY,
+            "answer.error.status: Input should be greater than or equal to 100",
+        ),
+        ('{"op":"gone","table":1,"s":[1,"2"]}', TO_GATEWAY, "gone.s.1: Input should be a valid integer"),
+        ('{"op":"owner","table":1,"generation":false}', TO_ROOM, "owner.generation: Input should be a valid integer"),
+    ],
+)
+def test_what_is_no_message_is_refused_saying_why(text: str, kind: Kind[Any], said: str) -> None:
+    with pytest.raises(BadMessage) as refused:
+        decode(text, kind)
+    assert said in str(refused.value)
+    assert isinstance(refused.value, ValueError)
+
+
+def _junk(rng: random.Random, depth: int = 0) -> object:
+    choice = rng.randrange(9 if depth < 4 else 6)
+    if choice == 0:
+        return None
+    if choice == 1:
+        return rng.choice([True, False])
+    if choice == 2:
+        return rng.choice([0, -1, 1, 2**31, 2**63, 2**64, -(2**70), MAX_ID, MAX_CHIPS + 1])
+    if choice == 3:
+        return rng.choice([0.5, 1e308, -0.0, 3.0])
+    if choice == 4:
+        return "".join(rng.choice('ab\x00"\\é{}[]😀 ') for _ in range(rng.choice([0, 1, 5, 30, 500])))
+    if choice == 5:
+        return rng.choice(["act", "call", "sit", "answer", "claim", "gone", "op", "gw", "s", "a", "name", "args"])
+    if choice == 6:
+        return [_junk(rng, depth + 1) for _ in range(rng.randrange(4))]
+    keys = ["op", "gw", "s", "a", "hand", "seq", "action", "amount", "id", "name", "args", "ok", "error", "text"]
+    return {rng.choice(keys): _junk(rng, depth + 1) for _ in range(rng.randrange(6))}
+
+
+def test_junk_raises_nothing_but_bad_message() -> None:
+    """Random values, valid messages with one field changed, and texts cut or scrambled: each decodes (to a
+    message of the channel) or raises BadMessage, never anything else."""
+    rng = random.Random(20261203)
+    valid = [encode(m) for m, _ in EVERY]
+    kinds: list[Kind[Any]] = [TO_WORKER, TO_GATEWAY, TO_ROOM]
+    refused = decoded = 0
+    for _ in range(4000):
+        way = rng.randrange(4)
+        if way == 0:
+            text = json.dumps(_junk(rng))
+        elif way == 1:
+            data = json.loads(rng.choice(valid))
+            key = rng.choice([*data, "args", "extra"])
+            data[key] = _junk(rng)
+            text = json.dumps(data)
+        elif way == 2:
+            text = rng.choice(valid)
+            cut = rng.randrange(len(text) + 1)
+            text = text[:cut] + rng.choice(["", "}", "]", '"', "\\", "\x00", ",", "{", "[" * 100]) + text[cut + 1 :]
+        else:
+            text = "".join(rng.choice('{}[]":,0123456789truefalsnop \\') for _ in range(rng.randrange(60)))
+        for kind in kinds:
+            try:
+                decode(text, kind)
+            except BadMessage:
+                refused += 1
+            else:
+                decoded += 1
+    assert refused > 1000 and decoded > 100
+
+
+def test_frames_that_do_not_unpack_are_bad_messages() -> None:
+    good = pack_frames(7, 2, [(1, 1, 1, '{"type":"x"}'), (2, 1, 1, 1000)])
+    assert unpack_frames(good) == (7, 2, [(1, 1, 1, '{"type":"x"}'), (2, 1, 1, 1000)])
+    for junk in ['{"t":1}', '{"t":1,"g":2,"m":[[1,1,1,5]]}', '{"t":"x","g":1,"m":[]}', '{"t"', '{"t":1,"g":1,"m":7}']:
+        with pytest.raises(BadMessage, match="not a batch of frames"):
+            unpack_frames(junk)
+
+
+@pytest.mark.parametrize(
+    ("hand", "seq", "action", "amount"),
+    [
+        (1, 2, "call", None),
+        (1, 2, "raise", 40),
+        (0, 0, "", 0),
+        (MAX_ID, MAX_ID, "x" * 20, MAX_CHIPS),
+        (True, 2, "call", None),
+        (1, False, "call", None),
+        (1, 2, "call", True),
+        (1, 2, "x" * 21, None),
+        (1, 2, 7, None),
+        (1, 2, None, None),
+        (-1, 2, "call", None),
+        (MAX_ID + 1, 2, "call", None),
+        (1, 2, "call", MAX_CHIPS + 1),
+        (1, 2, "call", 2.0),
+        ("1", 2, "call", None),
+        (None, 2, "call", None),
+    ],
+)
+def test_the_socket_and_the_bus_hold_an_act_to_one_rule(hand: Any, seq: Any, action: Any, amount: Any) -> None:
+    """What the socket passes on (act_fields) is exactly what a worker takes (an Act decoded from the bus)."""
+    fields = messages.act_fields(hand, seq, action, amount)
+    text = json.dumps({"op": "act", "gw": "g", "s": 1, "a": 1, "hand": hand, "seq": seq, "action": action})
+    text = text[:-1] + f',"amount":{json.dumps(amount)}}}'
+    try:
+        act: Act | None = decode(text, TO_WORKER)  # type: ignore[assignment]
+    except BadMessage:
+        act = None
+    assert (fields is None) == (act is None)
+    if fields is not None and act is not None:
+        assert (fields.hand, fields.seq, fields.action, fields.amount) == (act.hand, act.seq, act.action, act.amount)
+    assert (messages.show_hand(hand) is None) == (messages.act_fields(hand, 1, "call", None) is None)
