@@ -240,17 +240,18 @@ def test_made_up_tables_cost_the_database_no_query(books: Books) -> None:
     which tables are open); a table between owners is shown from what the lobby read."""
     from studpoker.server.errors import ApiError
     from studpoker.server.gateway import GatewayRoom
+    from studpoker.server.messages import TableEntry
 
     async def check() -> None:
         room = GatewayRoom(_settings(books))
         built: list[int] = []
         queries: list[list[int] | None] = []
-        entry = {"info": {"id": 3, "name": "Three"}, "seats": []}
+        entry = TableEntry(info={"id": 3, "name": "Three"}, seats=[])
 
         async def cached(_table_id: int) -> None:
             return None  # no worker holds any table now
 
-        async def from_database(tables: list[int] | None) -> list[dict[str, Any]]:
+        async def from_database(tables: list[int] | None) -> list[TableEntry]:
             queries.append(tables)
             return [entry] if tables and 3 in tables else []
 

@@ -99,7 +99,35 @@ def test_every_message_goes_there_and_back(message: Message, kind: Kind[Any]) ->
 def test_every_message_type_is_in_the_round_trip() -> None:
     types = {type(m) for m, _ in EVERY} | {type(o) for o in OPERATIONS}
     wanted = {t for t in vars(messages).values() if isinstance(t, type) and issubclass(t, messages._Message)}
-    assert wanted - types == {messages._Message, messages._Op, messages._Socket, ErrorBody, messages.ActFields}
+    rest = {messages._Message, messages._Op, messages._Socket, ErrorBody, messages.ActFields, messages.TableEntry}
+    assert wanted - types == rest  # the last three: parts of messages, and the lobby entry (below)
+
+
+def test_a_lobby_entry_is_read_back_or_refused() -> None:
+    """A table's lobby entry as a worker writes it to Redis (worker.table_entry), and what a gateway refuses
+    (then it asks the database)."""
+    info = {"id": 7, "name": "Seven", "created_by": None, "stakes": {"ante": 1}, "clock": {"action": 20.0}}
+    text = json.dumps({"info": info, "seats": [{"seat": 1, "name": "ann", "stack": 400, "time_bank": 30.0}]})
+    entry = messages.decode_entry(text)
+    assert (entry.id, entry.name, entry.created_by, entry.info, entry.seats[0]["stack"]) == (
+        7,
+        "Seven",
+        None,
+        info,
+        400,
+    )
+    for junk, said in [
+        ('{"info":{"id":"7","name":"x"},"seats":[]}', "info.id must be a table's id"),
+        ('{"info":{"id":7},"seats":[]}', "info.name must be a string"),
+        ('{"info":{"id":7,"name":"x","created_by":true},"seats":[]}', "info.created_by must be an account's id"),
+        ('{"info":{"id":7,"name":"x"}}', "seats: Field required"),
+        ('{"info":{"id":7,"name":"x"},"seats":[1]}', "seats.0: Input should be an object"),
+        ("null", "a message is a JSON object, given None"),
+        ("{" * 40, "at most 16 deep"),
+    ]:
+        with pytest.raises(BadMessage) as refused:
+            messages.decode_entry(junk)
+        assert said in str(refused.value)
 
 
 def test_the_wire_is_what_it_was() -> None:

@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-import json
 import logging
 import secrets
 import time
@@ -67,9 +66,11 @@ from .messages import (
     Show,
     Sit,
     Snapshot,
+    TableEntry,
     TopUp,
     ToWorker,
     decode,
+    decode_entry,
     dropped,
     encode,
 )
@@ -112,19 +113,18 @@ class Attached:
 class RemoteTable:
     """A table on a gateway: read from the lobby cache, everything else sent to its worker."""
 
-    def __init__(self, room: GatewayRoom, entry: dict[str, Any]) -> None:
+    def __init__(self, room: GatewayRoom, entry: TableEntry) -> None:
         self.room = room
         self.entry = entry
-        info = entry["info"]
-        self.id: int = int(info["id"])
-        self.name: str = str(info["name"])
-        self.created_by: int | None = info.get("created_by")
+        self.id: int = entry.id
+        self.name: str = entry.name
+        self.created_by: int | None = entry.created_by
 
-    def info(self) -> dict[str, Any]:
-        return dict(self.entry["info"])
+    def info(self) -> JsonObject:
+        return dict(self.entry.info)
 
-    def seats_info(self, *, bank: bool = False) -> list[dict[str, Any]]:
-        return [{k: v for k, v in seat.items() if bank or k != "time_bank"} for seat in self.entry["seats"]]
+    def seats_info(self, *, bank: bool = False) -> list[JsonObject]:
+        return [{k: v for k, v in seat.items() if bank or k != "time_bank"} for seat in self.entry.seats]
 
     # -- the socket
 
@@ -208,9 +208,9 @@ class GatewayRoom(Room):
         #: frames of an older one come from a worker that lost the table and are dropped (see :meth:`_frames`).
         self.owners: dict[int, int] = {}
         self._numbers = itertools.count(1)
-        self._lobby: tuple[float, list[dict[str, Any]]] = (-LOBBY_SECONDS, [])
+        self._lobby: tuple[float, list[JsonObject]] = (-LOBBY_SECONDS, [])
         self._lobby_lock = asyncio.Lock()
-        self._lobby_entries: dict[int, dict[str, Any]] = {}  # the lobby's entries read from the database
+        self._lobby_entries: dict[int, TableEntry] = {}  # the lobby's entries read from the database
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loops: list[asyncio.Task[None]] = []
 
@@ -282,7 +282,7 @@ class GatewayRoom(Room):
             # many ask) says whether the table is open at all, and holds the entries it read from the database. A
             # client asking for made-up or closed tables (HTTP or socket, no login needed) costs the database
             # nothing more, as in the embedded room, where this is a lookup in memory.
-            if table_id not in {int(info["id"]) for info in await self.table_infos()}:
+            if table_id not in {info.get("id") for info in await self.table_infos()}:
                 raise ApiError(404, "not_found", f"there is no open table {table_id}")
             entry = self._lobby_entries.get(table_id)
         if entry is None:
@@ -292,20 +292,28 @@ class GatewayRoom(Room):
             entry = entries[0]
         return RemoteTable(self, entry)
 
-    async def _cached(self, table_id: int) -> dict[str, Any] | None:
+    async def _cached(self, table_id: int) -> TableEntry | None:
         try:
             raw = await self.bus.redis.get(info_key(table_id))
         except Exception:
             return None
-        entry: dict[str, Any] | None = json.loads(raw) if raw else None
-        return entry
+        return self._entry(table_id, raw) if raw else None
 
-    async def _from_database(self, tables: list[int]) -> list[dict[str, Any]]:
+    @staticmethod
+    def _entry(table_id: int, raw: str) -> TableEntry | None:
+        """A lobby entry from the workers' cache (``None``, and logged, if it is none: the database is asked)."""
+        try:
+            return decode_entry(str(raw))
+        except BadMessage as error:
+            dropped(info_key(table_id), error)
+            return None
+
+    async def _from_database(self, tables: list[int]) -> list[TableEntry]:
         """Lobby entries of those of ``tables`` that are open, from the database alone: the seats as last saved,
         the average pot of the last 100 hands."""
         settings = self.settings
 
-        def work(session: Session) -> list[dict[str, Any]]:
+        def work(session: Session) -> list[TableEntry]:
             query = select(TableRow).where(TableRow.status != "closed", TableRow.id.in_(tables)).order_by(TableRow.id)
             entries = []
             for row in session.scalars(query).all():
@@ -317,7 +325,7 @@ class GatewayRoom(Room):
                 info = table_info(
                     row, rules, settings, seats_taken=len(seats), hands_played=count, pots=pots, playing=False
                 )
-                seat_list = [
+                seat_list: list[JsonObject] = [
                     {
                         "seat": s.seat,
                         "name": s.name,
@@ -330,12 +338,12 @@ class GatewayRoom(Room):
                     }
                     for s in seats
                 ]
-                entries.append({"info": info, "seats": seat_list})
+                entries.append(TableEntry(info=info, seats=seat_list))
             return entries
 
         return await self.db.run(work)
 
-    async def table_infos(self) -> list[dict[str, Any]]:
+    async def table_infos(self) -> list[JsonObject]:
         """The lobby, built at most once every :data:`LOBBY_SECONDS` however many ask (one request builds it, the
         others wait for it): a client hammering ``GET /api/tables`` costs the database nothing more."""
         async with self._lobby_lock:
@@ -345,7 +353,7 @@ class GatewayRoom(Room):
                 self._lobby = (time.monotonic(), tables)
         return tables
 
-    async def _build_lobby(self) -> list[dict[str, Any]]:
+    async def _build_lobby(self) -> list[JsonObject]:
         ids = await self.db.run(
             lambda s: list(
                 s.scalars(select(TableRow.id).where(TableRow.status != "closed").order_by(TableRow.id)).all()
@@ -358,12 +366,13 @@ class GatewayRoom(Room):
             raws = await self.bus.redis.mget([info_key(i) for i in ids])
         except Exception:
             raws = [None] * len(ids)
-        found = {i: json.loads(raw)["info"] for i, raw in zip(ids, raws, strict=True) if raw}
+        cached = {i: self._entry(i, raw) for i, raw in zip(ids, raws, strict=True) if raw}
+        found = {i: entry.info for i, entry in cached.items() if entry is not None}
         missing = [i for i in ids if i not in found]
         entries = await self._from_database(missing) if missing else []
         for entry in entries:
-            found[int(entry["info"]["id"])] = entry["info"]
-        self._lobby_entries = {int(entry["info"]["id"]): entry for entry in entries}
+            found[entry.id] = entry.info
+        self._lobby_entries = {entry.id: entry for entry in entries}
         return [found[i] for i in ids if i in found]
 
     async def seats_of(self, account_id: int) -> list[dict[str, Any]]:

@@ -13,6 +13,9 @@ The set is closed: one frozen type per message, grouped by the channel it travel
 * :data:`ToRoom`, on ``room``, to everyone: :class:`Claim` (a table wants an owner), :class:`Owner` (a table has a
   new one), :class:`SessionEnded` (close that session's sockets).
 
+Besides the channels, a table's lobby entry, which its worker keeps in Redis for the gateways: :class:`TableEntry`
+(:func:`decode_entry`).
+
 One codec: :func:`encode` writes compact JSON with an ``"op"``; :func:`decode` takes the text and what the
 channel may carry (:data:`TO_WORKER`, :data:`TO_GATEWAY`, :data:`TO_ROOM`) and gives the message, or raises
 :class:`BadMessage` saying what is wrong: text too long or nested too deep, not JSON, an unknown op, a missing,
@@ -92,12 +95,14 @@ __all__ = [
     "Show",
     "Sit",
     "Snapshot",
+    "TableEntry",
     "ToGateway",
     "ToRoom",
     "ToWorker",
     "TopUp",
     "act_fields",
     "decode",
+    "decode_entry",
     "dropped",
     "encode",
     "pack_frames",
@@ -125,8 +130,9 @@ MAX_REASON = 400
 #: The most headers an answer carries, and the longest name or value of one.
 MAX_HEADERS = 16
 MAX_HEADER = 200
-#: The most sockets one :class:`Gone` names.
+#: The most sockets one :class:`Gone` names, and seats a :class:`TableEntry` lists.
 MAX_SOCKETS = 10_000
+MAX_ENTRY_SEATS = 64
 #: The longest message text, in characters, and how deeply it may nest arrays and objects.
 MAX_TEXT = 64 * 1024
 MAX_DEPTH = 16
@@ -406,6 +412,52 @@ class SessionEnded(_Op):
     reason: Annotated[str, Field(max_length=MAX_REASON)]
 
 
+# -- a table's lobby entry, in Redis (not on a channel) ---------------------------------------------------------
+
+
+class TableEntry(_Message):
+    """A table's lobby entry, as its worker writes it to Redis every second (``info:<id>``,
+    :func:`studpoker.server.worker.table_entry`) and a gateway reads it (:func:`decode_entry`): the table's info,
+    whose ``id``, ``name`` and ``created_by`` are checked, and its seats."""
+
+    info: JsonObject
+    seats: Annotated[list[JsonObject], Field(max_length=MAX_ENTRY_SEATS)]
+
+    @model_validator(mode="after")
+    def _named(self) -> TableEntry:
+        table, name, creator = self.info.get("id"), self.info.get("name"), self.info.get("created_by")
+        if type(table) is not int or not 0 <= table <= MAX_ID:
+            raise PydanticCustomError("entry", "info.id must be a table's id")
+        if type(name) is not str:
+            raise PydanticCustomError("entry", "info.name must be a string")
+        if creator is not None and (type(creator) is not int or not 0 <= creator <= MAX_ID):
+            raise PydanticCustomError("entry", "info.created_by must be an account's id or null")
+        return self
+
+    @property
+    def id(self) -> int:
+        table = self.info["id"]
+        return table if type(table) is int else 0
+
+    @property
+    def name(self) -> str:
+        return str(self.info["name"])
+
+    @property
+    def created_by(self) -> int | None:
+        creator = self.info.get("created_by")
+        return creator if type(creator) is int else None
+
+
+def decode_entry(text: str) -> TableEntry:
+    """The lobby entry ``text`` holds; :class:`BadMessage` if it holds none."""
+    _bound(text)
+    try:
+        return TableEntry.model_validate_json(text)
+    except ValidationError as error:
+        raise BadMessage(_say(error, _ENTRY)) from None
+
+
 ToWorker: TypeAlias = Attach | Detach | Resync | Snapshot | Act | Show | Chat | Call
 ToRoom: TypeAlias = Claim | Owner | SessionEnded
 Message: TypeAlias = ToWorker | ToGateway | ToRoom
@@ -426,6 +478,7 @@ class Kind(Generic[M]):
 TO_WORKER: Kind[ToWorker] = Kind("to a worker", TypeAdapter(Annotated[ToWorker, Field(discriminator="op")]))
 TO_GATEWAY: Kind[ToGateway] = Kind("to a gateway", TypeAdapter(Annotated[ToGateway, Field(discriminator="op")]))
 TO_ROOM: Kind[ToRoom] = Kind("to the room", TypeAdapter(Annotated[ToRoom, Field(discriminator="op")]))
+_ENTRY: Kind[Any] = Kind("in the lobby's cache", TypeAdapter(TableEntry))
 
 
 # -- the codec -------------------------------------------------------------------------------------------------
@@ -438,16 +491,21 @@ def encode(message: Message) -> str:
 
 def decode(text: str, expected: Kind[M]) -> M:
     """The message ``text`` holds, one of ``expected``'s; :class:`BadMessage` if it holds none."""
+    _bound(text)
+    try:
+        return expected.adapter.validate_json(text)
+    except ValidationError as error:
+        raise BadMessage(_say(error, expected)) from None
+
+
+def _bound(text: str) -> None:
+    """:class:`BadMessage` unless ``text`` is text within the bounds of size and depth."""
     if type(text) is not str:
         raise BadMessage(f"a message is text, not {type(text).__name__}")
     if len(text) > MAX_TEXT:
         raise BadMessage(f"a message is at most {MAX_TEXT} characters, not {len(text)}")
     if text.count("{") + text.count("[") > MAX_DEPTH and json_depth(text, MAX_DEPTH) > MAX_DEPTH:
         raise BadMessage(f"a message nests arrays and objects at most {MAX_DEPTH} deep")
-    try:
-        return expected.adapter.validate_json(text)
-    except ValidationError as error:
-        raise BadMessage(_say(error, expected)) from None
 
 
 def _say(error: ValidationError, expected: Kind[Any]) -> str:
@@ -465,7 +523,7 @@ def _say(error: ValidationError, expected: Kind[Any]) -> str:
         return f"unknown op {context.get('tag')!r} for a message {expected.name}: one of {context.get('expected_tags')}"
     if not where and kind == "union_tag_not_found":
         return f"a message {expected.name} needs an op"
-    if not where:
+    if not where and kind in ("model_type", "model_attributes_type", "dict_type"):
         return f"a message is a JSON object, given {given}"
     return f"{where or 'the message'}: {first['msg']}, given {given}{more}"
 

@@ -561,7 +561,8 @@ async def run_operation(actor: TableActor, operation: Operation) -> JsonObject:
 
 
 def table_entry(actor: TableActor) -> str:
-    """A table's lobby entry as the worker caches it in Redis: its info, and its seats."""
+    """A table's lobby entry as the worker caches it in Redis: its info, and its seats (a gateway reads it back
+    with :func:`~studpoker.server.messages.decode_entry`)."""
     return json.dumps({"info": actor.info(), "seats": actor.seats_info()}, separators=(",", ":"))
 
 
