@@ -32,9 +32,9 @@ strict frozen model decodes (text to a checked message) in 2.7 to 4.4 µs and en
 frozen slotted dataclass with the same checks written out by hand after ``json.loads`` takes 4.8 to 7.9 µs and
 3.5 to 5.7 µs: Pydantic parses and checks in one pass, in Rust. Building a model costs more (2.7 to 4.0 µs
 against 1.1 to 1.4 µs: it is checked then too), so a message that crosses (build, encode, decode) costs somewhat
-less in all (about 8 µs against 10), and the receiving end, where the check matters, about half as much. The frame batches, the hot path,
-stay plain JSON, their code unchanged (pack and unpack of 20 sockets' frames measure the same as before, 16 to
-24 µs and 14 to 21 µs on that machine).
+less in all (about 8 µs against 10), and the receiving end, where the check matters, about half as much. The
+frame batches, the hot path, stay plain JSON, their code unchanged (pack and unpack of 20 sockets' frames measure
+the same as before, 16 to 24 µs and 14 to 21 µs on that machine).
 """
 
 from __future__ import annotations
