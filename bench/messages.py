@@ -13,8 +13,9 @@ import timeit
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from studpoker.server.frames import pack_frames, unpack_frames
 from studpoker.server.limits import MAX_CHIPS, MAX_ID
-from studpoker.server.messages import TO_WORKER, Act, BadMessage, decode, encode, pack_frames, unpack_frames
+from studpoker.server.messages import TO_WORKER, Act, BadMessage, decode, encode
 
 _ENCODER = json.JSONEncoder(separators=(",", ":"))
 

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from studpoker.server import messages
+from studpoker.server.frames import pack_frames, unpack_frames
 from studpoker.server.limits import MAX_CHIPS, MAX_ID
 from studpoker.server.messages import (
     MAX_DEPTH,
@@ -46,8 +47,6 @@ from studpoker.server.messages import (
     TopUp,
     decode,
     encode,
-    pack_frames,
-    unpack_frames,
 )
 
 GW = "host-1234-a1b2c3"

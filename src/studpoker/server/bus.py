@@ -18,7 +18,7 @@ frame to a socket carries the number of its attachment and its place in it, and 
 loses Redis) attaches the socket again, which answers with a snapshot, as a reconnecting browser does; and why
 ownership and money never travel on the bus: they are PostgreSQL's.
 
-Frames travel as one bus message per gateway and batch (:func:`pack_frames`, defined with the other messages): a
+Frames travel as one bus message per gateway and batch (:func:`pack_frames`, in :mod:`studpoker.server.frames`): a
 JSON header line, then the frame texts, one per line (an encoded frame is compact JSON, which never holds a raw
 newline), each text once however many of the gateway's sockets get it.
 
@@ -43,7 +43,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from .messages import pack_frames, unpack_frames
+from .frames import pack_frames, unpack_frames
 
 __all__ = [
     "ACL_RULES",

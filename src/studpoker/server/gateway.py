@@ -1,6 +1,7 @@
 """A gateway of the distributed room: HTTP and the browsers' WebSockets, with no game state of its own.
 
-The routes and the table socket are the embedded room's; what they ask of a table goes to :class:`RemoteTable`
+The routes and the table socket are the embedded room's; what they ask of a table goes to a
+:class:`~studpoker.server.remote.RemoteTable`
 instead of an actor. A socket is *attached* to its table: the gateway tells the table's channel (whichever
 worker holds the lease listens there) who the socket speaks for, and the worker answers with a snapshot and then
 every frame that viewer may see, numbered. The gateway passes on the frames in order and, if one is missing or
@@ -22,7 +23,6 @@ import itertools
 import logging
 import secrets
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,47 +42,31 @@ from .lease import lease_of
 from .messages import (
     TO_GATEWAY,
     TO_ROOM,
-    Act,
-    AddBots,
     Answer,
     Attach,
     BadMessage,
     Call,
-    Chat,
     Claim,
-    CloseTable,
     Detach,
     Gone,
-    JoinWaitingList,
     JsonObject,
-    Leave,
-    LeaveWaitingList,
     Operation,
     Owner,
-    RemoveBots,
     Resync,
     SessionEnded,
-    SetSittingOut,
-    Show,
-    Sit,
-    Snapshot,
     TableEntry,
-    TopUp,
-    ToWorker,
     decode,
     decode_entry,
     dropped,
     encode,
 )
 from .names import look_key, name_key
+from .remote import RemoteTable, SocketMessage
 from .room import DEFAULT_TABLE, Room, _freeze_startup_objects, hands_played, rules_of
 
-__all__ = ["CALL_SECONDS", "GatewayRoom", "RemoteTable"]
+__all__ = ["CALL_SECONDS", "GatewayRoom", "RemoteTable"]  # RemoteTable: from .remote, kept importable here
 
 log = logging.getLogger("studpoker.server")
-
-#: A message about one of this gateway's sockets, given the gateway, the socket's number and its attachment.
-SocketMessage = Callable[[str, int, int], ToWorker]
 
 #: How long an HTTP operation waits for the table's worker to answer.
 CALL_SECONDS = 10.0
@@ -108,75 +92,6 @@ class Attached:
     expected: int = 1
     generation: int | None = None  # the owner's lease generation, from the frames taken
     since: float = field(default_factory=time.monotonic)
-
-
-class RemoteTable:
-    """A table on a gateway: read from the lobby cache, everything else sent to its worker."""
-
-    def __init__(self, room: GatewayRoom, entry: TableEntry) -> None:
-        self.room = room
-        self.entry = entry
-        self.id: int = entry.id
-        self.name: str = entry.name
-        self.created_by: int | None = entry.created_by
-
-    def info(self) -> JsonObject:
-        return dict(self.entry.info)
-
-    def seats_info(self, *, bank: bool = False) -> list[JsonObject]:
-        return [{k: v for k, v in seat.items() if bank or k != "time_bank"} for seat in self.entry.seats]
-
-    # -- the socket
-
-    async def connect(self, connection: Connection) -> None:
-        self.room.attach(connection, self.id)
-
-    def disconnect(self, connection: Connection) -> None:
-        self.room.detach(connection)
-
-    async def act(self, connection: Connection, hand: int, seq: int, action: str, amount: int | None) -> None:
-        self.room.to_table(
-            connection,
-            lambda gw, s, a: Act(gateway=gw, socket=s, attachment=a, hand=hand, seq=seq, action=action, amount=amount),
-        )
-
-    async def show(self, connection: Connection, hand: int) -> None:
-        self.room.to_table(connection, lambda gw, s, a: Show(gateway=gw, socket=s, attachment=a, hand=hand))
-
-    def chat(self, connection: Connection, text: str) -> None:
-        self.room.to_table(connection, lambda gw, s, a: Chat(gateway=gw, socket=s, attachment=a, text=text))
-
-    def resend_snapshot(self, connection: Connection) -> None:
-        self.room.to_table(connection, lambda gw, s, a: Snapshot(gateway=gw, socket=s, attachment=a))
-
-    # -- HTTP operations, done by the worker
-
-    async def sit(self, account_id: int, username: str, buy_in: int, seat: int | None) -> JsonObject:
-        return await self.room.call(self.id, Sit(account_id=account_id, username=username, buy_in=buy_in, seat=seat))
-
-    async def leave(self, account_id: int) -> JsonObject:
-        return await self.room.call(self.id, Leave(account_id=account_id))
-
-    async def top_up(self, account_id: int, amount: int) -> JsonObject:
-        return await self.room.call(self.id, TopUp(account_id=account_id, amount=amount))
-
-    async def set_sitting_out(self, account_id: int, out: bool) -> JsonObject:
-        return await self.room.call(self.id, SetSittingOut(account_id=account_id, out=out))
-
-    async def join_waiting_list(self, account_id: int, username: str) -> JsonObject:
-        return await self.room.call(self.id, JoinWaitingList(account_id=account_id, username=username))
-
-    async def leave_waiting_list(self, account_id: int) -> JsonObject:
-        return await self.room.call(self.id, LeaveWaitingList(account_id=account_id))
-
-    async def add_bots(self, count: int | None, tag: str | None) -> JsonObject:
-        return await self.room.call(self.id, AddBots(count=count, tag=tag))
-
-    async def remove_bots(self) -> JsonObject:
-        return await self.room.call(self.id, RemoveBots())
-
-    async def close(self) -> JsonObject:
-        return await self.room.call(self.id, CloseTable())
 
 
 def _detach(gateway: str, socket: int, attachment: int) -> Detach:

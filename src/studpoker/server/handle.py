@@ -1,7 +1,7 @@
 """What the HTTP routes and the table socket need of a table: :class:`TableHandle`.
 
 In the embedded room it is the table's actor itself (:class:`~studpoker.server.actor.TableActor`); on a gateway of
-the distributed room it is :class:`~studpoker.server.gateway.RemoteTable`, which reads the table from the lobby
+the distributed room it is :class:`~studpoker.server.remote.RemoteTable`, which reads the table from the lobby
 cache and sends everything else to the worker that owns the table.
 """
 

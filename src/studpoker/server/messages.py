@@ -8,8 +8,8 @@ The set is closed: one frozen type per message, grouped by the channel it travel
   :class:`SetSittingOut`, :class:`JoinWaitingList`, :class:`LeaveWaitingList`, :class:`AddBots`,
   :class:`RemoveBots`, :class:`CloseTable`);
 * :data:`ToGateway`, on ``gateway:<id>``, from a worker to one gateway: the :class:`Answer` to a call, and
-  :class:`Gone` (sockets the worker does not know: attach them again); besides these, the frame batches of
-  :func:`pack_frames`, which start with ``{"t"`` and are told apart by that alone (the hot path);
+  :class:`Gone` (sockets the worker does not know: attach them again); besides these, the frame batches
+  (:mod:`studpoker.server.frames`), which start with ``{"t"`` and are told apart by that alone (the hot path);
 * :data:`ToRoom`, on ``room``, to everyone: :class:`Claim` (a table wants an owner), :class:`Owner` (a table has a
   new one), :class:`SessionEnded` (close that session's sockets).
 
@@ -39,10 +39,8 @@ the same as before, 16 to 24 µs and 14 to 21 µs on that machine).
 
 from __future__ import annotations
 
-import json
 import logging
 import time
-from collections.abc import Iterable
 from typing import Annotated, Any, Generic, Literal, TypeAlias, TypeVar
 
 from pydantic import (
@@ -108,9 +106,7 @@ __all__ = [
     "decode_entry",
     "dropped",
     "encode",
-    "pack_frames",
     "show_hand",
-    "unpack_frames",
 ]
 
 log = logging.getLogger("studpoker.server")
@@ -552,41 +548,6 @@ def show_hand(hand: object) -> int | None:
 
 
 # -- frames ----------------------------------------------------------------------------------------------------
-
-
-def pack_frames(table_id: int, generation: int, entries: Iterable[tuple[int, int, int, str | int]]) -> str:
-    """One bus message of frames for one gateway: ``entries`` are ``(socket, attachment, number, frame)``,
-    a frame being an encoded message or an ``int`` close code."""
-    texts: list[str] = []
-    index: dict[int, int] = {}
-    rows: list[list[int]] = []
-    for socket, attachment, number, frame in entries:
-        if isinstance(frame, int):
-            rows.append([socket, attachment, number, -1, frame])
-            continue
-        at = index.get(id(frame))
-        if at is None:
-            at = index[id(frame)] = len(texts)
-            texts.append(frame)
-        rows.append([socket, attachment, number, at])
-    header = json.dumps({"t": table_id, "g": generation, "m": rows}, separators=(",", ":"))
-    return "\n".join([header, *texts])
-
-
-def unpack_frames(data: str) -> tuple[int, int, list[tuple[int, int, int, str | int]]]:
-    """The inverse of :func:`pack_frames`: ``(table id, generation, entries)``; :class:`BadMessage` for a text
-    that is no batch of frames."""
-    try:
-        lines = data.split("\n")
-        header = json.loads(lines[0])
-        texts = lines[1:]
-        entries: list[tuple[int, int, int, str | int]] = []
-        for row in header["m"]:
-            frame: str | int = int(row[4]) if row[3] < 0 else texts[row[3]]
-            entries.append((int(row[0]), int(row[1]), int(row[2]), frame))
-        return int(header["t"]), int(header["g"]), entries
-    except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as error:
-        raise BadMessage(f"not a batch of frames: {type(error).__name__}: {str(error)[:100]}") from None
 
 
 # -- what does not decode ----------------------------------------------------------------------------------
