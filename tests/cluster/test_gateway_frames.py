@@ -82,7 +82,10 @@ def test_a_gap_starts_a_new_attachment_and_only_its_snapshot_is_taken(books: Boo
             await asyncio.sleep(0)
             assert list(connection.frames) == [one, two]
             assert attached.attachment == 2 and attached.expected == 1
-            assert published == [("studpoker:table:7", {"op": "resync", "gw": room.gateway_id, "s": 5, "a": 2})]
+            # the new attachment resumes after frame 2 of attachment 1 (issue 29: from the worker's history)
+            assert published == [
+                ("studpoker:table:7", {"op": "resync", "gw": room.gateway_id, "s": 5, "a": 2, "from": [1, 3]})
+            ]
             # what was still on its way in attachment 1 is dropped; attachment 2 starts with its snapshot
             snapshot = json.dumps({"type": "snapshot"})
             room._on_message("gw", pack_frames(7, 1, [(5, 1, 5, four), (5, 2, 1, snapshot)]))

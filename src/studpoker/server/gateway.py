@@ -1,13 +1,14 @@
 """A gateway of the distributed room: HTTP and the browsers' WebSockets, with no game state of its own.
 
 The routes and the table socket are the embedded room's; what they ask of a table goes to a
-:class:`~studpoker.server.remote.RemoteTable`
-instead of an actor. A socket is *attached* to its table: the gateway tells the table's channel (whichever
-worker holds the lease listens there) who the socket speaks for, and the worker answers with a snapshot and then
-every frame that viewer may see, numbered. The gateway passes on the frames in order and, if one is missing or
-the table changed hands, attaches the socket again (a new attachment number, so late frames of the old one are
-dropped), which brings a fresh snapshot, as a browser that reconnects gets one. Every two seconds it also checks
-each table's lease in PostgreSQL, so even a lost announcement costs at most that long.
+:class:`~studpoker.server.remote.RemoteTable` instead of an actor. A socket is *attached* to its table: the gateway
+tells the table's channel (whichever worker holds the lease listens there) who the socket speaks for, and the worker
+answers with a snapshot and then every frame that viewer may see, numbered. The gateway passes on the frames in
+order. If one is missing, it starts a new attachment (a new number, so late frames of the old one are dropped) that
+resumes where it lost track: the worker sends the frames missed again from its short history of the socket
+(:data:`~studpoker.server.relay.HISTORY`), or a snapshot when the gap is longer. If the table changed hands, it
+attaches the socket again, which brings a fresh snapshot, as a browser that reconnects gets one. Every two seconds
+it also checks each table's lease in PostgreSQL, so even a lost announcement costs at most that long.
 
 HTTP operations on a table (sit, leave, top up, bots, close) are calls to its worker, answered on the
 gateway's channel; a call no worker hears is refused at once (503, the table is changing hands), one not answered
@@ -98,8 +99,11 @@ def _detach(gateway: str, socket: int, attachment: int) -> Detach:
     return Detach(gateway=gateway, socket=socket, attachment=attachment)
 
 
-def _resync(gateway: str, socket: int, attachment: int) -> Resync:
-    return Resync(gateway=gateway, socket=socket, attachment=attachment)
+def _resync(since: tuple[int, int]) -> SocketMessage:
+    """A :class:`Resync` that asks for the frames from ``since`` (attachment, number) on, or a snapshot."""
+    return lambda gateway, socket, attachment: Resync(
+        gateway=gateway, socket=socket, attachment=attachment, resume=since
+    )
 
 
 class GatewayRoom(Room):
@@ -496,7 +500,9 @@ class GatewayRoom(Room):
             if attached is None or attached.table_id != table_id or attachment != attached.attachment:
                 continue  # a socket gone, or a frame of an attachment before the current one
             if position != attached.expected:
-                self._restart(attached, _resync)  # a gap: start again from a snapshot
+                # a gap: a new attachment, which the worker starts with the frames missed (from its short
+                # history) or, if it no longer has them all, with a snapshot
+                self._restart(attached, _resync((attachment, attached.expected)))
                 continue
             attached.expected += 1
             attached.generation = generation

@@ -201,9 +201,15 @@ class Detach(_Socket):
 
 
 class Resync(_Socket):
-    """A gap in the socket's frames: number them again from a snapshot, as attachment ``attachment``."""
+    """A gap in the socket's frames: number them again, as attachment ``attachment``. With ``resume``
+    (``[attachment, number]``: the gateway has every frame of that attachment before that number), the worker sends
+    again the frames from there on if it still keeps them all (:data:`~studpoker.server.relay.HISTORY`), else (and
+    without ``resume``) it starts from a snapshot."""
 
     op: Literal["resync"] = "resync"
+    resume: tuple[Counter, Annotated[int, Field(ge=1, le=MAX_COUNTER)]] | None = Field(
+        default=None, validation_alias="from", serialization_alias="from"
+    )
 
 
 class Snapshot(_Socket):

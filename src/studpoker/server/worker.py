@@ -2,9 +2,10 @@
 
 The actors are the embedded room's (:class:`~studpoker.server.actor.TableActor`), unchanged but for two things:
 their database is :class:`~studpoker.server.lease.FencedDatabase` (no write once the lease is gone), and their
-connections are :class:`RemoteConnection`\\ s, stand-ins for sockets held by gateways: a frame pushed to one is
-numbered and sent to its gateway over Redis (:mod:`studpoker.server.bus`). What each viewer may see is still
-decided here, where the state is; a gateway only forwards.
+connections are :class:`~studpoker.server.relay.RemoteConnection`\\ s, stand-ins for sockets held by gateways:
+a frame pushed to one is numbered and sent to its gateway over Redis (:mod:`studpoker.server.bus`), and kept a
+while in case the gateway misses it. What each viewer may see is still decided here, where the state is; a
+gateway only forwards.
 
 Every ``lease_seconds / 5`` the worker renews its leases (a table it no longer holds is dropped at once, without a
 write), claims tables without a live owner up to its fair share (open tables / live workers, plus one), and
@@ -24,7 +25,6 @@ import logging
 import math
 import time
 from collections import deque
-from dataclasses import dataclass
 from typing import Any, assert_never
 
 from sqlalchemy.orm import Session
@@ -33,7 +33,6 @@ from . import bus as channels
 from .actor import TableActor
 from .bus import Bus, info_key, pack_frames, process_name, table_channel
 from .config import Settings
-from .connection import Connection
 from .db import TableRow
 from .errors import ApiError
 from .lease import FencedDatabase, LeaseLostError, claim, release, renew
@@ -70,6 +69,7 @@ from .messages import (
     dropped,
     encode,
 )
+from .relay import RemoteConnection
 from .room import VOIDED_KEPT, Room, void_unfinished
 
 __all__ = ["RemoteConnection", "WorkerRoom", "run_operation", "run_worker"]
@@ -78,31 +78,6 @@ log = logging.getLogger("studpoker.server")
 
 #: Seconds after which a gateway without a heartbeat is taken for gone (its sockets leave the tables).
 GATEWAY_TIMEOUT = 6.0
-
-
-@dataclass(eq=False)
-class RemoteConnection(Connection):
-    """A socket held by gateway ``gateway`` (its number there ``socket``): what the actor pushes is numbered
-    within the current ``attachment`` and queued for the gateway."""
-
-    gateway: str = ""
-    socket: int = 0
-    table_id: int = 0
-    attachment: int = 0
-    number: int = 0
-    worker: WorkerRoom | None = None
-
-    def push(self, text: str) -> None:
-        if self.closed or self.worker is None:
-            return
-        self.number += 1
-        self.worker.queue_frame(self, text)
-
-    def close(self, code: int) -> None:
-        if not self.closed and self.worker is not None:
-            self.closed = True
-            self.number += 1
-            self.worker.queue_frame(self, code)
 
 
 class WorkerRoom(Room):
@@ -454,8 +429,10 @@ class WorkerRoom(Room):
                 self._detach(key)
             case Snapshot():
                 actor.resend_snapshot(connection)
-            case Resync(attachment=attachment):
-                actor.run_soon(lambda: self._resync(actor, connection, attachment))
+            case Resync(attachment=attachment, resume=resume):
+                # the frames the gateway missed, from the socket's history; a snapshot if they are not all there
+                if resume is None or not connection.resume(attachment, *resume):
+                    actor.run_soon(lambda: self._resync(actor, connection, attachment))
             case Act(hand=hand, seq=seq, action=action, amount=amount):
                 self._spawn(actor.act(connection, hand, seq, action, amount))
             case Show(hand=hand):
@@ -467,7 +444,7 @@ class WorkerRoom(Room):
 
     async def _resync(self, actor: TableActor, connection: RemoteConnection, attachment: int) -> None:
         """Start the socket's numbering again from a snapshot (on the actor, between two of its steps)."""
-        connection.attachment, connection.number = attachment, 0
+        connection.renumber(attachment)
         actor.resend_now(connection)
 
     def _attach(self, actor: TableActor, key: tuple[str, int], message: Attach) -> None:
