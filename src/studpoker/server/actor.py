@@ -99,8 +99,8 @@ class TableActor:
         self.clock = Clock(self.context, self.showdown_seconds)
         self.viewers = Viewers(self.context, self.clock, self.waiting, self.info, lambda: voided.get(self.id, ()))
         self.connections = self.viewers.connections
-        self.chat_log = self.viewers.chat_log  # in memory only (a restart forgets it), the last chat.HISTORY lines
-        self.books = Books(self.context)
+        self.chat_log = self.viewers.chat_log  # the last chat.HISTORY lines, saved with each hand (books)
+        self.books = Books(self.context, self.chat_log)
         self.cashier = Cashier(self.context, self.waiting, self.viewers, self.clock, self._schedule_start, self._closed)
 
     @property

@@ -1,12 +1,13 @@
 """A table's books: the hand rows of the hands it deals, and a finished hand written in one transaction (its PHH
-text and result, the ledger's transfers of the bots' rebuys and of the players who left, the seats' stacks).
+text and result, the ledger's transfers of the bots' rebuys and of the players who left, the seats' stacks and time
+banks, the chat's last lines if they changed): what a table carries to its next worker (:meth:`Books.keep`).
 
 The books only write: the actor decides when, and announces what was written afterwards.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,10 +51,41 @@ class Leaver:
 
 
 class Books:
-    """The books of the table of ``context``."""
+    """The books of the table of ``context``; ``chat`` is its chat's history (saved with each hand when it changed)."""
 
-    def __init__(self, context: TableContext) -> None:
+    def __init__(self, context: TableContext, chat: Iterable[dict[str, Any]] = ()) -> None:
         self.context = context
+        self.chat = chat
+        self.chat_saved = self._chat_mark()  # the last line saved (the lines loaded are saved already)
+
+    def _chat_mark(self) -> Any:
+        last = None
+        for last in self.chat:  # noqa: B007 - the newest line is the last
+            pass
+        return None if last is None else last.get("id")
+
+    def _carried(self, *, chat: bool) -> Callable[[Session], None]:
+        """The writing of the seats' time banks and (``chat``) the chat's last lines, as they are now."""
+        table_id = self.context.id
+        banks = {number: round(meta.time_bank, 3) for number, meta in self.context.seats.items()}
+        lines = list(self.chat) if chat else None
+
+        def work(session: Session) -> None:
+            for number, bank in banks.items():
+                session.execute(
+                    update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == number).values(time_bank=bank)
+                )
+            if lines is not None:
+                session.execute(update(TableRow).where(TableRow.id == table_id).values(chat=lines))
+
+        return work
+
+    async def keep(self) -> None:
+        """Write what the table carries to its next worker besides its chips: the seats' time banks and the chat's
+        last lines (a table worker handing the table over, once its actor has stopped)."""
+        mark = self._chat_mark()
+        await self.context.db.run(self._carried(chat=True))
+        self.chat_saved = mark
 
     async def open_hand(self, number: int, players: Sequence[int]) -> list[dict[str, Any]]:
         """Hand ``number`` is about to be dealt to the seats ``players``: its row, ``playing`` (a stop voids it).
@@ -115,6 +147,8 @@ class Books:
         amount)``), the leavers' cash-outs and seat rows gone, the other seats' stacks."""
         context = self.context
         table_id, number = context.id, hand.number
+        mark = self._chat_mark()
+        carried = self._carried(chat=mark != self.chat_saved)
 
         def work(session: Session) -> None:
             row = session.scalar(select(HandRow).where(HandRow.table_id == table_id, HandRow.number == number))
@@ -152,8 +186,10 @@ class Books:
                     .where(SeatRow.table_id == table_id, SeatRow.seat == n)
                     .values(stack=s.stack, queued=s.queued, sitting_out=s.sitting_out, leaving=s.leaving)
                 )
+            carried(session)
 
         await context.db.run(work)
+        self.chat_saved = mark
 
     async def mark_shown(self, number: int, player: int) -> None:
         """The winner of hand ``number`` (player ``player``) showed it: the history shows his cards from now on,

@@ -156,7 +156,8 @@ class TableRow(Base):
     ``name_key`` and ``name_look`` (the name's keys, :mod:`studpoker.server.names`) are each unique among tables
     not closed (``MAX_NAME_KEY`` wide: a key may be longer than its name). ``showdown_seconds``: the pause after a
     hand shown down (``None``, a table from before it was chosen: ``Settings.showdown_seconds``). ``training``: a
-    training table (practice chips from the house, every card of a finished hand public, the replayer's equities)."""
+    training table (practice chips from the house, every card of a finished hand public, the replayer's equities).
+    ``chat``: the last chat lines, saved at the end of each hand and when a worker hands the table over."""
 
     __tablename__ = "tables"
     __table_args__ = (
@@ -195,11 +196,13 @@ class TableRow(Base):
     closed_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     showdown_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
     training: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    chat: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, nullable=True)  # the last chat lines
 
 
 class SeatRow(Base):
     """An occupied seat as of the last state change the table saved (between hands: stacks before the hand in
-    play). Exactly one of ``account_id`` and ``bot_tag`` is set."""
+    play). Exactly one of ``account_id`` and ``bot_tag`` is set. ``time_bank``: the seat's time bank as the last hand
+    left it (``None``: full)."""
 
     __tablename__ = "seats"
     __table_args__ = (
@@ -216,6 +219,7 @@ class SeatRow(Base):
     queued: Mapped[int] = mapped_column(BigInteger, default=0)
     sitting_out: Mapped[bool] = mapped_column(Boolean, default=False)
     leaving: Mapped[bool] = mapped_column(Boolean, default=False)
+    time_bank: Mapped[float | None] = mapped_column(Float, nullable=True)  # None: a full bank
 
 
 class HandRow(Base):

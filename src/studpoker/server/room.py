@@ -339,8 +339,10 @@ class Room:
             if s.bot_tag is not None:
                 seed = None if self.settings.seed is None else self.settings.seed + 1000 * row.id + s.seat
                 bot = make_bot(s.bot_tag, seed)
-            metas[s.seat] = SeatMeta(s.account_id, s.bot_tag, bot, self.settings.time_bank)
+            bank = self.settings.time_bank if s.time_bank is None else min(s.time_bank, self.settings.time_bank)
+            metas[s.seat] = SeatMeta(s.account_id, s.bot_tag, bot, bank)
         actor = TableActor(self, row, table, metas, pots, db)
+        actor.viewers.restore_chat(row.chat or ())  # what it carried from its last worker (or before a restart)
         actor.hands_played = count
         self.actors[row.id] = actor
         actor.start()

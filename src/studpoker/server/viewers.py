@@ -44,10 +44,18 @@ class Viewers:
         self.info = info
         self.voided = voided
         self.connections: set[Connection] = set()
-        # chat: in memory only (a restart forgets it), the last chat.HISTORY lines
+        # chat: the last chat.HISTORY lines (the books save them with each hand and when the table changes worker)
         self.chat_log: deque[dict[str, Any]] = deque(maxlen=chat.HISTORY)
         self.chat_id = 0
         self.chat_limiter = chat.ChatLimiter()
+
+    def restore_chat(self, lines: Iterable[Any]) -> None:
+        """The chat's last lines as the table saved them (a table loaded again): its history, and the numbering of
+        the lines goes on after theirs."""
+        for line in lines:
+            if isinstance(line, dict) and line.get("type") == "chat" and type(line.get("id")) is int:
+                self.chat_log.append(line)
+                self.chat_id = max(self.chat_id, line["id"])
 
     # -- who ---------------------------------------------------------------------------------------------
 
