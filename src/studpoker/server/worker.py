@@ -8,11 +8,12 @@ while in case the gateway misses it. What each viewer may see is still decided h
 gateway only forwards.
 
 Every ``lease_seconds / 5`` the worker renews its leases (a table it no longer holds is dropped at once, without a
-write), claims tables without a live owner up to its fair share (open tables / live workers, plus one), and
-drops the sockets of gateways it has not heard from for a while. A table it takes has its hand in play voided
-first, exactly as a restart voids it (:func:`~studpoker.server.room.void_unfinished`). On SIGTERM the worker
-drains: no new hand is dealt, the hands in play are finished (up to ``drain_seconds``), and the leases are given
-back so that other workers take the tables with nothing voided.
+write), claims tables without a live owner up to its fair share (open tables / live workers, plus one), hands those
+beyond its share to the others at the end of their hands (:mod:`~studpoker.server.balance`), and drops the sockets
+of gateways it has not heard from for a while. A table it takes has its hand in play voided first, exactly as a
+restart voids it (:func:`~studpoker.server.room.void_unfinished`). On SIGTERM the worker drains: no new hand is
+dealt, the hands in play are finished (up to ``drain_seconds``), and the leases are given back so that other workers
+take the tables with nothing voided.
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ import contextlib
 import gc
 import json
 import logging
-import math
 import time
 from collections import deque
 from typing import Any, assert_never
@@ -31,6 +31,7 @@ from sqlalchemy.orm import Session
 
 from . import bus as channels
 from .actor import TableActor
+from .balance import claim_limit, loads, stop_between_hands, surplus
 from .bus import Bus, info_key, pack_frames, process_name, table_channel
 from .config import Settings
 from .db import TableRow
@@ -103,6 +104,8 @@ class WorkerRoom(Room):
         self._claim_now = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._taking: set[int] = set()
+        self._handing: set[int] = set()  # tables being handed over to another worker (balance)
+        self._handed_at = -1e9  # when this worker last handed a table over
         self._renewed_at = time.monotonic()
         self._spawned: set[asyncio.Task[Any]] = set()
 
@@ -206,22 +209,28 @@ class WorkerRoom(Room):
         await self.bus.heartbeat(channels.WORKERS, self.worker_id)
 
     async def _claim_pass(self) -> None:
-        """Claim tables without a live owner, up to this worker's share, and take them (8 at a time)."""
+        """Claim tables without a live owner, up to this worker's share, and take them (8 at a time); with none
+        to claim, hand those beyond the share over (:mod:`~studpoker.server.balance`)."""
         seconds = self.settings.lease_seconds
         workers = max(1, len(await self.bus.alive(channels.WORKERS, seconds)))
+        lately = time.monotonic() - self._handed_at < 3 * seconds
 
-        def take(session: Session) -> list[tuple[int, int]]:
+        def take(session: Session) -> tuple[int, list[tuple[int, int]]]:
             from sqlalchemy import func, select
 
             total = int(session.scalar(select(func.count(TableRow.id)).where(TableRow.status != "closed")) or 0)
-            share = math.ceil(total / workers) + 1
-            return claim(session, self.worker_id, seconds, share - len(self.generations))
+            limit = claim_limit(len(self.generations), total, workers, handed_over_lately=lately)
+            return total, claim(session, self.worker_id, seconds, limit)
 
         try:
-            claimed = await self.db.run(take)
+            total, claimed = await self.db.run(take)
         except Exception as error:
             log.warning("table worker %s: claiming failed (%s)", self.worker_id, error)
             return
+        if not claimed and not self._handing and not self.draining:
+            for table_id in surplus(loads(self.actors, self.generations), total, workers):
+                self._handing.add(table_id)
+                self._spawn(self._hand_over(table_id, f"{total} tables on {workers} workers"))
         if not claimed:
             return
         for table_id, _ in claimed:
@@ -286,6 +295,25 @@ class WorkerRoom(Room):
             return release(session, self.worker_id, tables)
 
         await self.db.run(work)
+
+    async def _hand_over(self, table_id: int, why: str) -> None:
+        """Give a table to another worker at the end of its hand (release it, and ask the others to claim it)."""
+        try:
+            actor = self.actors.get(table_id)
+            if actor is None or not await stop_between_hands(actor, lambda: self.actors.pop(table_id, None)):
+                return
+            self._handed_at = time.monotonic()
+            while table_id in self.generations:
+                try:
+                    await self._release([table_id])
+                    self._lose(table_id, "handed over")
+                except Exception as error:
+                    log.warning("table worker %s: releasing table %s failed (%s)", self.worker_id, table_id, error)
+                    await asyncio.sleep(self.settings.lease_seconds / 5)
+            log.info("table worker %s handed table %s over (%s)", self.worker_id, table_id, why)
+            await self.bus.publish(channels.ROOM, json.dumps({"op": "claim"}))
+        finally:
+            self._handing.discard(table_id)
 
     def _spawn(self, job: Any) -> None:
         """Run ``job`` as a task the worker keeps a reference to until it ends."""
