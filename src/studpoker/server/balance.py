@@ -78,23 +78,27 @@ def surplus(loads: Sequence[Load], total: int, workers: int, most: int = MOST_PE
 
 
 def loads(actors: Mapping[int, TableActor], held: Collection[int]) -> list[Load]:
-    """The loads of the tables of ``actors`` that are in ``held`` (those whose lease the worker holds)."""
-    return [Load(t, a.table.hand is not None, len(a.connections)) for t, a in actors.items() if t in held]
+    """The loads of the tables of ``actors`` that may be handed over: open, dealing, and in ``held`` (the worker
+    holds their leases)."""
+    movable = [(t, a) for t, a in actors.items() if t in held and a.status == "open" and not a.failed]
+    return [Load(t, a.table.hand is not None, len(a.connections)) for t, a in movable]
 
 
 async def stop_between_hands(actor: TableActor, stopping: Callable[[], object]) -> bool:
-    """Stop ``actor`` at the end of its hand: it deals no new hand from now on; once none is in play, between two
-    of its jobs, ``stopping()`` is called (the worker stops routing messages to it) and the actor is abandoned (no
-    frame or write after); returns once its task has ended. ``False``: it stopped otherwise first (it lost its
-    lease, a hand could not be saved, it closed), and nothing was done. Then what the table carries to its next
-    worker besides its chips (chat, time banks: :meth:`~studpoker.server.books.Books.keep`) is saved."""
+    """Stop ``actor`` at the end of its hand, for a hand-over: from now on it deals no new hand; once none is in
+    play, between two of its jobs, ``stopping()`` is called (the worker stops routing messages to the table; it may
+    abandon the actor) and the actor is abandoned (no frame or write after). Once its task has ended, what the
+    table carries to its next worker besides its chips is saved (chat, time banks:
+    :meth:`~studpoker.server.books.Books.keep`) and ``True`` returned. ``False``: it stopped otherwise first (it
+    lost its lease, a hand could not be saved, it closed), and nothing was done."""
     actor.paused = True
 
     async def stop() -> bool:
         if actor.table.hand is not None or actor.status != "open" or actor.failed:
             return False  # a hand was dealt before the pause was seen: wait for its end
         stopping()
-        actor.abandon()
+        if not actor.failed:  # ``stopping`` may have abandoned it already
+            actor.abandon()
         return True
 
     while not actor.failed and not actor.stopped and actor.status == "open":

@@ -299,14 +299,15 @@ class WorkerRoom(Room):
     async def _hand_over(self, table_id: int, why: str) -> None:
         """Give a table to another worker at the end of its hand (release it, and ask the others to claim it)."""
         try:
-            actor = self.actors.get(table_id)
-            if actor is None or not await stop_between_hands(actor, lambda: self.actors.pop(table_id, None)):
+            # stopped, the table is dropped here: a gateway's call hears nobody and is refused at once (503)
+            off = lambda: self._lose(table_id, "it is handed over", logging.DEBUG)  # noqa: E731
+            if (actor := self.actors.get(table_id)) is None or not await stop_between_hands(actor, off):
                 return
             self._handed_at = time.monotonic()
-            while table_id in self.generations:
+            while True:
                 try:
                     await self._release([table_id])
-                    self._lose(table_id, "handed over")
+                    break
                 except Exception as error:
                     log.warning("table worker %s: releasing table %s failed (%s)", self.worker_id, table_id, error)
                     await asyncio.sleep(self.settings.lease_seconds / 5)
@@ -325,13 +326,13 @@ class WorkerRoom(Room):
         if self.generations.get(table_id) == generation:
             asyncio.get_running_loop().call_soon(self._lose, table_id, "a write found its lease gone")
 
-    def _lose(self, table_id: int, why: str) -> None:
+    def _lose(self, table_id: int, why: str, level: int = logging.WARNING) -> None:
         """Drop a table this worker no longer owns: its actor stops without another write or frame."""
         self.generations.pop(table_id, None)
         actor = self.actors.pop(table_id, None)
         if actor is not None:
             actor.abandon()
-            log.warning("table worker %s: dropped table %s: %s", self.worker_id, table_id, why)
+            log.log(level, "table worker %s: dropped table %s: %s", self.worker_id, table_id, why)
         self.bus.unsubscribe(table_channel(table_id))
         for key, connection in list(self.remote.items()):
             if connection.table_id == table_id:
