@@ -11,8 +11,11 @@ import pytest
 
 pytest.importorskip("sqlalchemy")
 
+from sqlalchemy import select
+
 from studpoker.server.balance import MOST_PER_PASS, Load, claim_limit, fair_share, stop_between_hands, surplus
 from studpoker.server.connection import Connection
+from studpoker.server.db import SeatRow
 from studpoker.server.room import Room
 from studpoker.server.schemas import CreateTable
 
@@ -107,6 +110,12 @@ def test_a_table_handed_over_stops_between_hands_and_carries_its_chat_and_time_b
             banks = {1: 12.5, 3: 0.25}
             for seat, bank in banks.items():
                 actor.seats[seat].time_bank = bank  # bots' banks are never spent nor refilled: they stay so
+            # each hand's end writes the banks with the stacks (a worker killed later loses no more than a hand)
+            hands = actor.hands_played
+            while actor.hands_played < hands + 2:
+                await asyncio.sleep(0.01)
+            stored = await room.db.run(lambda s: dict(s.execute(select(SeatRow.seat, SeatRow.time_bank)).all()))
+            assert {seat: stored[seat] for seat in banks} == banks
             assert await stop_between_hands(actor, lambda: room.actors.pop(table.id))
             assert table.id not in room.actors and actor.stopped and actor.table.hand is None
             chat = list(actor.chat_log)

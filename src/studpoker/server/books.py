@@ -64,14 +64,14 @@ class Books:
             pass
         return None if last is None else last.get("id")
 
-    def _carried(self, *, chat: bool) -> Callable[[Session], None]:
-        """The writing of the seats' time banks and (``chat``) the chat's last lines, as they are now."""
+    def _carried(self, *, banks: bool, chat: bool) -> Callable[[Session], None]:
+        """The writing of (``banks``) the seats' time banks and (``chat``) the chat's last lines, as they are now."""
         table_id = self.context.id
-        banks = {number: round(meta.time_bank, 3) for number, meta in self.context.seats.items()}
+        kept = {n: round(meta.time_bank, 3) for n, meta in self.context.seats.items()} if banks else {}
         lines = list(self.chat) if chat else None
 
         def work(session: Session) -> None:
-            for number, bank in banks.items():
+            for number, bank in kept.items():
                 session.execute(
                     update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == number).values(time_bank=bank)
                 )
@@ -84,7 +84,7 @@ class Books:
         """Write what the table carries to its next worker besides its chips: the seats' time banks and the chat's
         last lines (a table worker handing the table over, once its actor has stopped)."""
         mark = self._chat_mark()
-        await self.context.db.run(self._carried(chat=True))
+        await self.context.db.run(self._carried(banks=True, chat=True))
         self.chat_saved = mark
 
     async def open_hand(self, number: int, players: Sequence[int]) -> list[dict[str, Any]]:
@@ -144,11 +144,13 @@ class Books:
         occupied: dict[int, Seat],
     ) -> None:
         """Write the finished hand in one transaction: its row, the bots' rebuys from the house (``(seat,
-        amount)``), the leavers' cash-outs and seat rows gone, the other seats' stacks."""
+        amount)``), the leavers' cash-outs and seat rows gone, the other seats' stacks and time banks, the chat's last
+        lines if they changed."""
         context = self.context
         table_id, number = context.id, hand.number
         mark = self._chat_mark()
-        carried = self._carried(chat=mark != self.chat_saved)
+        carried = self._carried(banks=False, chat=mark != self.chat_saved)  # the banks go with the stacks
+        banks = {n: round(meta.time_bank, 3) for n, meta in context.seats.items()}
 
         def work(session: Session) -> None:
             row = session.scalar(select(HandRow).where(HandRow.table_id == table_id, HandRow.number == number))
@@ -184,7 +186,13 @@ class Books:
                 session.execute(
                     update(SeatRow)
                     .where(SeatRow.table_id == table_id, SeatRow.seat == n)
-                    .values(stack=s.stack, queued=s.queued, sitting_out=s.sitting_out, leaving=s.leaving)
+                    .values(
+                        stack=s.stack,
+                        queued=s.queued,
+                        sitting_out=s.sitting_out,
+                        leaving=s.leaving,
+                        time_bank=banks.get(n),
+                    )
                 )
             carried(session)
 
