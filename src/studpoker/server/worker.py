@@ -312,7 +312,7 @@ class WorkerRoom(Room):
                     log.warning("table worker %s: releasing table %s failed (%s)", self.worker_id, table_id, error)
                     await asyncio.sleep(self.settings.lease_seconds / 5)
             log.info("table worker %s handed table %s over (%s)", self.worker_id, table_id, why)
-            await self.bus.publish(channels.ROOM, json.dumps({"op": "claim"}))
+            await self.bus.publish(channels.ROOM, encode(Claim()))
         finally:
             self._handing.discard(table_id)
 
