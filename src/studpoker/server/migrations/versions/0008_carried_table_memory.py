@@ -9,7 +9,7 @@ table is loaded (docs/server.md "Tables move between workers").
 
 Revision ID: 0008
 Revises: 0007
-Create Date: 2027-05-01
+Create Date: 2026-12-03
 """
 
 from __future__ import annotations
