@@ -463,7 +463,8 @@ export function renderShowdown() {
   const box = document.getElementById("showdown");
   const result = state.result;
   const shown = result && [...result.hand.players.values()].some((p) => p.shown);
-  const showing = result && (state.hand === result.hand || (shown && performance.now() < result.until));
+  const showing =
+    result && (state.hand === result.hand || (shown && (result.until === null || performance.now() < result.until)));
   if (!showing) {
     if (!box.hidden) box.replaceChildren();
     box.hidden = true;
@@ -480,6 +481,7 @@ export function renderShowdown() {
       return el("li", { class: p.won ? "won" : "" }, ...parts);
     });
   box.replaceChildren(el("h2", {}, `Hand #${hand.number}: result`), el("ul", {}, rows));
+  if (result.until === null) result.until = performance.now() + result.seconds * 1000; // on screen from now
   box.hidden = false;
   // the pot line would sit under the box: the box says it all while it shows
   document.getElementById("center").hidden = state.hand === hand;

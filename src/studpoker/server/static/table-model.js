@@ -23,7 +23,7 @@ export const state = {
   everConnected: false,
   log: [], // {text, kind: street|result|dealer|chat|"", hand, name, chatId}: hands, the dealer and chat together
   chatIds: new Set(),
-  result: null, // {hand, until}: the showdown on show, until performance.now() passes `until`
+  result: null, // {hand, seconds, until}: the showdown on show, until performance.now() passes `until` (set when drawn)
   voided: [], // the snapshot's voided hands
   sounds: [], // sounds the last messages asked for (the page plays and clears them)
   mayShow: null, // the number of the last hand, if the viewer won it uncalled and may still show it
@@ -254,7 +254,8 @@ export function apply(msg) {
         if (state.seats.has(s.seat)) state.seats.get(s.seat).stack = s.stack; // `seat` messages follow
       }
       state.turn = null;
-      state.result = { hand: hand, until: performance.now() + showdownSeconds(msg) * 1000 };
+      // the time on screen counts from when the box is first drawn (renderShowdown), not from the message
+      state.result = { hand: hand, seconds: showdownSeconds(msg), until: null };
       // won uncalled (nobody shown, one winner): the winner may show his cards until the next deal
       const winners = new Set((msg.winners ?? []).map((w) => w.seat));
       const shownAny = [...hand.players.values()].some((q) => q.shown);

@@ -216,7 +216,8 @@ function tick() {
   }
   // the showdown's time is up: take it away
   const held = state.result && [...state.result.hand.players.values()].some((p) => p.shown);
-  if (state.result && state.hand !== state.result.hand && (!held || performance.now() >= state.result.until)) {
+  const over = state.result?.until != null && performance.now() >= state.result.until;
+  if (state.result && state.hand !== state.result.hand && (!held || over)) {
     state.result = null;
     renderShowdown();
   }
