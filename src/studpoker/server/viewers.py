@@ -149,7 +149,6 @@ class Viewers:
         assert state is not None and seat is not None
         player = table.player_of(seat)
         assert player is not None
-        public = state.view(None)
         return {
             "type": "your_turn",
             "hand": table.hand_number,
@@ -157,8 +156,8 @@ class Viewers:
             "seat": seat,
             "street": state.street,
             "legal": wire.legal_entries(state),
-            "to_call": public.to_call,
-            "bet": public.players[player].bet,
+            "to_call": state.to_call,
+            "bet": state.bets[player],
             "stack": state.stacks[player],
             "pot": state.pot,
             **wire.betting(state),

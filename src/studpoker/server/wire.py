@@ -45,9 +45,14 @@ __all__ = [
 ]
 
 
+#: ``json.dumps(message, separators=(",", ":"))`` without making an encoder per call (the same text: messages are
+#: trees, never cyclic, so the check for cycles is left out)
+_ENCODER = json.JSONEncoder(separators=(",", ":"), check_circular=False)
+
+
 def encode(message: dict[str, Any]) -> str:
     """One message as compact JSON text (one WebSocket frame)."""
-    return json.dumps(message, separators=(",", ":"))
+    return _ENCODER.encode(message)
 
 
 def error(code: str, message: str, **fields: Any) -> dict[str, Any]:
@@ -199,11 +204,12 @@ def legal_entries(state: HandState) -> list[dict[str, Any]]:
     it puts in, its words as the player reads them (:func:`~studpoker.engine.action_words`: ``call 7``, ``complete
     to 10``) and ``cap``, True for a wager after which the cap bars another raise this street (its label ends in
     ``" (cap)"``). Whether it is that wager is found by making it on a copy of the hand (the cap's heads-up rules
-    included)."""
+    included), when it can be: a wager adds at most one raise, so below ``raise_cap - 1`` raises none caps."""
     out: list[dict[str, Any]] = []
+    cap_at = state.rules.raise_cap
     for action in state.legal_actions():
         cap = False
-        if action.kind.aggressive and state.rules.raise_cap is not None:
+        if action.kind.aggressive and cap_at is not None and state.raises + 1 >= cap_at:
             after = state.copy()
             after.apply(action)
             cap = after.street == state.street and after.capped
