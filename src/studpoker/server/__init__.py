@@ -10,6 +10,10 @@
   writer of its :class:`~studpoker.table.Table`; recovery of hands cut short by a stop. The actor's parts, which
   know no room: :mod:`~studpoker.server.viewers`, :mod:`~studpoker.server.clock`, :mod:`~studpoker.server.books`,
   :mod:`~studpoker.server.cashier`, sharing a :mod:`~studpoker.server.context`.
+* The room's parts, which its three forms (:mod:`~studpoker.server.room`, :mod:`~studpoker.server.gateway`,
+  :mod:`~studpoker.server.worker`) wire: :mod:`~studpoker.server.lifecycle`, :mod:`~studpoker.server.front`,
+  :mod:`~studpoker.server.sockets`, :mod:`~studpoker.server.tablehost`, :mod:`~studpoker.server.directory`,
+  :mod:`~studpoker.server.remotedirectory`, :mod:`~studpoker.server.tablemaker`, :mod:`~studpoker.server.leasekeeper`.
 * :mod:`~studpoker.server.db`, :mod:`~studpoker.server.ledger`, :mod:`~studpoker.server.auth`: SQLAlchemy models
   and Alembic migrations, the double-entry chip ledger, accounts and sessions; :mod:`~studpoker.server.manage`:
   ``stud admin``.

@@ -25,6 +25,7 @@ from .. import __version__
 from . import errors
 from .config import Settings
 from .forwarded import ForwardedMiddleware, TrustedProxies
+from .front import CardRoom
 from .room import Room
 from .routes import admin, auth, history, lobby, notes, pages, tables
 from .security import GuardMiddleware
@@ -36,7 +37,7 @@ __all__ = ["create_app"]
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The card room for ``settings`` (defaults: ``./studpoker.db``, 10,000 play chips, 15 s clock)."""
     settings = settings or Settings()
-    room: Room
+    room: CardRoom
     if settings.redis_url is None:
         room = Room(settings)
     else:  # a gateway of the room on several processes (docs/server.md)

@@ -15,9 +15,9 @@ from fastapi.security import APIKeyCookie
 from .auth import COOKIE, CSRF_COOKIE, Who, who_for_token
 from .config import Settings
 from .errors import ApiError
+from .front import CardRoom
 from .handle import TableHandle
 from .limits import MAX_ID
-from .room import Room
 from .security import csrf_problem, origin_key
 
 __all__ = [
@@ -37,12 +37,12 @@ __all__ = [
 session_cookie = APIKeyCookie(name=COOKIE, auto_error=False, scheme_name="cookieAuth")
 
 
-def get_room(request: Request) -> Room:
-    room: Room = request.app.state.room
+def get_room(request: Request) -> CardRoom:
+    room: CardRoom = request.app.state.room
     return room
 
 
-RoomDep = Annotated[Room, Depends(get_room)]
+RoomDep = Annotated[CardRoom, Depends(get_room)]
 
 
 def get_settings(room: RoomDep) -> Settings:

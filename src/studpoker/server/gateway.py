@@ -28,18 +28,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import func, select
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from . import bus as channels
-from .actor import table_info
-from .bus import Bus, info_key, process_name, table_channel, unpack_frames
+from .auth import Who
+from .bus import Bus, process_name, table_channel, unpack_frames
 from .config import Settings
 from .connection import Connection
-from .db import LeaseRow, SeatRow, TableRow
+from .db import Database, TableRow
 from .errors import ApiError
+from .front import Front
 from .handle import TableHandle
 from .lease import lease_of
+from .lifecycle import Lifecycle, Loop, Step, Tasks, freeze_startup_objects
 from .messages import (
     TO_GATEWAY,
     TO_ROOM,
@@ -55,31 +56,35 @@ from .messages import (
     Owner,
     Resync,
     SessionEnded,
-    TableEntry,
     decode,
-    decode_entry,
     dropped,
     encode,
 )
-from .names import look_key, name_key
 from .remote import RemoteTable, SocketMessage
-from .room import DEFAULT_TABLE, Room, _freeze_startup_objects, hands_played, rules_of
+from .remotedirectory import CLAIM_SECONDS, LOBBY_SECONDS, RemoteDirectory
+from .schemas import CreateTable
+from .sockets import Sockets
+from .tablemaker import DEFAULT_TABLE, TableMaker
 
-__all__ = ["CALL_SECONDS", "GatewayRoom", "RemoteTable"]  # RemoteTable: from .remote, kept importable here
+# RemoteTable (from .remote), CLAIM_SECONDS and LOBBY_SECONDS (from .remotedirectory): kept importable here
+__all__ = ["CALL_SECONDS", "CLAIM_SECONDS", "LOBBY_SECONDS", "GatewayRoom", "RemoteTable"]
 
 log = logging.getLogger("studpoker.server")
 
 #: How long an HTTP operation waits for the table's worker to answer.
 CALL_SECONDS = 10.0
-#: How long a new table waits for a worker to take it before the request is answered anyway.
-CLAIM_SECONDS = 10.0
-#: How long the gateway's lobby is used again before it is built anew.
-LOBBY_SECONDS = 1.0
 #: Seconds between two checks of the leases of the tables this gateway has sockets at.
 CHECK_SECONDS = 2.0
 #: How often a gateway asks again for the default table's bots while no worker holds the table, and for how long.
 DEFAULT_TABLE_RETRY = 2.0
 DEFAULT_TABLE_PATIENCE = 300.0
+
+
+def _forward(name: str) -> Any:
+    """An attribute of the gateway that is its directory's (read and replaced there)."""
+    return property(
+        lambda self: getattr(self.directory, name), lambda self, value: setattr(self.directory, name, value)
+    )
 
 
 @dataclass(eq=False)
@@ -106,13 +111,26 @@ def _resync(since: tuple[int, int]) -> SocketMessage:
     )
 
 
-class GatewayRoom(Room):
-    """The room as a gateway sees it (see the module's docstring)."""
+class GatewayRoom:
+    """The room as a gateway sees it (see the module's docstring): :class:`~studpoker.server.front.Front`,
+    :class:`~studpoker.server.sockets.Sockets` that end a session on every gateway, a
+    :class:`~studpoker.server.remotedirectory.RemoteDirectory` and a
+    :class:`~studpoker.server.tablemaker.TableMaker` over it, the bus, and this class's own attachments of sockets and
+    calls to workers."""
 
     def __init__(self, settings: Settings) -> None:
         if settings.redis_url is None:
             raise ValueError("a gateway needs a Redis URL")
-        super().__init__(settings)
+        self.settings = settings
+        self.db = Database(settings.db_url, settings.db_threads)
+        self.front = Front(settings)
+        self.passwords = self.front.passwords
+        self.login_failures_by_account = self.front.login_failures_by_account
+        self.login_failures_by_address = self.front.login_failures_by_address
+        self.signups = self.front.signups
+        self.signup_failures = self.front.signup_failures
+        self.table_openings = self.front.table_openings
+        self.equity_desk = self.front.equity_desk
         self.gateway_id = process_name()
         self.bus = Bus(
             settings.redis_url,
@@ -120,6 +138,9 @@ class GatewayRoom(Room):
             self._on_reconnect,
             allow_unauthenticated=settings.redis_allow_unauthenticated,
         )
+        self.sockets = Sockets(settings, self.db, tell_others=self._tell_gateways)
+        self.directory = RemoteDirectory(settings, self.db, self.bus, self, self.gateway_id)
+        self.maker = TableMaker(settings, self.db, self.directory, self.table_openings)
         self.attached: dict[int, Attached] = {}
         self.by_table: dict[int, set[int]] = {}
         self.calls: dict[str, asyncio.Future[Answer]] = {}
@@ -127,30 +148,60 @@ class GatewayRoom(Room):
         #: frames of an older one come from a worker that lost the table and are dropped (see :meth:`_frames`).
         self.owners: dict[int, int] = {}
         self._numbers = itertools.count(1)
-        self._lobby: tuple[float, list[JsonObject]] = (-LOBBY_SECONDS, [])
-        self._lobby_lock = asyncio.Lock()
-        self._lobby_entries: dict[int, TableEntry] = {}  # the lobby's entries read from the database
-        self._tasks: set[asyncio.Task[Any]] = set()
-        self._loops: list[asyncio.Task[None]] = []
+        self.tasks = Tasks()
+        self._tasks = self.tasks.running
+        self.lifecycle = Lifecycle(
+            f"gateway {self.gateway_id}",
+            [
+                Step("database", lambda: self.db.run_plain(self.db.migrate), self._close_database),
+                self.front,
+                Step("bus", self._start_bus, self._stop_bus),
+                Step("sockets away", None, self._let_go),
+                Loop("gateway-check", self._check),
+                self.sockets,
+                self.tasks,
+                Step("default table", self._seed),
+                Step("freeze", self._freeze),
+            ],
+        )
 
     def spawn(self, job: Any) -> None:
-        task = asyncio.get_running_loop().create_task(job)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self.tasks.spawn(job)
 
     async def open(self) -> None:
-        await self.db.run_plain(self.db.migrate)
+        await self.lifecycle.start()
+        log.info("gateway %s started", self.gateway_id)
+
+    async def close(self) -> None:
+        await self.lifecycle.stop()
+
+    async def _close_database(self) -> None:
+        self.db.close()
+
+    async def _start_bus(self) -> None:
         self.bus.subscribe(channels.gateway_channel(self.gateway_id))
         self.bus.start()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.bus.connected.wait(), 5.0)
-        self._loops.append(asyncio.create_task(self._check(), name="gateway-check"))
-        self._sweeper = asyncio.create_task(self._sweep_sessions(), name="session-sweeper")
-        any_table = await self.db.run(lambda s: s.scalar(select(func.count(TableRow.id))))
-        if not any_table and self.settings.default_table:
+
+    async def _stop_bus(self) -> None:
+        with contextlib.suppress(Exception):
+            await self.bus.redis.zrem(channels.GATEWAYS, self.gateway_id)
+        await self.bus.close()
+
+    async def _seed(self) -> None:
+        if self.settings.default_table and not await self.db.run(_any_table):
             self.spawn(self._default_table())
-        _freeze_startup_objects()
-        log.info("gateway %s started", self.gateway_id)
+
+    async def _let_go(self) -> None:
+        """Every socket is told to go away (the browser reconnects, to another gateway); its worker forgets it."""
+        for attached in list(self.attached.values()):
+            self._send(attached, _detach)
+            attached.connection.close(1001)
+
+    @staticmethod
+    async def _freeze() -> None:
+        freeze_startup_objects()
 
     async def _default_table(self) -> None:
         """Make the default table; its bots sit down once a worker holds it. A gateway may come up before any
@@ -174,188 +225,6 @@ class GatewayRoom(Room):
                     log.warning("gateway %s: the default table's bots: %s", self.gateway_id, error.message)
                     return
             await asyncio.sleep(DEFAULT_TABLE_RETRY)
-
-    async def close(self) -> None:
-        for task in [*self._loops, *self._tasks]:
-            task.cancel()
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-        for task in [*self._loops, *self._tasks, *([self._sweeper] if self._sweeper else [])]:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-        for attached in list(self.attached.values()):
-            self._send(attached, _detach)
-            attached.connection.close(1001)  # going away: the browser reconnects, to another gateway
-        with contextlib.suppress(Exception):
-            await self.bus.redis.zrem(channels.GATEWAYS, self.gateway_id)
-        await self.bus.close()
-        self.equity_desk.close()
-        self.db.close()
-
-    # -- tables --------------------------------------------------------------------------------------
-
-    async def find_table(self, table_id: int) -> TableHandle:
-        entry = await self._cached(table_id)
-        if entry is None:
-            # not in the workers' cache: before asking PostgreSQL, the lobby (built at most once a second however
-            # many ask) says whether the table is open at all, and holds the entries it read from the database. A
-            # client asking for made-up or closed tables (HTTP or socket, no login needed) costs the database
-            # nothing more, as in the embedded room, where this is a lookup in memory.
-            if table_id not in {info.get("id") for info in await self.table_infos()}:
-                raise ApiError(404, "not_found", f"there is no open table {table_id}")
-            entry = self._lobby_entries.get(table_id)
-        if entry is None:
-            entries = await self._from_database([table_id])
-            if not entries:
-                raise ApiError(404, "not_found", f"there is no open table {table_id}")
-            entry = entries[0]
-        return RemoteTable(self, entry)
-
-    async def _cached(self, table_id: int) -> TableEntry | None:
-        try:
-            raw = await self.bus.redis.get(info_key(table_id))
-        except Exception:
-            return None
-        return self._entry(table_id, raw) if raw else None
-
-    @staticmethod
-    def _entry(table_id: int, raw: str) -> TableEntry | None:
-        """A lobby entry from the workers' cache (``None``, and logged, if it is none: the database is asked)."""
-        try:
-            return decode_entry(str(raw))
-        except BadMessage as error:
-            dropped(info_key(table_id), error)
-            return None
-
-    async def _from_database(self, tables: list[int]) -> list[TableEntry]:
-        """Lobby entries of those of ``tables`` that are open, from the database alone: the seats as last saved,
-        the average pot of the last 100 hands."""
-        settings = self.settings
-
-        def work(session: Session) -> list[TableEntry]:
-            query = select(TableRow).where(TableRow.status != "closed", TableRow.id.in_(tables)).order_by(TableRow.id)
-            entries = []
-            for row in session.scalars(query).all():
-                seats = list(
-                    session.scalars(select(SeatRow).where(SeatRow.table_id == row.id).order_by(SeatRow.seat)).all()
-                )
-                count, pots = hands_played(session, row.id)
-                rules = rules_of(row)
-                info = table_info(
-                    row, rules, settings, seats_taken=len(seats), hands_played=count, pots=pots, playing=False
-                )
-                seat_list: list[JsonObject] = [
-                    {
-                        "seat": s.seat,
-                        "name": s.name,
-                        "stack": s.stack,
-                        "bot": s.bot_tag is not None,
-                        "sitting_out": s.sitting_out,
-                        "leaving": s.leaving,
-                        "queued": s.queued,
-                        "connected": s.bot_tag is not None,
-                    }
-                    for s in seats
-                ]
-                entries.append(TableEntry(info=info, seats=seat_list))
-            return entries
-
-        return await self.db.run(work)
-
-    async def table_infos(self) -> list[JsonObject]:
-        """The lobby, built at most once every :data:`LOBBY_SECONDS` however many ask (one request builds it, the
-        others wait for it): a client hammering ``GET /api/tables`` costs the database nothing more."""
-        async with self._lobby_lock:
-            made, tables = self._lobby
-            if time.monotonic() - made >= LOBBY_SECONDS:
-                tables = await self._build_lobby()
-                self._lobby = (time.monotonic(), tables)
-        return tables
-
-    async def _build_lobby(self) -> list[JsonObject]:
-        ids = await self.db.run(
-            lambda s: list(
-                s.scalars(select(TableRow.id).where(TableRow.status != "closed").order_by(TableRow.id)).all()
-            )
-        )
-        if not ids:
-            self._lobby_entries = {}
-            return []
-        try:
-            raws = await self.bus.redis.mget([info_key(i) for i in ids])
-        except Exception:
-            raws = [None] * len(ids)
-        cached = {i: self._entry(i, raw) for i, raw in zip(ids, raws, strict=True) if raw}
-        found = {i: entry.info for i, entry in cached.items() if entry is not None}
-        missing = [i for i in ids if i not in found]
-        entries = await self._from_database(missing) if missing else []
-        for entry in entries:
-            found[entry.id] = entry.info
-        self._lobby_entries = {entry.id: entry for entry in entries}
-        return [found[i] for i in ids if i in found]
-
-    async def seats_of(self, account_id: int) -> list[dict[str, Any]]:
-        def work(session: Session) -> list[dict[str, Any]]:
-            rows = session.execute(
-                select(SeatRow, TableRow.name)
-                .join(TableRow, TableRow.id == SeatRow.table_id)
-                .where(SeatRow.account_id == account_id, TableRow.status != "closed")
-                .order_by(SeatRow.table_id)
-            ).all()
-            return [
-                {
-                    "table_id": seat.table_id,
-                    "table": name,
-                    "seat": seat.seat,
-                    "stack": seat.stack,
-                    "queued": seat.queued,
-                    "sitting_out": seat.sitting_out,
-                }
-                for seat, name in rows
-            ]
-
-        return await self.db.run(work)
-
-    async def _open_tables(self, owner: int | None, name: str) -> tuple[int, int, str | None]:
-        key, look = name_key(name), look_key(name)
-
-        def work(session: Session) -> tuple[int, int, str | None]:
-            open_ = TableRow.status != "closed"
-            total = int(session.scalar(select(func.count(TableRow.id)).where(open_)) or 0)
-            mine = 0
-            if owner is not None:
-                mine = int(
-                    session.scalar(select(func.count(TableRow.id)).where(open_, TableRow.created_by == owner)) or 0
-                )
-            # another gateway may open a twin between this look and the insert: the unique indexes refuse it then
-            twin = session.scalar(
-                select(TableRow.name).where(open_, (TableRow.name_key == key) | (TableRow.name_look == look)).limit(1)
-            )
-            return total, mine, twin
-
-        return await self.db.run(work)
-
-    async def _opened(self, row: TableRow) -> TableHandle:
-        """A new table: its lease row, a word to the workers, and its lobby entry once one of them has it."""
-
-        def work(session: Session) -> None:
-            if session.get(LeaseRow, row.id) is None:
-                session.add(LeaseRow(table_id=row.id, worker=None, generation=0, expires_at=0.0))
-
-        with contextlib.suppress(IntegrityError):
-            await self.db.run(work)
-        await self.bus.publish(channels.ROOM, encode(Claim()))
-        self._lobby = (-LOBBY_SECONDS, [])  # the creator's next look at the lobby shows the table
-        deadline = time.monotonic() + CLAIM_SECONDS
-        while time.monotonic() < deadline:
-            entry = await self._cached(row.id)
-            if entry is not None:
-                return RemoteTable(self, entry)
-            await asyncio.sleep(0.05)
-        log.warning(
-            "gateway %s: no table worker took the new table %s within %.0f s", self.gateway_id, row.id, CLAIM_SECONDS
-        )
-        return await self.find_table(row.id)
 
     # -- calls to workers -------------------------------------------------------------------------------
 
@@ -473,7 +342,7 @@ class GatewayRoom(Room):
                     if again is not None:
                         self._attach_again(again)
             case SessionEnded(session=session, reason=reason):
-                Room.end_sockets(self, session, reason)
+                self.sockets.end_here(session, reason)
             case Claim():
                 pass  # the workers'
 
@@ -544,9 +413,54 @@ class GatewayRoom(Room):
                     if owner is not None and (attached.generation != owner[1] or attached.expected <= 1):
                         self._attach_again(attached)
 
-    # -- sessions -----------------------------------------------------------------------------------------
+    # -- the parts' ----------------------------------------------------------------------------------------
+
+    def _tell_gateways(self, session: str, reason: str) -> None:
+        """A session ended here: every other gateway closes its sockets too."""
+        self.bus.send(channels.ROOM, encode(SessionEnded(session=session, reason=reason)))
+
+    async def create_table(self, owner: Who | None, request: CreateTable) -> TableHandle:
+        """A new table (:meth:`~studpoker.server.tablemaker.TableMaker.create`), taken by a worker."""
+        return await self.maker.create(owner, request)
+
+    async def find_table(self, table_id: int) -> TableHandle:
+        return await self.directory.find_table(table_id)
+
+    async def table_infos(self) -> list[JsonObject]:
+        return await self.directory.table_infos()
+
+    async def seats_of(self, account_id: int) -> list[dict[str, Any]]:
+        return await self.directory.seats_of(account_id)
+
+    # what tests replace or look at, the directory's
+    _lobby = _forward("_lobby")
+    _build_lobby = _forward("_build_lobby")
+    _cached = _forward("_cached")
+    _from_database = _forward("_from_database")
+
+    @property
+    def sockets_by_address(self) -> dict[str, int]:
+        return self.sockets.by_address
+
+    def open_socket(self, address: str) -> str | None:
+        return self.sockets.open(address)
+
+    def close_socket(self, address: str) -> None:
+        self.sockets.close(address)
+
+    def add_socket(self, connection: Connection) -> None:
+        self.sockets.add(connection)
+
+    def drop_socket(self, connection: Connection) -> None:
+        self.sockets.drop(connection)
 
     def end_sockets(self, session: str, reason: str) -> int:
         """Close the session's sockets here, and tell every other gateway to close its own."""
-        self.bus.send(channels.ROOM, encode(SessionEnded(session=session, reason=reason)))
-        return super().end_sockets(session, reason)
+        return self.sockets.end(session, reason)
+
+    async def sweep_sessions(self) -> list[str]:
+        return await self.sockets.sweep()
+
+
+def _any_table(session: Session) -> bool:
+    return bool(session.scalar(select(func.count(TableRow.id))))

@@ -23,8 +23,8 @@ from .auth import COOKIE, who_for_token
 from .chat import ChatRefusedError, clean_text
 from .connection import Connection
 from .errors import ApiError
+from .front import CardRoom
 from .limits import MAX_JSON_DEPTH, json_depth
-from .room import Room
 from .security import origin_key, same_origin
 
 __all__ = ["router"]
@@ -42,7 +42,7 @@ def _refuse(connection: Connection, code: str, message: str, close_code: int) ->
 
 @router.websocket("/ws/table/{table_id}")
 async def table_socket(websocket: WebSocket, table_id: str) -> None:
-    room: Room = websocket.app.state.room
+    room: CardRoom = websocket.app.state.room
     settings = room.settings
     origin = websocket.headers.get("origin")
     allowed = frozenset(origin_key(o) for o in settings.allowed_origins)
@@ -66,7 +66,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         room.close_socket(address)
 
 
-async def _serve_socket(websocket: WebSocket, room: Room, table_id: str) -> None:
+async def _serve_socket(websocket: WebSocket, room: CardRoom, table_id: str) -> None:
     settings = room.settings
     try:
         number = int(table_id) if _TABLE_ID.fullmatch(table_id) else 0  # ASCII digits only: int() takes "²"

@@ -11,7 +11,7 @@ Every ``lease_seconds / 5`` the worker renews its leases (a table it no longer h
 write), claims tables without a live owner up to its fair share (open tables / live workers, plus one), hands those
 beyond its share to the others at the end of their hands (:mod:`~studpoker.server.balance`), and drops the sockets
 of gateways it has not heard from for a while. A table it takes has its hand in play voided first, exactly as a
-restart voids it (:func:`~studpoker.server.room.void_unfinished`). On SIGTERM the worker drains: no new hand is
+restart voids it (:func:`~studpoker.server.tablehost.void_unfinished`). On SIGTERM the worker drains: no new hand is
 dealt, the hands in play are finished (up to ``drain_seconds``), and the leases are given back so that other workers
 take the tables with nothing voided.
 """
@@ -20,23 +20,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import json
 import logging
 import time
-from collections import deque
 from typing import Any, assert_never
-
-from sqlalchemy.orm import Session
 
 from . import bus as channels
 from .actor import TableActor
-from .balance import claim_limit, loads, stop_between_hands, surplus
-from .bus import Bus, info_key, pack_frames, process_name, table_channel
+from .bus import Bus, info_key, pack_frames, process_name
 from .config import Settings
-from .db import TableRow
+from .db import Database
 from .errors import ApiError
-from .lease import FencedDatabase, LeaseLostError, claim, release, renew
+from .lease import LeaseLostError
+from .leasekeeper import LeaseKeeper
+from .lifecycle import Lifecycle, Loop, Step, Tasks, freeze_startup_objects, warm_up
 from .messages import (
     TO_ROOM,
     TO_WORKER,
@@ -57,7 +54,6 @@ from .messages import (
     Leave,
     LeaveWaitingList,
     Operation,
-    Owner,
     RemoveBots,
     Resync,
     SetSittingOut,
@@ -71,7 +67,7 @@ from .messages import (
     encode,
 )
 from .relay import RemoteConnection
-from .room import VOIDED_KEPT, Room, void_unfinished
+from .tablehost import TableHost
 
 __all__ = ["RemoteConnection", "WorkerRoom", "run_operation", "run_worker"]
 
@@ -81,13 +77,17 @@ log = logging.getLogger("studpoker.server")
 GATEWAY_TIMEOUT = 6.0
 
 
-class WorkerRoom(Room):
-    """The tables one worker process drives (see the module's docstring)."""
+class WorkerRoom:
+    """The tables one worker process drives (see the module's docstring): a
+    :class:`~studpoker.server.tablehost.TableHost`, a :class:`~studpoker.server.leasekeeper.LeaseKeeper`, the bus,
+    and this class's own remote connections, messages from gateways, frames to them and lobby entries. No sockets,
+    throttles or password hashing: a worker answers no browser."""
 
     def __init__(self, settings: Settings) -> None:
         if settings.redis_url is None:
             raise ValueError("a table worker needs a Redis URL")
-        super().__init__(settings)
+        self.settings = settings
+        self.db = Database(settings.db_url, settings.db_threads)
         self.worker_id = process_name()
         self.bus = Bus(
             settings.redis_url,
@@ -95,262 +95,104 @@ class WorkerRoom(Room):
             self._on_reconnect,
             allow_unauthenticated=settings.redis_allow_unauthenticated,
         )
-        self.generations: dict[int, int] = {}
+        self.tasks = Tasks()
+        self._spawned = self.tasks.running
+        self.host = TableHost(settings, self.db, on_forget=self._forgotten)
+        self.keeper = LeaseKeeper(settings, self.db, self.bus, self.host, self.worker_id, self.tasks, self._lost)
         self.remote: dict[tuple[str, int], RemoteConnection] = {}
         self.gateway_seen: dict[str, float] = {}
-        self.draining = False
         self._outbox: dict[tuple[str, int, int], list[tuple[int, int, int, str | int]]] = {}
         self._flush_due = False
-        self._claim_now = asyncio.Event()
-        self._tasks: list[asyncio.Task[None]] = []
-        self._taking: set[int] = set()
-        self._handing: set[int] = set()  # tables being handed over to another worker (balance)
-        self._handed_at = -1e9  # when this worker last handed a table over
-        self._renewed_at = time.monotonic()
-        self._spawned: set[asyncio.Task[Any]] = set()
+        self.lifecycle = Lifecycle(
+            f"table worker {self.worker_id}",
+            [
+                Step("evaluator", lambda: asyncio.to_thread(warm_up)),
+                Step("database", lambda: self.db.run_plain(self.db.migrate), self._close_database),
+                Step("bus", self._start_bus, self._stop_bus),
+                Step("tables", None, self._give_back),
+                self.tasks,
+                self.keeper,
+                Loop("lobby-infos", self._infos),
+                Loop("gateways", self._gateways),
+                Step("freeze", self._freeze),
+            ],
+        )
 
     # -- life ----------------------------------------------------------------------------------------------
 
     async def open(self) -> None:
-        from .room import _freeze_startup_objects, _warm_up
-
-        await asyncio.to_thread(_warm_up)
-        await self.db.run_plain(self.db.migrate)
-        self.bus.start()
-        for job, name in ((self._leases, "leases"), (self._infos, "lobby-infos")):
-            self._tasks.append(asyncio.create_task(job(), name=name))
-        _freeze_startup_objects()
+        await self.lifecycle.start()
         log.info("table worker %s started", self.worker_id)
 
     async def close(self) -> None:
         """Stop at once: the tables' actors stop where they are and the leases are given back (the next owner
         voids the hands in play). :meth:`drain` first for a stop that voids nothing."""
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-        for actor in list(self.actors.values()):
-            actor.abandon()
-        tables = list(self.actors)
-        self.actors.clear()
-        with contextlib.suppress(Exception):
-            await self.db.run(lambda s: release(s, self.worker_id))
-        with contextlib.suppress(Exception):
-            if tables:
-                await self.bus.redis.delete(*(info_key(t) for t in tables))
-            await self.bus.redis.zrem(channels.WORKERS, self.worker_id)
-            await self.bus.publish(channels.ROOM, encode(Claim()))
-        await self.bus.close()
-        self.db.close()
+        await self.lifecycle.stop()
 
     async def drain(self, seconds: float) -> None:
         """Deal no new hand; wait (at most ``seconds``) until no table has a hand in play."""
-        self.draining = True
-        for actor in self.actors.values():
-            actor.paused = True
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline and any(a.table.hand is not None for a in self.actors.values()):
-            await asyncio.sleep(0.1)
-        busy = sum(1 for a in self.actors.values() if a.table.hand is not None)
-        log.info("table worker %s drained (%d hands still in play are voided by the next owner)", self.worker_id, busy)
+        await self.keeper.drain(seconds)
 
-    # -- leases ------------------------------------------------------------------------------------------
+    async def _close_database(self) -> None:
+        self.db.close()
 
-    async def _leases(self) -> None:
-        """Renew every ``lease_seconds / 5`` (bounded by a lease, so that a partition that drops packets cannot
-        hold a renewal up for minutes); between renewals, claim in a task of its own, so that taking many tables
-        at once never delays a renewal."""
-        period = self.settings.lease_seconds / 5
-        last_purge = time.monotonic()
-        claiming: asyncio.Task[None] | None = None
-        while True:
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self._claim_now.wait(), period)
-            self._claim_now.clear()
-            try:
-                await asyncio.wait_for(self._renew_pass(), self.settings.lease_seconds)
-            except asyncio.CancelledError:
-                raise
-            except Exception as error:
-                log.warning(
-                    "table worker %s: lease renewal failed (%s); again in %.1f s", self.worker_id, error, period
-                )
-                if time.monotonic() - self._renewed_at > self.settings.lease_seconds and self.generations:
-                    # no renewal for a whole lease: another worker may own these tables by now (it cannot write
-                    # while we might, the fence sees to that, but the players would hear two tables)
-                    for table_id in list(self.generations):
-                        self._lose(table_id, f"no lease renewal for {self.settings.lease_seconds:g} s")
-                continue
-            if not self.draining and (claiming is None or claiming.done()):
-                claiming = asyncio.create_task(self._claim_pass(), name="claims")
-                self._spawned.add(claiming)
-                claiming.add_done_callback(self._spawned.discard)
-            if time.monotonic() - last_purge >= 2.0:
-                last_purge = time.monotonic()
-                with contextlib.suppress(Exception):
-                    await self._purge_gateways()
+    async def _start_bus(self) -> None:
+        self.bus.start()
 
-    async def _renew_pass(self) -> None:
-        seconds = self.settings.lease_seconds
-        asked = time.monotonic()
-        held = await self.db.run(lambda s: renew(s, self.worker_id, seconds))
-        self._renewed_at = asked  # the leases now last until at least ``seconds`` after the renewal was asked
-        for table_id, generation in list(self.generations.items()):
-            if held.get(table_id) != generation and table_id not in self._taking:
-                self._lose(table_id, f"its lease passed to another worker (generation {held.get(table_id)})")
-        # a table whose hand could not be saved (the database was away) has stopped dealing: give it back, so
-        # that its next owner (maybe this worker) voids that hand and deals again
-        failed = [t for t, a in self.actors.items() if a.failed and t in self.generations]
-        for table_id in failed:
-            self._lose(table_id, "a hand could not be saved")
-        if failed:
-            await self._release(failed)
-        await self.bus.heartbeat(channels.WORKERS, self.worker_id)
-
-    async def _claim_pass(self) -> None:
-        """Claim tables without a live owner, up to this worker's share, and take them (8 at a time); with none
-        to claim, hand those beyond the share over (:mod:`~studpoker.server.balance`)."""
-        seconds = self.settings.lease_seconds
-        workers = max(1, len(await self.bus.alive(channels.WORKERS, seconds)))
-        lately = time.monotonic() - self._handed_at < 3 * seconds
-
-        def take(session: Session) -> tuple[int, list[tuple[int, int]]]:
-            from sqlalchemy import func, select
-
-            total = int(session.scalar(select(func.count(TableRow.id)).where(TableRow.status != "closed")) or 0)
-            limit = claim_limit(len(self.generations), total, workers, handed_over_lately=lately)
-            return total, claim(session, self.worker_id, seconds, limit)
-
-        try:
-            total, claimed = await self.db.run(take)
-        except Exception as error:
-            log.warning("table worker %s: claiming failed (%s)", self.worker_id, error)
-            return
-        if not claimed and not self._handing and not self.draining:
-            for table_id in surplus(loads(self.actors, self.generations), total, workers):
-                self._handing.add(table_id)
-                self._spawn(self._hand_over(table_id, f"{total} tables on {workers} workers"))
-        if not claimed:
-            return
-        for table_id, _ in claimed:
-            self._taking.add(table_id)
-        # listen to the tables' channels before the gateways are told: their attachments must be heard
-        self.bus.subscribe(*(table_channel(t) for t, _ in claimed))
-        await self.bus.listening()
-        gate = asyncio.Semaphore(8)
-
-        async def one(table_id: int, generation: int) -> None:
-            async with gate:
-                try:
-                    await self._take(table_id, generation)
-                except LeaseLostError:
-                    log.warning(
-                        "table worker %s: table %s was taken by another worker meanwhile", self.worker_id, table_id
-                    )
-                    self._lose(table_id, "taken by another worker meanwhile")
-                except Exception:
-                    log.exception("table worker %s: could not take table %s; giving it back", self.worker_id, table_id)
-                    self._lose(table_id, "it could not be taken")
-                    with contextlib.suppress(Exception):
-                        await self._release([table_id])
-                finally:
-                    self._taking.discard(table_id)
-
-        await asyncio.gather(*(one(t, g) for t, g in claimed))
-        if len(claimed) >= 20:
-            # the tables just loaded will live as long as the worker: out of the collector's way (as at startup)
-            gc.collect()
-            gc.freeze()
-
-    async def _take(self, table_id: int, generation: int) -> None:
-        """Own table ``table_id`` from now on: void its hand in play, load it, listen to its channel, say so."""
-        self.generations[table_id] = generation
-        fenced = FencedDatabase(self.db, table_id, generation, lambda: self._lose_soon(table_id, generation))
-
-        def work(session: Session) -> tuple[list[tuple[int, dict[str, Any]]], TableRow | None]:
-            voided = void_unfinished(session, table_id)
-            return voided, session.get(TableRow, table_id)
-
-        voided, row = await fenced.run(work)
-        if row is None or row.status == "closed":
-            self._lose(table_id, "it is closed")
-            await self._release([table_id])
-            return
-        for _, entry in voided:
-            self.voided.setdefault(table_id, deque(maxlen=VOIDED_KEPT)).append(entry)
-            log.warning(
-                "table %s: hand %s was cut short when its worker went away; it is void", table_id, entry["hand"]
-            )
-        actor = await self._load(row, db=fenced)
-        if self.draining:
-            actor.paused = True
-        log.info("table worker %s took table %s (generation %s)", self.worker_id, table_id, generation)
-        await self.bus.publish(channels.ROOM, encode(Owner(table=table_id, generation=generation)))
-        if row.status == "closing":
-            await actor.close()
-
-    async def _release(self, tables: list[int]) -> None:
-        def work(session: Session) -> int:
-            return release(session, self.worker_id, tables)
-
-        await self.db.run(work)
-
-    async def _hand_over(self, table_id: int, why: str) -> None:
-        """Give a table to another worker at the end of its hand (release it, and ask the others to claim it)."""
-        try:
-            # stopped, the table is dropped here: a gateway's call hears nobody and is refused at once (503)
-            off = lambda: self._lose(table_id, "it is handed over", logging.DEBUG)  # noqa: E731
-            if (actor := self.actors.get(table_id)) is None or not await stop_between_hands(actor, off):
-                return
-            self._handed_at = time.monotonic()
-            while True:
-                try:
-                    await self._release([table_id])
-                    break
-                except Exception as error:
-                    log.warning("table worker %s: releasing table %s failed (%s)", self.worker_id, table_id, error)
-                    await asyncio.sleep(self.settings.lease_seconds / 5)
-            log.info("table worker %s handed table %s over (%s)", self.worker_id, table_id, why)
+    async def _stop_bus(self) -> None:
+        with contextlib.suppress(Exception):
+            await self.bus.redis.zrem(channels.WORKERS, self.worker_id)
             await self.bus.publish(channels.ROOM, encode(Claim()))
-        finally:
-            self._handing.discard(table_id)
+        await self.bus.close()
+
+    async def _give_back(self) -> None:
+        tables = await self.keeper.give_back()
+        with contextlib.suppress(Exception):
+            if tables:
+                await self.bus.redis.delete(*(info_key(t) for t in tables))
+
+    @staticmethod
+    async def _freeze() -> None:
+        freeze_startup_objects()
+
+    # -- the parts' ----------------------------------------------------------------------------------------
+
+    @property
+    def actors(self) -> dict[int, TableActor]:
+        return self.host.actors
+
+    @property
+    def generations(self) -> dict[int, int]:
+        return self.keeper.generations
+
+    @property
+    def draining(self) -> bool:
+        return self.keeper.draining
+
+    @property
+    def _claim_now(self) -> asyncio.Event:
+        return self.keeper.claim_now
 
     def _spawn(self, job: Any) -> None:
         """Run ``job`` as a task the worker keeps a reference to until it ends."""
-        task = asyncio.get_running_loop().create_task(job)
-        self._spawned.add(task)
-        task.add_done_callback(self._spawned.discard)
+        self.tasks.spawn(job)
 
-    def _lose_soon(self, table_id: int, generation: int) -> None:
-        if self.generations.get(table_id) == generation:
-            asyncio.get_running_loop().call_soon(self._lose, table_id, "a write found its lease gone")
+    def _forgotten(self, table_id: int) -> None:
+        self.keeper.forgotten(table_id)
 
-    def _lose(self, table_id: int, why: str, level: int = logging.WARNING) -> None:
-        """Drop a table this worker no longer owns: its actor stops without another write or frame."""
-        self.generations.pop(table_id, None)
-        actor = self.actors.pop(table_id, None)
-        if actor is not None:
-            actor.abandon()
-            log.log(level, "table worker %s: dropped table %s: %s", self.worker_id, table_id, why)
-        self.bus.unsubscribe(table_channel(table_id))
+    def _lost(self, table_id: int) -> None:
+        """A table dropped: the gateways' sockets at it are forgotten (nothing more is sent to them)."""
         for key, connection in list(self.remote.items()):
             if connection.table_id == table_id:
                 connection.worker = None
                 del self.remote[key]
 
-    def forget(self, table_id: int) -> None:
-        """A table that closed: its lease goes back (nobody claims a closed table) and its lobby entry goes."""
-        super().forget(table_id)
-        self.generations.pop(table_id, None)
-        self.bus.unsubscribe(table_channel(table_id))
-
-        async def tidy() -> None:
+    async def _gateways(self) -> None:
+        """Every 2 s, the sockets of gateways not heard from for :data:`GATEWAY_TIMEOUT` leave their tables."""
+        while True:
+            await asyncio.sleep(2.0)
             with contextlib.suppress(Exception):
-                await self._release([table_id])
-                await self.bus.redis.delete(info_key(table_id))
-
-        self._spawn(tidy())
+                await self._purge_gateways()
 
     async def _purge_gateways(self) -> None:
         now = time.monotonic()

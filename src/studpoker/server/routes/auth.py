@@ -32,9 +32,9 @@ from ..db import Account as AccountRow
 from ..db import LedgerEntry, SessionRow
 from ..deps import CurrentAccount, RoomDep, SettingsDep, check_csrf, client_address
 from ..errors import ApiError
+from ..front import CardRoom
 from ..ledger import user_account
 from ..names import name_key
-from ..room import Room
 from ..schemas import (
     Account,
     Credentials,
@@ -270,7 +270,7 @@ async def change_preferences(body: PreferencesChange, who: CurrentAccount, room:
     return result
 
 
-def _wrong_passwords_wait(room: Room, address: str, key: str) -> None:
+def _wrong_passwords_wait(room: CardRoom, address: str, key: str) -> None:
     """429 ``rate_limited`` while ``address`` or the username ``key`` has had too many wrong passwords."""
     wait = max(room.login_failures_by_address.retry_after(address), room.login_failures_by_account.retry_after(key))
     if wait:
