@@ -114,6 +114,103 @@ def test_no_server_module_is_too_long() -> None:
     assert fixed == [], "short enough now: take them off TOO_LONG"
 
 
+#: Server classes that may subclass another server class, by dotted name: (subclass, base). Besides these, a class
+#: may extend a server class that is an exception, a Protocol, a Pydantic model or an SQLAlchemy model's base.
+SUBCLASSES_ALLOWED = {("studpoker.server.relay.RemoteConnection", "studpoker.server.connection.Connection")}
+
+
+def _server_classes() -> list[type]:
+    """Every class defined in a module of the server package (its migrations aside)."""
+    import importlib
+    import inspect
+
+    classes = []
+    for name, path in sorted(_modules().items()):
+        if "migrations" in path.relative_to(SERVER).parts:
+            continue
+        module = importlib.import_module(name)
+        classes += [c for c in vars(module).values() if inspect.isclass(c) and c.__module__ == name]
+    return classes
+
+
+def _models(base: type) -> bool:
+    """Whether ``base`` is a base that models, exceptions or protocols share (subclassing it is how they work)."""
+    from pydantic import BaseModel
+    from sqlalchemy.orm import DeclarativeBase
+
+    return issubclass(base, (BaseException, BaseModel, DeclarativeBase)) or bool(getattr(base, "_is_protocol", False))
+
+
+def test_no_server_class_subclasses_another() -> None:
+    """The room's forms are composed of parts (docs/architecture.md, "The room's parts"), not built by inheritance:
+    no class of the server package extends another, but for models, exceptions, protocols and the allow-list."""
+    found = []
+    for cls in _server_classes():
+        for base in cls.__bases__:
+            if base.__module__.startswith("studpoker.server") and not _models(base):
+                pair = (f"{cls.__module__}.{cls.__qualname__}", f"{base.__module__}.{base.__qualname__}")
+                if pair not in SUBCLASSES_ALLOWED:
+                    found.append(pair)
+    assert found == [], f"compose these instead of subclassing: {found}"
+    names = {f"{c.__module__}.{c.__qualname__}" for c in _server_classes()}
+    assert {n for pair in SUBCLASSES_ALLOWED for n in pair} <= names, "SUBCLASSES_ALLOWED names a class now gone"
+
+
+#: What only a process that answers browsers has: its socket registry, throttles, password hashing, equity desk.
+FRONT_ONLY = (
+    "sockets",
+    "sockets_by_address",
+    "open_socket",
+    "end_sockets",
+    "sweep_sessions",
+    "front",
+    "passwords",
+    "login_failures_by_account",
+    "login_failures_by_address",
+    "signups",
+    "signup_failures",
+    "table_openings",
+    "equity_desk",
+)
+
+
+def test_each_form_of_the_room_has_only_its_parts(tmp_path: Path) -> None:
+    """A table worker has no sockets, throttles or password hashing; a gateway runs no table; the one-process room
+    has all of it."""
+    from studpoker.server.auth import Passwords
+    from studpoker.server.front import Front
+    from studpoker.server.gateway import GatewayRoom
+    from studpoker.server.room import Room
+    from studpoker.server.sockets import Sockets
+    from studpoker.server.tablehost import TableHost
+    from studpoker.server.throttle import Throttle
+    from studpoker.server.training import EquityDesk
+    from studpoker.server.worker import WorkerRoom
+
+    settings = Settings(db_url=f"sqlite:///{tmp_path / 'room.db'}")
+    distributed = replace(settings, redis_url="redis://127.0.0.1:1/0")
+    front_types = (Sockets, Front, Passwords, Throttle, EquityDesk)
+
+    async def check() -> None:  # never opened: no Redis, nothing started
+        worker, gateway, room = WorkerRoom(distributed), GatewayRoom(distributed), Room(settings)
+        try:
+            assert [name for name in FRONT_ONLY if hasattr(worker, name)] == []
+            assert [name for name, value in vars(worker).items() if isinstance(value, front_types)] == []
+            assert [name for name, value in vars(worker.keeper).items() if isinstance(value, front_types)] == []
+            assert isinstance(worker.host, TableHost) and not hasattr(worker, "maker")
+            assert [name for name, value in vars(gateway).items() if isinstance(value, TableHost)] == []
+            assert not hasattr(gateway, "actors") and not hasattr(gateway, "host")
+            for name in FRONT_ONLY:
+                assert hasattr(gateway, name) and hasattr(room, name), name
+        finally:
+            for form in (worker, gateway, room):
+                form.db.close()
+                if hasattr(form, "front"):
+                    form.front.equity_desk.close()
+
+    asyncio.run(check())
+
+
 # -- the parts on their own ------------------------------------------------------------------------------------
 
 
