@@ -50,7 +50,7 @@ Job = Callable[[], Awaitable[Any]]
 
 
 class RoomSide(Protocol):
-    """What an actor needs of its room (:class:`~studpoker.server.room.Room`, or a table worker's)."""
+    """What an actor needs of its room: the table host (:class:`~studpoker.server.tablehost.TableHost`) meets it."""
 
     @property
     def settings(self) -> Settings: ...
