@@ -163,10 +163,18 @@ def assert_books(books: Books, table_id: int) -> None:
     """The ledger's invariant, and a table's hands: numbered 1, 2, ... with no gap, none half-written (each is
     finished with its PHH, voided with ``void`` rows, or the one in play now), the table's counter at the last."""
     books.invariants()
-    hands = books.hands(table_id)
+    # the table's counter and its hands read in one statement (one snapshot): the table goes on dealing meanwhile,
+    # and a hand dealt between two reads would show a counter one past the hands read
+    rows = books.rows(
+        "SELECT t.hand_number, h.number, h.status FROM tables t LEFT JOIN hands h ON h.table_id = t.id"
+        " WHERE t.id = :t ORDER BY h.number",
+        t=table_id,
+    )
+    counter = int(rows[0][0])
+    hands = [(int(n), str(s)) for _, n, s in rows if n is not None]
     numbers = [n for n, _ in hands]
     assert numbers == list(range(1, len(numbers) + 1)), hands
-    assert books.one("SELECT hand_number FROM tables WHERE id = :t", t=table_id) == (numbers[-1] if numbers else 0)
+    assert counter == (numbers[-1] if numbers else 0)
     for _number, status in hands[:-1]:
         assert status in ("finished", "voided"), hands
     for number, status in hands:
