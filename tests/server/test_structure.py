@@ -160,8 +160,6 @@ def test_no_server_class_subclasses_another() -> None:
 FRONT_ONLY = (
     "sockets",
     "sockets_by_address",
-    "open_socket",
-    "end_sockets",
     "sweep_sessions",
     "front",
     "passwords",

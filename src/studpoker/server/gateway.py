@@ -442,22 +442,6 @@ class GatewayRoom:
     def sockets_by_address(self) -> dict[str, int]:
         return self.sockets.by_address
 
-    def open_socket(self, address: str) -> str | None:
-        return self.sockets.open(address)
-
-    def close_socket(self, address: str) -> None:
-        self.sockets.close(address)
-
-    def add_socket(self, connection: Connection) -> None:
-        self.sockets.add(connection)
-
-    def drop_socket(self, connection: Connection) -> None:
-        self.sockets.drop(connection)
-
-    def end_sockets(self, session: str, reason: str) -> int:
-        """Close the session's sockets here, and tell every other gateway to close its own."""
-        return self.sockets.end(session, reason)
-
     async def sweep_sessions(self) -> list[str]:
         return await self.sockets.sweep()
 

@@ -25,7 +25,6 @@ from sqlalchemy.orm import Session
 from .actor import TableActor
 from .auth import Who
 from .config import Settings
-from .connection import Connection
 from .db import Database, TableRow
 from .directory import LocalDirectory
 from .front import Front
@@ -150,21 +149,6 @@ class Room:
     @property
     def sockets_by_address(self) -> dict[str, int]:
         return self.sockets.by_address
-
-    def open_socket(self, address: str) -> str | None:
-        return self.sockets.open(address)
-
-    def close_socket(self, address: str) -> None:
-        self.sockets.close(address)
-
-    def add_socket(self, connection: Connection) -> None:
-        self.sockets.add(connection)
-
-    def drop_socket(self, connection: Connection) -> None:
-        self.sockets.drop(connection)
-
-    def end_sockets(self, session: str, reason: str) -> int:
-        return self.sockets.end(session, reason)
 
     async def sweep_sessions(self) -> list[str]:
         return await self.sockets.sweep()

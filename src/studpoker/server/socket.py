@@ -55,7 +55,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         return
     await websocket.accept()
     address = websocket.client.host if websocket.client is not None else "unknown"
-    too_many = room.open_socket(address)
+    too_many = room.sockets.open(address)
     if too_many is not None:
         await websocket.send_text(wire.encode(wire.error("too_many_connections", too_many)))
         await websocket.close(1013)  # try again later
@@ -63,7 +63,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     try:
         await _serve_socket(websocket, room, table_id)
     finally:
-        room.close_socket(address)
+        room.sockets.close(address)
 
 
 async def _serve_socket(websocket: WebSocket, room: CardRoom, table_id: str) -> None:
@@ -83,7 +83,7 @@ async def _serve_socket(websocket: WebSocket, room: CardRoom, table_id: str) -> 
         )
     connection = Connection(who.id if who else None, who.username if who else None, who.session if who else None)
     writer = asyncio.create_task(write_frames(websocket, connection))
-    room.add_socket(connection)
+    room.sockets.add(connection)
     try:
         await actor.connect(connection)
     except ApiError:  # the table closed meanwhile
@@ -175,7 +175,7 @@ async def _serve_socket(websocket: WebSocket, room: CardRoom, table_id: str) -> 
     except WebSocketDisconnect:
         pass
     finally:
-        room.drop_socket(connection)
+        room.sockets.drop(connection)
         actor.disconnect(connection)
         if websocket.client_state != WebSocketState.CONNECTED:  # the client closed: nothing more goes to it
             connection.frames.clear()

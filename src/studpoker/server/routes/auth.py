@@ -175,7 +175,7 @@ async def logout(
     token = request.cookies.get(COOKIE)
     hashed = await room.db.run(lambda s: end_session(s, token))
     if hashed is not None:
-        room.end_sockets(hashed, "you signed out")
+        room.sockets.end(hashed, "you signed out")
     response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax", secure=settings.secure_cookies)
     response.delete_cookie(CSRF_COOKIE, path="/", samesite="strict", secure=settings.secure_cookies)
     return Ok(ok=True)
@@ -311,7 +311,7 @@ async def change_password(body: PasswordChange, who: CurrentAccount, request: Re
 
     ended: list[str] = await room.db.run(work)
     for token in ended:
-        room.end_sockets(token, "your password was changed: sign in again")
+        room.sockets.end(token, "your password was changed: sign in again")
     return SessionsEnded(ended=len(ended))
 
 
@@ -327,7 +327,7 @@ async def end_every_session(
     table socket opened with one of them closes."""
     ended: list[str] = await room.db.run(lambda s: end_sessions(s, who.id))
     for token in ended:
-        room.end_sockets(token, "you signed out everywhere")
+        room.sockets.end(token, "you signed out everywhere")
     response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax", secure=settings.secure_cookies)
     response.delete_cookie(CSRF_COOKIE, path="/", samesite="strict", secure=settings.secure_cookies)
     return SessionsEnded(ended=len(ended))
