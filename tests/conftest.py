@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import os
+import signal
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
+
+# A suite started in the background (``cmd &`` in a shell without job control) inherits SIGINT ignored, and so would
+# every command a test starts: the Ctrl-C tests (tests/test_pool.py...) need it as a terminal gives it.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # Tables are built on first use, so the first example of a run may be slow: no deadline. The default
 # profile is derandomized, so that CI runs the same examples every time; `pytest --hypothesis-profile=thorough`
