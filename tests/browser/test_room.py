@@ -292,7 +292,7 @@ def _history_and_cashier(ann: Viewer, spectator: Viewer, base: str, table_id: in
     """The History tab replays a finished hand street by street; the history page; Ann's cashier."""
     page = ann.page
     page.get_by_role("tab", name="History").click()
-    page.get_by_role("button", name="Replay hand 1").click()
+    page.get_by_role("button", name="Replay hand 1", exact=True).click()
     heading = page.locator(".replayer h3")
     heading.filter(has_text="Hand #1").wait_for()
     page.get_by_role("button", name="Street ▶▶").click()
@@ -306,7 +306,7 @@ def _history_and_cashier(ann: Viewer, spectator: Viewer, base: str, table_id: in
     ann.shot("41-replayer-end")
 
     spectator.page.goto(f"{base}/history/{table_id}")
-    spectator.page.get_by_role("button", name="Replay hand 2").click()
+    spectator.page.get_by_role("button", name="Replay hand 2", exact=True).click()
     spectator.page.get_by_role("button", name="Street ▶▶").click()
     assert "3rd street" in spectator.page.locator(".replayer h3").inner_text()
     spectator.shot("42-history-page")
