@@ -81,6 +81,25 @@ def test_max_buy_in_caps_buy_ins_and_top_ups() -> None:
     assert table.top_up(1, 100) and table.seat(1).stack == 400
 
 
+def test_a_moved_player_brings_his_stack_whatever_the_buy_in_limits() -> None:
+    rules = Rules(Variant.STUD7, ante=1, bring_in=3, small_bet=10, big_bet=20, min_buy_in=200, max_buy_in=400)
+    table = table_with(200, rules=rules)
+    assert table.seat_moved("Short", 37, 4) == 4 and table.seat_moved("Deep", 1_250) == 2
+    assert table.seat(4).stack == 37 and table.seat(2).stack == 1_250
+    table.check_conservation()
+    before = state_of(table)
+    for args, message in [
+        (("Short", 50, 5), "already seated"),
+        (("New", 50, 4), "taken by Short"),
+        (("New", 0, 5), "stack must be a whole number"),
+        (("New", 50, 9), "no seat 9"),
+        (("", 50, 5), "needs a name"),
+    ]:
+        with pytest.raises(TableError, match=message):
+            table.seat_moved(*args)  # type: ignore[arg-type]
+    assert state_of(table) == before
+
+
 def test_a_hand_needs_two_players_with_chips_who_are_not_sitting_out() -> None:
     table = table_with(200)
     with pytest.raises(TableError, match="a hand needs two players"):

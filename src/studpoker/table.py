@@ -209,6 +209,18 @@ class Table:
         """The seat :meth:`sit` would give, without seating anyone: :class:`TableError` for a missing or
         duplicate name, a taken or nonexistent seat, a full table, or a buy-in outside the table's limits.
         (A card room checks first, then pays, then seats.)"""
+        seat = self._check_place(name, seat)
+        self._check_amount(buy_in, "buy-in")
+        low = self._rules.min_buy_in or 0
+        if buy_in < low:
+            raise TableError(f"a first buy-in of {buy_in} is below the minimum buy-in of {low} (R3.3)")
+        high = self._rules.max_buy_in
+        if high is not None and buy_in > high:
+            raise TableError(f"a buy-in of {buy_in} is above the maximum buy-in of {high}")
+        return seat
+
+    def _check_place(self, name: object, seat: int | None) -> int:
+        """The seat a new player named ``name`` would take (``None``: the first free one), or :class:`TableError`."""
         if not isinstance(name, str) or not name.strip():
             raise TableError("a player needs a name")
         name = name.strip()
@@ -217,18 +229,27 @@ class Table:
         if seat is None:
             if not self.free_seats:
                 raise TableError(f"the table is full ({self.max_seats} seats)")
-            seat = self.free_seats[0]
-        elif type(seat) is not int or not 1 <= seat <= self.max_seats:
+            return self.free_seats[0]
+        if type(seat) is not int or not 1 <= seat <= self.max_seats:
             raise TableError(f"there is no seat {seat!r}: seats are 1 to {self.max_seats}")
-        elif seat in self._seats:
+        if seat in self._seats:
             raise TableError(f"seat {seat} is taken by {self._seats[seat].name}")
-        self._check_amount(buy_in, "buy-in")
-        low = self._rules.min_buy_in or 0
-        if buy_in < low:
-            raise TableError(f"a first buy-in of {buy_in} is below the minimum buy-in of {low} (R3.3)")
-        high = self._rules.max_buy_in
-        if high is not None and buy_in > high:
-            raise TableError(f"a buy-in of {buy_in} is above the maximum buy-in of {high}")
+        return seat
+
+    def seat_moved(self, name: str, stack: int, seat: int | None = None) -> int:
+        """Seat a player moved here from another table with his ``stack`` (a floor's table change, a tournament's
+        balancing): the buy-in limits do not apply, the chips are his already. Returns the seat; :class:`TableError`
+        (and nothing changes) for what :meth:`check_seat_moved` refuses."""
+        seat = self.check_seat_moved(name, stack, seat)
+        self._seats[seat] = Seat(seat, name.strip(), stack)
+        self.money_in += stack
+        return seat
+
+    def check_seat_moved(self, name: str, stack: int, seat: int | None = None) -> int:
+        """The seat :meth:`seat_moved` would give: :class:`TableError` for a missing or duplicate name, a taken or
+        nonexistent seat, a full table, or a stack that is not a whole number of chips."""
+        seat = self._check_place(name, seat)
+        self._check_amount(stack, "stack")
         return seat
 
     def top_up(self, seat: int, amount: int) -> bool:

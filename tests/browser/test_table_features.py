@@ -1,7 +1,7 @@
 """The table page's words and features of issue 26 in Debian's chromium: "Call N" is what a call costs on the
 button, the prompt, the advance action and the log; the cap said to be off heads-up; the tab's title and icon on
 your turn; show or muck at the showdown and after a hand nobody called; private notes; a full table's waiting
-list; the lobby's filters.
+list; the lobby's filters; a player the floor moves follows his chips to his new table.
 
 Each test opens its own tables with its own accounts in one room served for the module (a long action clock, so no
 decision of a test is played by the clock)."""
@@ -24,10 +24,16 @@ from .test_client import _settings, call_api, go, open_table, player, sit
 
 
 @pytest.fixture(scope="module")
-def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
+    """The room's address and its database's."""
     settings = replace(_settings(tmp_path_factory.mktemp("features") / "room.db"), seat_hold_seconds=300.0)
     with serve(settings) as url:  # a held seat waits longer than a busy machine could make a click take
-        yield url
+        yield url, settings.db_url
+
+
+@pytest.fixture(scope="module")
+def room(served: tuple[str, str]) -> str:
+    return served[0]
 
 
 def shot(page: Any, name: str) -> None:
@@ -253,3 +259,28 @@ def test_a_full_tables_waiting_list_and_the_lobby_filters(browser: Any, room: st
     bob.locator("#sit-confirm").click()
     wait_until(lambda: bob.locator(f'#seats > .seat.me[data-seat="{held.group(1)}"]').count(), "bob in the seat")
     close(ann, bob)
+
+
+def test_a_player_the_floor_moves_follows_his_chips(browser: Any, served: tuple[str, str]) -> None:
+    from sqlalchemy import create_engine, update
+
+    from studpoker.server.db import Account
+
+    room, db_url = served
+    floor, ann = player(browser, room), player(browser, room)
+    engine = create_engine(db_url)
+    with engine.begin() as connection:
+        connection.execute(update(Account).where(Account.username == floor.name).values(is_admin=True))
+    engine.dispose()
+    one, two = open_table(floor, room, "STUD7"), open_table(floor, room, "STUD7")
+    sit(ann, room, one)
+    go(ann, room, one)
+    ann.locator("#seats > .seat.me").wait_for(timeout=TIMEOUT)
+    me = call_api(ann, room, "GET", "/api/me")
+    moved = call_api(
+        floor, room, "POST", "/api/admin/move", {"account_id": me["id"], "from_table": one, "to_table": two, "seat": 4}
+    )
+    assert moved["seated"] and moved["stack"] == 400
+    ann.wait_for_url(f"{room}/table/{two}", timeout=TIMEOUT)
+    ann.locator('#seats > .seat.me[data-seat="4"]').wait_for(timeout=TIMEOUT)
+    close(floor, ann)

@@ -210,7 +210,7 @@ def test_the_snapshot_carries_the_last_fifty_lines(client: TestClient) -> None:
     ann, bob, table_id = table_with(client)
     room = client.app.state.room  # type: ignore[attr-defined]
     actor = room.actor(table_id)
-    actor.chat_limiter = ChatLimiter(burst=1000, window=1.0, interval=0.0)  # this test is about the history
+    actor.viewers.chat_limiter = ChatLimiter(burst=1000, window=1.0, interval=0.0)  # this test is about the history
     with ann.socket(table_id) as a:
         until(a, "snapshot")
         for i in range(60):

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from ..bots import BotError
 from ..engine import Action, ActionKind, EngineError, HandState, Phase, codec
 from ..table import Seat, Table
-from . import chat, wire
+from . import wire
 from .books import Books, FinishedHand, Leaver
 from .cashier import Cashier
 from .clock import Clock
@@ -34,6 +34,7 @@ from .connection import Connection
 from .context import SeatMeta, TableContext
 from .db import Runner, TableRow
 from .errors import ApiError
+from .moves import Moves
 from .showdown import UncalledShow, automatic_choice, uncalled_winner
 from .tableinfo import showdown_pause, table_info
 from .viewers import Viewers
@@ -102,6 +103,7 @@ class TableActor:
         self.chat_log = self.viewers.chat_log  # the last chat.HISTORY lines, saved with each hand (books)
         self.books = Books(self.context, self.chat_log)
         self.cashier = Cashier(self.context, self.waiting, self.viewers, self.clock, self._schedule_start, self._closed)
+        self.moves = Moves(self.context, self.viewers, self._later, self._schedule_start)
 
     @property
     def status(self) -> str:
@@ -113,15 +115,6 @@ class TableActor:
         self.context.status = value
 
     @property
-    def chat_limiter(self) -> chat.ChatLimiter:
-        """The chat's limit on each account's lines at this table."""
-        return self.viewers.chat_limiter
-
-    @chat_limiter.setter
-    def chat_limiter(self, value: chat.ChatLimiter) -> None:
-        self.viewers.chat_limiter = value
-
-    @property
     def seq(self) -> int:
         """The current turn number (0 between hands)."""
         return self.context.seq
@@ -130,11 +123,6 @@ class TableActor:
     def hand_seats(self) -> tuple[int, ...]:
         """The seats of the players of the hand in play, by player."""
         return self.context.hand_seats
-
-    @property
-    def hand_players(self) -> list[dict[str, Any]]:
-        """The hand row's players when the hand in play was dealt."""
-        return self.context.hand_players
 
     # -- running -------------------------------------------------------------------------------------
 
@@ -215,6 +203,9 @@ class TableActor:
 
     def _gone(self) -> ApiError:
         return ApiError(404, "not_found", f"table {self.id} is closed")
+
+    def _later(self, delay: float, job: Job) -> None:
+        asyncio.get_running_loop().call_later(delay, self._post, job)
 
     def _post(self, job: Job) -> None:
         if not self.stopped:
@@ -301,6 +292,17 @@ class TableActor:
         soon as the hand in play is over, every seat is cashed out through the ledger (players to their
         balances, bots to the house), the table is marked closed, and its sockets get ``closed``."""
         return await self._cash(self.cashier.close)
+
+    # a player moved between tables with his chips (studpoker.server.moves): the three steps
+
+    async def hold_seat(self, account_id: int, username: str, seat: int | None) -> dict[str, Any]:
+        return await self._cash(lambda: self.moves.hold(account_id, username, seat))
+
+    async def move_out(self, account_id: int, to_table: int, to_name: str, to_seat: int) -> dict[str, Any]:
+        return await self._cash(lambda: self.moves.move_out(account_id, to_table, to_name, to_seat))
+
+    async def move_in(self, account_id: int, seat: int) -> dict[str, Any]:
+        return await self._cash(lambda: self.moves.move_in(account_id, seat))
 
     # -- playing ---------------------------------------------------------------------------------------
 

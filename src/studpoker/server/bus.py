@@ -44,13 +44,16 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from .frames import pack_frames, unpack_frames
+from .messages import BadMessage
 
 __all__ = [
     "ACL_RULES",
+    "DROPPED_LOG_SECONDS",
     "PREFIX",
     "Bus",
     "OpenRedisError",
     "answers_without_password",
+    "dropped",
     "gateway_channel",
     "info_key",
     "pack_frames",
@@ -384,3 +387,27 @@ class Bus:
                     await pubsub.aclose()
                 await asyncio.sleep(pause)
                 pause = min(pause * 2, 2.0)
+
+
+# -- what does not decode ----------------------------------------------------------------------------------
+
+
+#: Seconds between two warnings of messages dropped (every one is logged at debug level).
+DROPPED_LOG_SECONDS = 10.0
+
+
+class _Dropped:
+    count = 0
+    warned = -DROPPED_LOG_SECONDS
+
+
+def dropped(channel: str, error: BadMessage) -> None:
+    """Log a message that did not decode (and is dropped): a warning at most every :data:`DROPPED_LOG_SECONDS`,
+    with how many since the last, and a debug line for each."""
+    _Dropped.count += 1
+    now = time.monotonic()
+    if now - _Dropped.warned >= DROPPED_LOG_SECONDS:
+        log.warning("bus: dropped %d message(s) that do not decode; the last on %s: %s", _Dropped.count, channel, error)
+        _Dropped.count, _Dropped.warned = 0, now
+    else:
+        log.debug("bus: dropped a message on %s: %s", channel, error)

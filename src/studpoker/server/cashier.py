@@ -59,7 +59,7 @@ class Cashier:
     def _open_to(self, account_id: int | None) -> list[int]:
         """The free seats ``account_id`` may take (``None``: a bot): not those held for someone else on the
         waiting list."""
-        return [s for s in self.table.free_seats if self.waiting.held_for(s) in (None, account_id)]
+        return [s for s in self.context.free_seats if self.waiting.held_for(s) in (None, account_id)]
 
     async def sit(self, account_id: int, username: str, buy_in: int, seat: int | None) -> dict[str, Any]:
         """Seat the account with ``buy_in`` chips from its balance. Everything is checked, then the money moves
@@ -67,12 +67,14 @@ class Cashier:
         failure at any point leaves the table and the books as they were."""
         table = self.table
         self._check_open()
-        if self.context.seat_of(account_id) is not None:
+        if self.context.seat_of(account_id) is not None or account_id in self.context.arriving.values():
             raise ApiError(409, "conflict", f"you already sit at {self.name}")
         if seat is not None and not 1 <= seat <= table.max_seats:
             raise ApiError(400, "invalid", f"there is no seat {seat}: seats are 1 to {table.max_seats}")
         if seat is not None and seat not in table.free_seats:
             raise ApiError(409, "conflict", f"seat {seat} is taken")
+        if seat is not None and seat in self.context.arriving:
+            raise ApiError(409, "conflict", f"seat {seat} is held for a player moving here from another table")
         open_seats = self._open_to(account_id)
         offer = self.waiting.offer_of(account_id)
         if seat is not None and seat not in open_seats:
@@ -217,7 +219,7 @@ class Cashier:
     async def join_waiting_list(self, account_id: int, username: str) -> dict[str, Any]:
         """Put the account's name on the table's waiting list (the table must be full to it); its place."""
         self._check_open()
-        if self.context.seat_of(account_id) is not None:
+        if self.context.seat_of(account_id) is not None or account_id in self.context.arriving.values():
             raise ApiError(409, "conflict", f"you already sit at {self.name}")
         if self._open_to(account_id):
             raise ApiError(409, "conflict", f"{self.name} has a free seat: sit down")
@@ -404,7 +406,7 @@ class Cashier:
         loop's time) the holds just offered end: the list is reviewed again then."""
         if self.context.status != "open":
             return []
-        free = self.table.free_seats
+        free = self.context.free_seats
         gone = self.waiting.expire(now)
         touched = [o.account_id for o in (*gone, *self.waiting.withdraw_lost_seats(free))]
         offers = self.waiting.offer(free, now)

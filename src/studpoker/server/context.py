@@ -44,12 +44,18 @@ class TableContext:
     table: Table
     seats: dict[int, SeatMeta]
     status: str = "open"  # open, closing (no new hand; closes when the one in play ends) or closed
+    arriving: dict[int, int] = field(default_factory=dict)  # seats held for players moving here: seat -> account
     # the hand in play
     seq: int = 0  # the current turn number (0 between hands)
     hand_players: list[dict[str, Any]] = field(default_factory=list)  # the hand row's players when it was dealt
     hand_seats: tuple[int, ...] = ()
     auto: set[int] = field(default_factory=set)  # the turns the server played for a player
     auto_seats: set[int] = field(default_factory=set)  # the seats it played them for
+
+    @property
+    def free_seats(self) -> tuple[int, ...]:
+        """The free seats not held for a player moving here from another table."""
+        return tuple(s for s in self.table.free_seats if s not in self.arriving)
 
     def seat_of(self, account_id: int | None) -> int | None:
         """The seat ``account_id`` holds (``None``: none, or no account)."""

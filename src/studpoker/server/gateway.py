@@ -32,7 +32,7 @@ from sqlalchemy.orm import Session
 
 from . import bus as channels
 from .auth import Who
-from .bus import Bus, process_name, table_channel, unpack_frames
+from .bus import Bus, dropped, process_name, table_channel, unpack_frames
 from .config import Settings
 from .connection import Connection
 from .db import Database, TableRow
@@ -57,7 +57,6 @@ from .messages import (
     Resync,
     SessionEnded,
     decode,
-    dropped,
     encode,
 )
 from .remote import RemoteTable, SocketMessage

@@ -20,7 +20,7 @@ One codec: :func:`encode` writes compact JSON with an ``"op"``; :func:`decode` t
 channel may carry (:data:`TO_WORKER`, :data:`TO_GATEWAY`, :data:`TO_ROOM`) and gives the message, or raises
 :class:`BadMessage` saying what is wrong: text too long or nested too deep, not JSON, an unknown op, a missing,
 unknown or ill-typed field (a ``bool`` is no integer), a string or list too long, an integer out of range. A
-process drops what does not decode, with a log line (:func:`dropped`), and never answers it.
+process drops what does not decode, with a log line (:func:`studpoker.server.bus.dropped`), and never answers it.
 
 The bounds are the room's: an action name at most 20 characters, a chat line 400, a username 40, a session 64,
 a gateway's name 80; the socket's checks of a player's ``act`` and ``show`` are these same ones
@@ -39,8 +39,6 @@ the same as before, 16 to 24 µs and 14 to 21 µs on that machine).
 
 from __future__ import annotations
 
-import logging
-import time
 from typing import Annotated, Any, Generic, Literal, TypeAlias, TypeVar
 
 from pydantic import (
@@ -55,7 +53,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from .limits import MAX_CHIPS, MAX_ID, json_depth
+from .limits import MAX_CHIPS, MAX_ID, MAX_NAME, json_depth
 
 __all__ = [
     "MAX_ACTION",
@@ -81,12 +79,15 @@ __all__ = [
     "Detach",
     "ErrorBody",
     "Gone",
+    "HoldSeat",
     "JoinWaitingList",
     "JsonObject",
     "Kind",
     "Leave",
     "LeaveWaitingList",
     "Message",
+    "MoveIn",
+    "MoveOut",
     "Operation",
     "Owner",
     "RemoveBots",
@@ -104,12 +105,10 @@ __all__ = [
     "act_fields",
     "decode",
     "decode_entry",
-    "dropped",
     "encode",
     "show_hand",
 ]
 
-log = logging.getLogger("studpoker.server")
 
 #: A JSON object, as ``json.loads`` gives it (what an operation returns, carried by :class:`Answer`).
 JsonObject: TypeAlias = dict[str, JsonValue]
@@ -314,8 +313,43 @@ class CloseTable(_Message):
     name: Literal["close"] = "close"
 
 
+# a player moved between tables with his chips (studpoker.server.moves): the three steps
+
+
+class HoldSeat(_Message):
+    name: Literal["hold_seat"] = "hold_seat"
+    account_id: Id
+    username: Username
+    seat: Id | None = None
+
+
+class MoveOut(_Message):
+    name: Literal["move_out"] = "move_out"
+    account_id: Id
+    to_table: Id
+    to_name: Annotated[str, Field(min_length=1, max_length=MAX_NAME)]
+    to_seat: Id
+
+
+class MoveIn(_Message):
+    name: Literal["move_in"] = "move_in"
+    account_id: Id
+    seat: Id
+
+
 Operation: TypeAlias = (
-    Sit | Leave | TopUp | SetSittingOut | JoinWaitingList | LeaveWaitingList | AddBots | RemoveBots | CloseTable
+    Sit
+    | Leave
+    | TopUp
+    | SetSittingOut
+    | JoinWaitingList
+    | LeaveWaitingList
+    | AddBots
+    | RemoveBots
+    | CloseTable
+    | HoldSeat
+    | MoveOut
+    | MoveIn
 )
 
 
@@ -551,30 +585,3 @@ def show_hand(hand: object) -> int | None:
         return _HAND.validate_python(hand)
     except ValidationError:
         return None
-
-
-# -- frames ----------------------------------------------------------------------------------------------------
-
-
-# -- what does not decode ----------------------------------------------------------------------------------
-
-
-#: Seconds between two warnings of messages dropped (every one is logged at debug level).
-DROPPED_LOG_SECONDS = 10.0
-
-
-class _Dropped:
-    count = 0
-    warned = -DROPPED_LOG_SECONDS
-
-
-def dropped(channel: str, error: BadMessage) -> None:
-    """Log a message that did not decode (and is dropped): a warning at most every :data:`DROPPED_LOG_SECONDS`,
-    with how many since the last, and a debug line for each."""
-    _Dropped.count += 1
-    now = time.monotonic()
-    if now - _Dropped.warned >= DROPPED_LOG_SECONDS:
-        log.warning("bus: dropped %d message(s) that do not decode; the last on %s: %s", _Dropped.count, channel, error)
-        _Dropped.count, _Dropped.warned = 0, now
-    else:
-        log.debug("bus: dropped a message on %s: %s", channel, error)

@@ -17,10 +17,13 @@ from .messages import (
     AddBots,
     Chat,
     CloseTable,
+    HoldSeat,
     JoinWaitingList,
     JsonObject,
     Leave,
     LeaveWaitingList,
+    MoveIn,
+    MoveOut,
     Operation,
     RemoveBots,
     SetSittingOut,
@@ -118,3 +121,13 @@ class RemoteTable:
 
     async def close(self) -> JsonObject:
         return await self.room.call(self.id, CloseTable())
+
+    async def hold_seat(self, account_id: int, username: str, seat: int | None) -> JsonObject:
+        return await self.room.call(self.id, HoldSeat(account_id=account_id, username=username, seat=seat))
+
+    async def move_out(self, account_id: int, to_table: int, to_name: str, to_seat: int) -> JsonObject:
+        operation = MoveOut(account_id=account_id, to_table=to_table, to_name=to_name, to_seat=to_seat)
+        return await self.room.call(self.id, operation)
+
+    async def move_in(self, account_id: int, seat: int) -> JsonObject:
+        return await self.room.call(self.id, MoveIn(account_id=account_id, seat=seat))

@@ -22,12 +22,12 @@ from sqlalchemy.orm import Session
 
 from . import bus as channels
 from .actor import table_info
-from .bus import Bus, info_key
+from .bus import Bus, dropped, info_key
 from .config import Settings
 from .db import Database, LeaseRow, SeatRow, TableRow
 from .errors import ApiError
 from .handle import TableHandle
-from .messages import BadMessage, Claim, JsonObject, TableEntry, decode_entry, dropped, encode
+from .messages import BadMessage, Claim, JsonObject, TableEntry, decode_entry, encode
 from .names import look_key, name_key
 from .remote import RemoteTable, TableLink
 from .tablehost import hands_played, rules_of

@@ -504,3 +504,22 @@ class Books(BaseModel):
     granted: int
     balances: int
     at_tables: int
+
+
+class MovePlayer(_Request):
+    """A floor's move: the player of ``account_id`` and his chips from one table to another, between his hands."""
+
+    account_id: Annotated[int, Field(ge=1, le=MAX_ID)]
+    from_table: Annotated[int, Field(ge=1, le=MAX_ID)]
+    to_table: Annotated[int, Field(ge=1, le=MAX_ID)]
+    seat: SeatNumber | None = Field(None, description="the lowest free seat if left out")
+
+
+class PlayerMoved(BaseModel):
+    account_id: int
+    from_table: int
+    from_seat: int
+    to_table: int
+    seat: int
+    stack: int = Field(description="the chips he took with him (his stack and any chips he had queued)")
+    seated: bool = Field(description="seated at once (else his seat is taken from the books when its hold ends)")

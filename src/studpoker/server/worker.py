@@ -27,7 +27,7 @@ from typing import Any, assert_never
 
 from . import bus as channels
 from .actor import TableActor
-from .bus import Bus, info_key, pack_frames, process_name
+from .bus import Bus, dropped, info_key, pack_frames, process_name
 from .config import Settings
 from .db import Database
 from .errors import ApiError
@@ -49,10 +49,13 @@ from .messages import (
     Detach,
     ErrorBody,
     Gone,
+    HoldSeat,
     JoinWaitingList,
     JsonObject,
     Leave,
     LeaveWaitingList,
+    MoveIn,
+    MoveOut,
     Operation,
     RemoveBots,
     Resync,
@@ -63,7 +66,6 @@ from .messages import (
     ToGateway,
     TopUp,
     decode,
-    dropped,
     encode,
 )
 from .relay import RemoteConnection
@@ -404,6 +406,12 @@ async def run_operation(actor: TableActor, operation: Operation) -> JsonObject:
             return await actor.remove_bots()
         case CloseTable():
             return await actor.close()
+        case HoldSeat(account_id=account, username=username, seat=seat):
+            return await actor.hold_seat(account, username, seat)
+        case MoveOut(account_id=account, to_table=to_table, to_name=to_name, to_seat=to_seat):
+            return await actor.move_out(account, to_table, to_name, to_seat)
+        case MoveIn(account_id=account, seat=seat):
+            return await actor.move_in(account, seat)
         case _:
             assert_never(operation)
 

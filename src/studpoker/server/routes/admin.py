@@ -1,4 +1,5 @@
-"""For admins: every account, and the books (the ledger's invariant, checked by the database and in Python)."""
+"""For admins: every account, the books (the ledger's invariant, checked by the database and in Python), and the
+floor's moves of a player with his chips from one table to another."""
 
 from __future__ import annotations
 
@@ -10,9 +11,11 @@ from sqlalchemy.orm import Session
 
 from ..db import Account
 from ..deps import AdminAccount, RoomDep, check_csrf
+from ..director import Director
+from ..errors import ApiError
 from ..ledger import check_invariants
 from ..limits import MAX_ID
-from ..schemas import AccountList, Books
+from ..schemas import AccountList, Books, MovePlayer, PlayerMoved
 from . import errors
 from .auth import iso
 
@@ -60,3 +63,18 @@ async def books(_admin: AdminAccount, room: RoomDep) -> Books:
 
     result: Books = await room.db.run(work)
     return result
+
+
+@router.post("/move", responses=errors(400, 404, 409))
+async def move(_admin: AdminAccount, room: RoomDep, body: MovePlayer) -> PlayerMoved:
+    """Move a player and his chips from one table to another of the same game, between his hands (a table change;
+    a tournament's balancing): one ledger transaction, wherever the two tables run."""
+
+    def name(session: Session) -> str | None:
+        return session.scalar(select(Account.username).where(Account.id == body.account_id))
+
+    username = await room.db.run(name)
+    if username is None:
+        raise ApiError(404, "not_found", f"there is no account {body.account_id}")
+    moved = await Director(room).move(body.account_id, username, body.from_table, body.to_table, body.seat)
+    return PlayerMoved.model_validate(moved)

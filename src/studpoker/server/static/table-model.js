@@ -129,7 +129,11 @@ export function apply(msg) {
       return out;
     case "left":
       state.seats.delete(msg.seat);
-      if (state.you && state.you.seat === msg.seat) state.you.seat = null;
+      if (msg.moved_to) log(`${msg.name} was moved to ${msg.moved_to.name}`);
+      if (state.you && state.you.seat === msg.seat) {
+        state.you.seat = null;
+        if (msg.moved_to) state.movedTo = msg.moved_to; // the floor moved you: follow your chips
+      }
       out.actions = true;
       return out;
     case "hand_started":

@@ -166,6 +166,11 @@ function onMessage(msg) {
     status(state.notice);
     state.notice = null;
   }
+  if (state.movedTo) {
+    const table = Number(state.movedTo.table);
+    state.movedTo = null;
+    if (Number.isSafeInteger(table) && table > 0) location.assign(`/table/${table}`);
+  }
   for (const sound of state.sounds.splice(0)) play(sound);
   render(changed.actions, changed.chat);
 }
