@@ -410,6 +410,7 @@ def test_layout_at_every_size(browser: Any, room: str, viewport: tuple[int, int]
             check_destructive(m, where)
         if page.locator("#actions button.act").count():
             where = f"{tag} decision {decisions + 1}"
+            m = page.evaluate(LAYOUT)  # again: the turn (or the first snapshot) may have come since the poll's read
             if len(m["bets"]) > shown_bets:
                 shown_bets = len(m["bets"])
                 shot(page, f"{tag}-chips")

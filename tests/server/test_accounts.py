@@ -160,14 +160,14 @@ def invariants_after(settings: object) -> bool:
 def counting_hasher(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The passwords the room hashes from now on (argon2: 130 to 337 ms of CPU each at the default cost)."""
     room = client.app.state.room  # type: ignore[attr-defined]
-    real = room.passwords.hash
+    real = room.front.passwords.hash
     calls: list[str] = []
 
     def counted(password: str) -> str:
         calls.append(password)
         return str(real(password))
 
-    monkeypatch.setattr(room.passwords, "hash", counted)
+    monkeypatch.setattr(room.front.passwords, "hash", counted)
     return calls
 
 

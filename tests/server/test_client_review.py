@@ -73,7 +73,7 @@ def test_review_02_a_socket_whose_session_vanished_is_closed_by_the_sweep(client
 
         client.portal.call(room.db.run, age)
         assert ann.get("/api/me").status_code == 401  # this request deletes the expired row
-        client.portal.call(room.sweep_sessions)
+        client.portal.call(room.sockets.sweep)
         error = until(ws, "error")
         assert error["code"] == "logged_out"
         with pytest.raises(WebSocketDisconnect) as closed:

@@ -218,7 +218,7 @@ def test_issue26_10_the_room_behind_nginx(front: Front) -> None:
         snapshot = json.loads(ws.recv(timeout=PATIENCE))
         assert snapshot["type"] == "snapshot" and snapshot["you"]["username"] == "ann"
         wait_for(
-            lambda: room.sockets_by_address == {"127.0.0.2": 1}, f"one socket of 127.0.0.2: {room.sockets_by_address}"
+            lambda: room.sockets.by_address == {"127.0.0.2": 1}, f"one socket of 127.0.0.2: {room.sockets.by_address}"
         )
         ws.send(json.dumps({"type": "ping"}))
         assert json.loads(ws.recv(timeout=PATIENCE))["type"] == "pong"
@@ -233,4 +233,4 @@ def test_issue26_10_the_room_behind_nginx(front: Front) -> None:
     ):
         pass
     assert refused.value.response.status_code == 403
-    wait_for(lambda: room.sockets_by_address == {}, "the sockets closed")
+    wait_for(lambda: room.sockets.by_address == {}, "the sockets closed")

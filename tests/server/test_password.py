@@ -185,18 +185,18 @@ def test_a_sign_in_that_checked_the_old_password_opens_no_session_after_a_change
     # a login verifies the password off the database thread, then opens the session: a change in between must win
     ann = signup(client, "ann")
     room = client.app.state.room  # type: ignore[attr-defined]
-    verify = room.passwords.verify
+    verify = room.front.passwords.verify
 
     def verify_then_change(stored: str | None, password: str) -> bool:
         ok: bool = verify(stored, password)
         room.db.transaction(lambda s: s.execute(update(Account).where(Account.id == ann.id).values(password_hash="x")))
         return ok
 
-    room.passwords.verify = verify_then_change
+    room.front.passwords.verify = verify_then_change
     before = sessions_of(client, ann)
     try:
         answer = client.post("/api/login", json={"username": "ann", "password": PASSWORD})
     finally:
-        room.passwords.verify = verify
+        room.front.passwords.verify = verify
     assert answer.status_code == 401 and "set-cookie" not in answer.headers
     assert sessions_of(client, ann) == before == 1  # the sign-up's only

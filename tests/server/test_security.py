@@ -483,7 +483,7 @@ def test_finding_07_sessions_expire_on_the_server(tmp_path: Path) -> None:
             age(cid, idle=10, since_login=7201)
             room = client.app.state.room  # type: ignore[attr-defined]
             assert client.portal is not None
-            gone = client.portal.call(room.sweep_sessions)
+            gone = client.portal.call(room.sockets.sweep)
             assert len(gone) == 1
             assert until(c, "error")["code"] == "logged_out"
         assert cid.get("/api/me").status_code == 401
@@ -505,7 +505,7 @@ def test_finding_07_an_open_socket_keeps_its_session_alive(tmp_path: Path) -> No
             in_room(client, lambda s: s.execute(update(SessionRow).values(last_seen_at=old)))
             room = client.app.state.room  # type: ignore[attr-defined]
             assert client.portal is not None
-            assert client.portal.call(room.sweep_sessions) == []
+            assert client.portal.call(room.sockets.sweep) == []
             seen = in_room(client, lambda s: s.scalar(select(SessionRow.last_seen_at)))
             assert seen > old + timedelta(seconds=2000)
 
@@ -664,7 +664,7 @@ def test_finding_08_table_sockets_are_capped_per_address(tmp_path: Path) -> None
         with client.websocket_connect(url) as again:  # the three closed: room again
             assert recv(again)["type"] == "snapshot"
         room = client.app.state.room  # type: ignore[attr-defined]
-        assert room.sockets_by_address == {}
+        assert room.sockets.by_address == {}
 
 
 # -- 9. Unbounded stakes -----------------------------------------------------------------------------------

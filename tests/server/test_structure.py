@@ -156,12 +156,11 @@ def test_no_server_class_subclasses_another() -> None:
     assert {n for pair in SUBCLASSES_ALLOWED for n in pair} <= names, "SUBCLASSES_ALLOWED names a class now gone"
 
 
-#: What only a process that answers browsers has: its socket registry, throttles, password hashing, equity desk.
-FRONT_ONLY = (
-    "sockets",
-    "sockets_by_address",
-    "sweep_sessions",
-    "front",
+#: What only a process that answers browsers has: its socket registry and its front (throttles, password hashing,
+#: equity desk).
+FRONT_ONLY = ("sockets", "front")
+#: The front's parts, reached through it only (``room.front.passwords``): no form forwards them.
+FRONT_PARTS = (
     "passwords",
     "login_failures_by_account",
     "login_failures_by_address",
@@ -169,6 +168,8 @@ FRONT_ONLY = (
     "signup_failures",
     "table_openings",
     "equity_desk",
+    "sockets_by_address",
+    "sweep_sessions",
 )
 
 
@@ -200,6 +201,9 @@ def test_each_form_of_the_room_has_only_its_parts(tmp_path: Path) -> None:
             assert not hasattr(gateway, "actors") and not hasattr(gateway, "host")
             for name in FRONT_ONLY:
                 assert hasattr(gateway, name) and hasattr(room, name), name
+            for name in FRONT_PARTS:  # one way to each: no alias to keep in step
+                assert not hasattr(gateway, name) and not hasattr(room, name), name
+                assert not hasattr(worker, name), name
         finally:
             for form in (worker, gateway, room):
                 form.db.close()

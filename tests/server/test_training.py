@@ -196,7 +196,7 @@ def test_a_hand_asked_for_by_many_at_once_is_computed_once(client: TestClient, m
     row = hand_row(client, table_id, 1)
 
     async def many() -> list[Any]:
-        return await asyncio.gather(*(room.equity_desk.streets(room, row) for _ in range(20)))
+        return await asyncio.gather(*(room.front.equity_desk.streets(room, row) for _ in range(20)))
 
     assert client.portal is not None
     answers = client.portal.call(many)
@@ -207,7 +207,7 @@ def test_a_hand_asked_for_by_many_at_once_is_computed_once(client: TestClient, m
     rows = [hand_row(client, table_id, n) for n in (2, 3)]
 
     async def two() -> list[Any]:
-        return await asyncio.gather(*(room.equity_desk.streets(room, r) for r in rows), return_exceptions=True)
+        return await asyncio.gather(*(room.front.equity_desk.streets(room, r) for r in rows), return_exceptions=True)
 
     first, second = client.portal.call(two)
     assert isinstance(first, list) and isinstance(second, ApiError) and second.status == 503

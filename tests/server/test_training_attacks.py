@@ -813,7 +813,7 @@ def test_finding_closing_the_desk_answers_every_waiter(client: TestClient, monke
     room = room_of(client)
 
     async def stop_while_computing() -> list[Any]:
-        desk = room.equity_desk
+        desk = room.front.equity_desk
         tasks = [asyncio.ensure_future(desk.streets(room, row)) for row in rows]
         deadline = time.monotonic() + 60
         while not gate.calls:  # hand 1 is being computed; hands 2 and 3 wait for the thread

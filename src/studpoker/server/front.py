@@ -44,18 +44,11 @@ class CardRoom(Protocol):
 
     settings: Settings
     db: Database
-    passwords: Passwords
-    login_failures_by_account: Throttle
-    login_failures_by_address: Throttle
-    signups: Throttle
-    signup_failures: Throttle
-    table_openings: Throttle
-    equity_desk: EquityDesk
-    sockets: Sockets  # the socket registry: open, close, add, drop, end a session's sockets
+    front: Front  # password hashing, the throttles, the equity desk
+    sockets: Sockets  # the socket registry: open, close, add, drop, end a session's sockets, the sweep
 
     async def open(self) -> None: ...
     async def close(self) -> None: ...
-    async def sweep_sessions(self) -> list[str]: ...
     async def find_table(self, table_id: int) -> TableHandle: ...
     async def table_infos(self) -> list[dict[str, Any]]: ...
     async def seats_of(self, account_id: int) -> list[dict[str, Any]]: ...

@@ -123,13 +123,6 @@ class GatewayRoom:
         self.settings = settings
         self.db = Database(settings.db_url, settings.db_threads)
         self.front = Front(settings)
-        self.passwords = self.front.passwords
-        self.login_failures_by_account = self.front.login_failures_by_account
-        self.login_failures_by_address = self.front.login_failures_by_address
-        self.signups = self.front.signups
-        self.signup_failures = self.front.signup_failures
-        self.table_openings = self.front.table_openings
-        self.equity_desk = self.front.equity_desk
         self.gateway_id = process_name()
         self.bus = Bus(
             settings.redis_url,
@@ -139,7 +132,7 @@ class GatewayRoom:
         )
         self.sockets = Sockets(settings, self.db, tell_others=self._tell_gateways)
         self.directory = RemoteDirectory(settings, self.db, self.bus, self, self.gateway_id)
-        self.maker = TableMaker(settings, self.db, self.directory, self.table_openings)
+        self.maker = TableMaker(settings, self.db, self.directory, self.front.table_openings)
         self.attached: dict[int, Attached] = {}
         self.by_table: dict[int, set[int]] = {}
         self.calls: dict[str, asyncio.Future[Answer]] = {}
@@ -436,13 +429,6 @@ class GatewayRoom:
     _build_lobby = _forward("_build_lobby")
     _cached = _forward("_cached")
     _from_database = _forward("_from_database")
-
-    @property
-    def sockets_by_address(self) -> dict[str, int]:
-        return self.sockets.by_address
-
-    async def sweep_sessions(self) -> list[str]:
-        return await self.sockets.sweep()
 
 
 def _any_table(session: Session) -> bool:

@@ -67,16 +67,9 @@ class Room:
         self.settings = settings
         self.db = Database(settings.db_url, settings.db_threads)
         self.front = Front(settings)
-        self.passwords = self.front.passwords
-        self.login_failures_by_account = self.front.login_failures_by_account
-        self.login_failures_by_address = self.front.login_failures_by_address
-        self.signups = self.front.signups
-        self.signup_failures = self.front.signup_failures
-        self.table_openings = self.front.table_openings
-        self.equity_desk = self.front.equity_desk
         self.host = TableHost(settings, self.db)
         self.directory = LocalDirectory(self.host)
-        self.maker = TableMaker(settings, self.db, self.directory, self.table_openings)
+        self.maker = TableMaker(settings, self.db, self.directory, self.front.table_openings)
         self.sockets = Sockets(settings, self.db)
         self.lifecycle = Lifecycle(
             "room",
@@ -143,15 +136,6 @@ class Room:
 
     async def seats_of(self, account_id: int) -> list[dict[str, Any]]:
         return await self.directory.seats_of(account_id)
-
-    # -- the sockets' ----------------------------------------------------------------------------------
-
-    @property
-    def sockets_by_address(self) -> dict[str, int]:
-        return self.sockets.by_address
-
-    async def sweep_sessions(self) -> list[str]:
-        return await self.sockets.sweep()
 
 
 def _any_table(session: Session) -> bool:

@@ -81,7 +81,7 @@ async def signup(body: Credentials, request: Request, response: Response, room: 
     sign-up that can succeed pays for argon2; refused sign-ups are counted per address (429 past the limit)."""
     settings = room.settings
     address = client_address(request)
-    wait = room.signup_failures.retry_after(address)
+    wait = room.front.signup_failures.retry_after(address)
     if wait:
         raise ApiError(
             429,
@@ -89,22 +89,22 @@ async def signup(body: Credentials, request: Request, response: Response, room: 
             f"too many failed sign-ups from here: try again in {wait} s",
             {"Retry-After": str(wait)},
         )
-    wait = room.signups.retry_after(address)
+    wait = room.front.signups.retry_after(address)
     if wait:
         raise ApiError(
             429, "rate_limited", f"too many new accounts from here: try again in {wait} s", {"Retry-After": str(wait)}
         )
     # counted now, so parallel sign-ups cannot all pass the checks above: a new account, and a failure until it
     # turns out to be none
-    stamp = room.signups.add(address)
-    failure = room.signup_failures.add(address)
+    stamp = room.front.signups.add(address)
+    failure = room.front.signup_failures.add(address)
     try:
         name = valid_username(body.username)
         await room.db.run(lambda session: check_username_free(session, name))
         problem = password_problem(body.password, name, settings.min_password_score)
         if problem:
             raise ApiError(400, "invalid", problem)
-        hashed = await asyncio.to_thread(room.passwords.hash, body.password)
+        hashed = await asyncio.to_thread(room.front.passwords.hash, body.password)
 
         def work(session: Session) -> tuple[Account, str]:
             account = create_account(session, name, hashed, settings.starting_balance)  # 409 if taken meanwhile
@@ -113,9 +113,9 @@ async def signup(body: Credentials, request: Request, response: Response, room: 
 
         data, token = await room.db.run(work)
     except Exception:
-        room.signups.forgive(address, stamp)  # no account was made; the failure stays counted
+        room.front.signups.forgive(address, stamp)  # no account was made; the failure stays counted
         raise
-    room.signup_failures.forgive(address, failure)
+    room.front.signup_failures.forgive(address, failure)
     _set_cookies(response, token, settings)
     return data
 
@@ -126,14 +126,16 @@ async def login(body: Credentials, request: Request, response: Response, room: R
     has passed (even for the right password)."""
     address = client_address(request)
     key = name_key(" ".join(unicodedata.normalize("NFKC", body.username).split()))  # as stored, however odd
-    wait = max(room.login_failures_by_address.retry_after(address), room.login_failures_by_account.retry_after(key))
+    wait = max(
+        room.front.login_failures_by_address.retry_after(address), room.front.login_failures_by_account.retry_after(key)
+    )
     if wait:
         raise ApiError(
             429, "rate_limited", f"too many wrong passwords: try again in {wait} s", {"Retry-After": str(wait)}
         )
     # counted as failures now, forgiven if the password is right: parallel guesses cannot all pass the check above
-    stamp = room.login_failures_by_address.add(address)
-    room.login_failures_by_account.add(key)
+    stamp = room.front.login_failures_by_address.add(address)
+    room.front.login_failures_by_account.add(key)
 
     def lookup(session: Session) -> tuple[int, str] | None:
         account = find_account(session, body.username)
@@ -141,11 +143,11 @@ async def login(body: Credentials, request: Request, response: Response, room: R
 
     found = await room.db.run(lookup)
     password = body.password[:MAX_PASSWORD]
-    ok = await asyncio.to_thread(room.passwords.verify, None if found is None else found[1], password)
+    ok = await asyncio.to_thread(room.front.passwords.verify, None if found is None else found[1], password)
     if not ok or found is None:
         raise ApiError(401, "bad_credentials", "wrong username or password")
-    room.login_failures_by_address.forgive(address, stamp)
-    room.login_failures_by_account.clear(key)
+    room.front.login_failures_by_address.forgive(address, stamp)
+    room.front.login_failures_by_account.clear(key)
     account_id, verified = found
 
     def work(session: Session) -> tuple[Account, str]:
@@ -272,7 +274,9 @@ async def change_preferences(body: PreferencesChange, who: CurrentAccount, room:
 
 def _wrong_passwords_wait(room: CardRoom, address: str, key: str) -> None:
     """429 ``rate_limited`` while ``address`` or the username ``key`` has had too many wrong passwords."""
-    wait = max(room.login_failures_by_address.retry_after(address), room.login_failures_by_account.retry_after(key))
+    wait = max(
+        room.front.login_failures_by_address.retry_after(address), room.front.login_failures_by_account.retry_after(key)
+    )
     if wait:
         raise ApiError(
             429, "rate_limited", f"too many wrong passwords: try again in {wait} s", {"Retry-After": str(wait)}
@@ -291,14 +295,14 @@ async def change_password(body: PasswordChange, who: CurrentAccount, request: Re
         raise ApiError(400, "invalid", problem)
     if body.new == body.current:
         raise ApiError(400, "invalid", "the new password is the current one: choose another")
-    stamp = room.login_failures_by_address.add(address)  # counted now, forgiven if right (as a login)
-    room.login_failures_by_account.add(key)
+    stamp = room.front.login_failures_by_address.add(address)  # counted now, forgiven if right (as a login)
+    room.front.login_failures_by_account.add(key)
     stored = await room.db.run(lambda s: s.scalar(select(AccountRow.password_hash).where(AccountRow.id == who.id)))
-    if not await asyncio.to_thread(room.passwords.verify, stored, body.current):
+    if not await asyncio.to_thread(room.front.passwords.verify, stored, body.current):
         raise ApiError(403, "bad_credentials", "the current password is not right")
-    room.login_failures_by_address.forgive(address, stamp)
-    room.login_failures_by_account.clear(key)
-    hashed = await asyncio.to_thread(room.passwords.hash, body.new)
+    room.front.login_failures_by_address.forgive(address, stamp)
+    room.front.login_failures_by_account.clear(key)
+    hashed = await asyncio.to_thread(room.front.passwords.hash, body.new)
 
     def work(session: Session) -> list[str]:
         account = session.get(AccountRow, who.id, with_for_update=True)  # a sign-in racing this waits, then fails

@@ -156,7 +156,7 @@ async def hand_equity(table_id: TableId, number: HandNumber, room: RoomDep) -> H
         raise ApiError(404, "not_found", f"table {table_id} is not a training table: its hands have no equities")
     if row.phh is None:
         raise ApiError(404, "not_found", f"hand {row.number} was voided: it has no history")
-    streets = await room.equity_desk.streets(room, row)
+    streets = await room.front.equity_desk.streets(room, row)
     return HandEquity.model_validate(
         {"table_id": table_id, "number": row.number, "variant": variant, "streets": streets}
     )
