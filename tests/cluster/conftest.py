@@ -427,6 +427,8 @@ class Player:
     closed: bool = False
     stack: contextlib.ExitStack | None = None
     handled: int = 0  # how much of ``log`` the test's play loop has gone through
+    batch: bool = False  # ask for batches (``?batch=1``): each frame a JSON array, read into ``log`` in order
+    frames: int = 0  # the frames received
 
     def connect(self, gateway: Process | None = None) -> Player:
         from websockets.sync.client import connect
@@ -436,7 +438,7 @@ class Player:
         headers = {"Origin": self.gateway.base}
         if self.account is not None:
             headers["Cookie"] = f"studpoker_session={self.account.token}"
-        url = f"ws://127.0.0.1:{self.gateway.port}/ws/table/{self.table_id}"
+        url = f"ws://127.0.0.1:{self.gateway.port}/ws/table/{self.table_id}" + ("?batch=1" if self.batch else "")
         self.close()
         self.stack = contextlib.ExitStack()  # entered: websockets 17.1 deprecates connect() outside a ``with``
         self.ws = self.stack.enter_context(connect(url, additional_headers=headers, open_timeout=10, close_timeout=1))
@@ -469,9 +471,13 @@ class Player:
             except ConnectionClosed:
                 self.closed = True
                 return got
-            message = json.loads(text)
-            self.log.append(message)
-            got.append(message)
+            self.frames += 1
+            data = json.loads(text)
+            if self.batch:
+                assert isinstance(data, list) and data, f"{self.name}: a batching socket got {text[:200]}"
+            for message in data if self.batch else [data]:
+                self.log.append(message)
+                got.append(message)
             wait = 0.0
 
     def until(self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 15, what: str = "") -> dict[str, Any]:

@@ -253,6 +253,24 @@ def test_a_hand_across_two_gateways_and_a_worker(cluster: Cluster, books: Books)
         player.close()
 
 
+def test_a_batching_socket_gets_through_a_gateway_what_one_by_one_gets(cluster: Cluster, books: Books) -> None:
+    """Ann's second socket asks for batches (``?batch=1``): the worker joins each step's frames into one, the
+    gateway passes it on, and the messages are Ann's first socket's, in the same order, in fewer frames."""
+    cluster.worker()
+    gateway = cluster.gateway()
+    table_id, ann, _bob, a, b = seated_game(cluster, books, [gateway], "Batches")
+    batching = Player(ann, gateway, table_id, batch=True).connect()
+    batching.until(lambda m: m["type"] == "snapshot", what="the first snapshot")
+    play([a, b, batching], hand_over([a, b, batching], 2), answer=lambda p, _t: p is not batching, what="hand 2")
+    first = [m for m in a.log if _hand_of(m) == 2 and m["type"] != "snapshot"]
+    second = [m for m in batching.log if _hand_of(m) == 2 and m["type"] != "snapshot"]
+    cut = next(i for i, m in enumerate(second) if m["type"] == "hand_over") + 1
+    assert second[:cut] == first[: first.index(second[cut - 1]) + 1] != []
+    assert batching.frames * 2 < len(batching.log)
+    for player in (a, b, batching):
+        player.close()
+
+
 def test_a_killed_worker_s_table_is_taken_over_and_its_hand_voided(cluster: Cluster, books: Books) -> None:
     first = cluster.worker()
     gateway = cluster.gateway()

@@ -3,6 +3,10 @@
 A table actor pushes encoded frames; the socket's writer task sends them in order
 (:func:`studpoker.server.socket.write_frames`). A connection knows its account and the session it was opened
 with, so logging out (or the session expiring) closes exactly the sockets of that session.
+
+A client that asks for batches (``/ws/table/{id}?batch=1``) gets the messages pushed to it in one turn of the event
+loop (a step of a hand: its events, ``dealer``, ``pot``, ``turn``, ``your_turn``) as one frame, a JSON array: a
+quarter of the frames for the actor, the bus and the gateway to carry and for the client to read.
 """
 
 from __future__ import annotations
@@ -11,7 +15,40 @@ import asyncio
 from collections import deque
 from dataclasses import dataclass, field
 
-__all__ = ["Connection"]
+__all__ = ["Connection", "join_batch", "merge_batches"]
+
+# the batches built in this turn of the event loop, by their messages: a step that every viewer sees alike is
+# joined once for all of them (and, as one object, written once into a bus message of frames)
+_joined: dict[tuple[str, ...], str] = {}
+
+
+def join_batch(texts: list[str]) -> str:
+    """Encoded messages as one batch, a JSON array (the same object for the same messages in one loop turn).
+
+    >>> join_batch(['{"type":"pot"}', '{"type":"turn"}'])
+    '[{"type":"pot"},{"type":"turn"}]'
+    """
+    key = tuple(texts)
+    text = _joined.get(key)
+    if text is None:
+        if not _joined:
+            try:
+                asyncio.get_running_loop().call_soon(_joined.clear)
+            except RuntimeError:  # no loop: nothing to share the batch with
+                return "[" + ",".join(texts) + "]"
+        text = _joined[key] = "[" + ",".join(texts) + "]"
+    return text
+
+
+def merge_batches(batches: list[str]) -> str:
+    """Several batches waiting for one socket as one.
+
+    >>> merge_batches(['[{"a":1}]', '[{"b":2},{"c":3}]'])
+    '[{"a":1},{"b":2},{"c":3}]'
+    """
+    if len(batches) == 1:
+        return batches[0]
+    return "[" + ",".join([batch[1:-1] for batch in batches]) + "]"
 
 
 @dataclass(eq=False)
@@ -34,9 +71,29 @@ class Connection:
     queued: int = 0  # the characters of the frames waiting in ``frames``
     closed: bool = False
     bus_number: int = 0  # on a gateway of the distributed room: the socket's number on the bus
+    batch: bool = False  # the client asked for batches (``?batch=1``): see the module's docstring
+    step: list[str] = field(default_factory=list)  # a batching client's messages pushed in this loop turn
     _waiter: asyncio.Future[None] | None = None
 
     def push(self, text: str) -> None:
+        """Send one encoded message: at once, or, to a client that asked for batches, with the others pushed in
+        this turn of the event loop."""
+        if self.closed:
+            return
+        if self.batch:
+            if not self.step:
+                asyncio.get_running_loop().call_soon(self._end_step)
+            self.step.append(text)
+            return
+        self.deliver(text)
+
+    def _end_step(self) -> None:
+        step, self.step = self.step, []
+        if step and not self.closed:
+            self.deliver(join_batch(step))
+
+    def deliver(self, text: str) -> None:
+        """Queue one frame as it is (a message, or a batch already joined: what a worker sends a gateway)."""
         if self.closed:
             return
         if len(self.frames) >= self.limit or self.queued + len(text) > self.byte_limit:
@@ -49,7 +106,9 @@ class Connection:
         self._wake()
 
     def close(self, code: int) -> None:
+        """Close with ``code`` once what was pushed before is sent."""
         if not self.closed:
+            self._end_step()
             self.closed = True
             self.frames.append(code)
             self._wake()
@@ -70,3 +129,27 @@ class Connection:
         if isinstance(item, str):
             self.queued -= len(item)
         return item
+
+    def more(self, limit: int) -> list[str]:
+        """The encoded frames waiting right behind the one just taken, up to ``limit`` characters (one at least,
+        if any waits) and up to a close: what a batch sends with it.
+
+        >>> c = Connection(1, "ann")
+        >>> for text in ('{"a":1}', '{"b":2}', '{"c":3}'):
+        ...     c.push(text)
+        >>> c.close(1000)
+        >>> c.frames.popleft(), c.more(10), c.more(10), list(c.frames)
+        ('{"a":1}', ['{"b":2}', '{"c":3}'], [], [1000])
+        """
+        taken: list[str] = []
+        size = 0
+        frames = self.frames
+        while frames and size < limit:
+            item = frames[0]
+            if not isinstance(item, str):
+                break
+            frames.popleft()
+            self.queued -= len(item)
+            size += len(item)
+            taken.append(item)
+        return taken

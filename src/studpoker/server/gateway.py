@@ -270,6 +270,7 @@ class GatewayRoom:
                 account_id=connection.account_id,
                 username=connection.username,
                 session=connection.session,
+                batch=connection.batch,
             )
 
         self._restart(attached, attach)
@@ -370,7 +371,7 @@ class GatewayRoom:
             if isinstance(frame, int):
                 attached.connection.close(frame)
             else:
-                attached.connection.push(frame)
+                attached.connection.deliver(frame)  # as the worker built it (a batch, for a batching client)
 
     async def _on_reconnect(self) -> None:
         """Redis came back: frames may have been lost, so every socket starts again from a snapshot."""

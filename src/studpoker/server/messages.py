@@ -191,6 +191,7 @@ class Attach(_Socket):
     account_id: Id | None = None
     username: Username | None = None
     session: Session | None = None
+    batch: bool = False  # the client asked for batches (``?batch=1``): its frames are JSON arrays of messages
 
 
 class Detach(_Socket):

@@ -40,13 +40,14 @@ class RemoteConnection(Connection):
     worker: FrameSink | None = None
     history: deque[str | int] = field(default_factory=lambda: deque(maxlen=HISTORY))
 
-    def push(self, text: str) -> None:
+    def deliver(self, text: str) -> None:
         if self.closed or self.worker is None:
             return
         self._queue(text)
 
     def close(self, code: int) -> None:
         if not self.closed and self.worker is not None:
+            self._end_step()
             self.closed = True
             self._queue(code)
 

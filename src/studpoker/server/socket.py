@@ -21,7 +21,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from . import messages, wire
 from .auth import COOKIE, who_for_token
 from .chat import ChatRefusedError, clean_text
-from .connection import Connection
+from .connection import Connection, merge_batches
 from .errors import ApiError
 from .front import CardRoom
 from .limits import MAX_JSON_DEPTH, json_depth
@@ -32,7 +32,19 @@ __all__ = ["router"]
 router = APIRouter()
 #: Seconds between two snapshots a socket asks for (more asks in between are answered once, at the end).
 SNAPSHOT_INTERVAL = 1.0
+#: A batch (``?batch=1``) takes the frames waiting behind the first up to this many characters.
+BATCH_CHARACTERS = 64 * 1024
 _TABLE_ID = re.compile(r"[0-9]{1,10}")
+
+
+def _batched(websocket: WebSocket) -> bool:
+    """Whether the client asked for its messages in batches, JSON arrays (``/ws/table/{id}?batch=1``)."""
+    return websocket.query_params.get("batch") == "1"
+
+
+def _framed(websocket: WebSocket, text: str) -> str:
+    """One encoded message as the client asked for it: alone, or as a batch of one."""
+    return f"[{text}]" if _batched(websocket) else text
 
 
 def _refuse(connection: Connection, code: str, message: str, close_code: int) -> None:
@@ -57,7 +69,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     address = websocket.client.host if websocket.client is not None else "unknown"
     too_many = room.sockets.open(address)
     if too_many is not None:
-        await websocket.send_text(wire.encode(wire.error("too_many_connections", too_many)))
+        await websocket.send_text(_framed(websocket, wire.encode(wire.error("too_many_connections", too_many))))
         await websocket.close(1013)  # try again later
         return
     try:
@@ -72,7 +84,8 @@ async def _serve_socket(websocket: WebSocket, room: CardRoom, table_id: str) -> 
         number = int(table_id) if _TABLE_ID.fullmatch(table_id) else 0  # ASCII digits only: int() takes "²"
         actor = await room.find_table(number)
     except ApiError:
-        await websocket.send_text(wire.encode(wire.error("not_found", f"there is no open table {table_id[:20]}")))
+        problem = wire.encode(wire.error("not_found", f"there is no open table {table_id[:20]}"))
+        await websocket.send_text(_framed(websocket, problem))
         await websocket.close(4404)
         return
     token = websocket.cookies.get(COOKIE)
@@ -82,6 +95,7 @@ async def _serve_socket(websocket: WebSocket, room: CardRoom, table_id: str) -> 
             lambda s: who_for_token(s, token, settings.session_idle_seconds, settings.session_max_seconds)
         )
     connection = Connection(who.id if who else None, who.username if who else None, who.session if who else None)
+    connection.batch = _batched(websocket)
     writer = asyncio.create_task(write_frames(websocket, connection))
     room.sockets.add(connection)
     try:
@@ -179,6 +193,7 @@ async def _serve_socket(websocket: WebSocket, room: CardRoom, table_id: str) -> 
         actor.disconnect(connection)
         if websocket.client_state != WebSocketState.CONNECTED:  # the client closed: nothing more goes to it
             connection.frames.clear()
+            connection.step.clear()
             connection.queued = 0
         connection.close(1000)
         try:
@@ -189,7 +204,8 @@ async def _serve_socket(websocket: WebSocket, room: CardRoom, table_id: str) -> 
 
 async def write_frames(websocket: WebSocket, connection: Connection) -> None:
     """Send a connection's queued frames in order; an ``int`` in the queue closes the socket with that code (unless
-    the client closed it first: its close was answered when it came, and nothing may follow)."""
+    the client closed it first: its close was answered when it came, and nothing may follow). To a client that
+    asked for batches every frame queued is one (:mod:`~studpoker.server.connection`): those waiting go as one."""
     try:
         while True:
             item = await connection.next()
@@ -197,6 +213,8 @@ async def write_frames(websocket: WebSocket, connection: Connection) -> None:
                 if websocket.application_state == websocket.client_state == WebSocketState.CONNECTED:
                     await websocket.close(item)
                 return
+            if connection.batch:  # every frame queued is a batch: those waiting go together
+                item = merge_batches([item, *connection.more(BATCH_CHARACTERS)])
             await websocket.send_text(item)
     except Exception:  # the client went away: the reader notices and cleans up
         connection.closed = True

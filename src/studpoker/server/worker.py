@@ -334,6 +334,7 @@ class WorkerRoom:
             table_id=actor.id,
             attachment=message.attachment,
             worker=self,
+            batch=message.batch,
         )
         self.remote[key] = connection
         self.gateway_seen[key[0]] = time.monotonic()

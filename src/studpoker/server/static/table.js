@@ -32,19 +32,26 @@ let retryDelay = 500;
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${location.host}/ws/table/${tableId}`);
+  // ?batch=1: the messages of a step come together, as one JSON array per frame (docs/server-protocol.md)
+  socket = new WebSocket(`${scheme}://${location.host}/ws/table/${tableId}?batch=1`);
   socket.addEventListener("open", () => {
     retryDelay = 500;
     connection(true);
   });
   socket.addEventListener("message", (event) => {
-    let msg;
+    let batch;
     try {
-      msg = JSON.parse(event.data);
+      batch = JSON.parse(event.data);
     } catch {
       return;
     }
-    onMessage(msg);
+    for (const msg of Array.isArray(batch) ? batch : [batch]) {
+      try {
+        onMessage(msg);
+      } catch (error) {
+        reportError(error); // reported as an uncaught error would be, and the rest of the batch still read
+      }
+    }
   });
   socket.addEventListener("close", (event) => {
     state.turn = null;

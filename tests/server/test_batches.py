@@ -1,0 +1,78 @@
+"""Batches (``/ws/table/{id}?batch=1``): the messages a client would get one per frame, in the same order, as JSON
+arrays, a step of a hand to a frame."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import anyio
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from .conftest import recv, until
+from .test_table_protocol import play_hand, sit_both, two_players
+
+
+def frame(ws: Any, timeout: float = 5.0) -> Any:
+    """The next frame of a test WebSocket, decoded (a batch: a list)."""
+
+    async def get() -> Any:
+        with anyio.fail_after(timeout):
+            return await ws._send_rx.receive()
+
+    message = ws.portal.call(get)
+    if message["type"] == "websocket.close":
+        raise WebSocketDisconnect(code=message.get("code", 1000))
+    return json.loads(message["text"])
+
+
+def frames_until(ws: Any, kind: str) -> list[list[dict[str, Any]]]:
+    """The frames of a batching socket up to the one that holds a message of type ``kind``."""
+    out: list[list[dict[str, Any]]] = []
+    while not any(m["type"] == kind for m in (out[-1] if out else [])):
+        batch = frame(ws)
+        assert isinstance(batch, list) and batch and all(isinstance(m, dict) for m in batch), batch
+        out.append(batch)
+    return out
+
+
+def test_a_batching_socket_gets_the_same_messages_in_fewer_frames(client: TestClient) -> None:
+    ann, bob, table_id = two_players(client)
+    batched = ann.client.websocket_connect(f"/ws/table/{table_id}?batch=1", headers=ann.headers)
+    with ann.socket(table_id) as a, bob.socket(table_id) as b, batched as batching:
+        until(a, "snapshot")
+        until(b, "snapshot")
+        first = frame(batching)
+        assert isinstance(first, list) and first[0]["type"] == "snapshot"
+        sit_both(ann, bob, table_id)
+        logs = play_hand([a, b])
+        frames = frames_until(batching, "hand_over")
+    # ann's two sockets see the same hand: one message per frame on the first, in batches on the second
+    one_by_one = logs[0]
+    flat = [m for batch in frames for m in batch]
+    cut = next(i for i, m in enumerate(flat) if m["type"] == "hand_over") + 1
+    assert flat[:cut] == one_by_one
+    # a step is its event messages, the dealer's lines, the pot and the turn: together, in one frame
+    assert len(frames) * 2 < len(one_by_one)
+    turns = [batch for batch in frames if any(m["type"] == "turn" for m in batch)]
+    assert all({"action", "pot", "turn"} <= {m["type"] for m in batch} for batch in turns[1:])
+
+
+def test_a_refusal_to_a_batching_socket_is_a_batch_too(client: TestClient) -> None:
+    with client.websocket_connect("/ws/table/999999?batch=1") as ws:
+        refused = frame(ws)
+        assert [m["type"] for m in refused] == ["error"] and refused[0]["code"] == "not_found"
+        try:
+            frame(ws)
+        except WebSocketDisconnect as closed:
+            assert closed.code == 4404
+        else:
+            raise AssertionError("the socket stayed open")
+
+
+def test_without_asking_every_frame_is_one_message(client: TestClient) -> None:
+    ann, _, table_id = two_players(client)
+    for query in ("", "?batch=0", "?batch=yes"):
+        with ann.client.websocket_connect(f"/ws/table/{table_id}{query}", headers=ann.headers) as ws:
+            assert recv(ws)["type"] == "snapshot"
