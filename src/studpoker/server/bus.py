@@ -45,6 +45,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 
 from .frames import pack_frames, unpack_frames
 from .messages import BadMessage
+from .resp import Publisher, Subscriber, take_over
 
 __all__ = [
     "ACL_RULES",
@@ -75,6 +76,10 @@ GATEWAYS = PREFIX + "gateways"
 #: What the room needs of Redis, as an ACL user's rules (docs/server.md): its own keys and channels, every
 #: command but the dangerous ones (``CONFIG``, ``FLUSHALL``, ``KEYS``...). The tests' Redis runs with exactly these.
 ACL_RULES = f"~{PREFIX}* &{PREFIX}* +@all -@dangerous"
+#: Seconds of silence on the subscriber connection before it is asked for a ``PING`` (twice that: taken for dead).
+HEALTH_SECONDS = 10.0
+#: Seconds Redis has to confirm a subscription.
+CONFIRM_SECONDS = 10.0
 #: Seconds between two log lines saying that the bus refuses a Redis open to anyone.
 REFUSAL_LOG_SECONDS = 60.0
 
@@ -295,21 +300,39 @@ class Bus:
             await asyncio.sleep(0.01)
 
     async def _send(self) -> None:
-        while True:
-            await self._send_now.wait()
-            self._send_now.clear()
-            while self._outgoing:
-                batch = [self._outgoing.popleft() for _ in range(min(len(self._outgoing), 1000))]
-                try:
-                    async with self.redis.pipeline(transaction=False) as pipe:
-                        for channel, message in batch:
-                            pipe.publish(channel, message)
-                        await pipe.execute()
-                except asyncio.CancelledError:
-                    raise
-                except Exception as error:
-                    self._lost(len(batch), str(error))
-                    await asyncio.sleep(0.1)
+        """The sender task: what :meth:`send` queued goes out on a connection of its own, in order, written at once
+        (:class:`~studpoker.server.resp.Publisher`: the answers are counted, not waited for)."""
+        publisher: Publisher | None = None
+        try:
+            while True:
+                await self._send_now.wait()
+                self._send_now.clear()
+                while self._outgoing:
+                    if publisher is None or publisher.closed:
+                        if publisher is not None and publisher.unanswered > 0:
+                            self._lost(publisher.unanswered, "the connection to Redis closed before they were answered")
+                        try:
+                            publisher = await take_over(self.redis.connection_pool.make_connection(), Publisher())
+                        except asyncio.CancelledError:
+                            raise
+                        except Exception as error:
+                            publisher = None
+                            dropped = min(len(self._outgoing), 1000)
+                            for _ in range(dropped):
+                                self._outgoing.popleft()
+                            self._lost(dropped, str(error) or type(error).__name__)
+                            await asyncio.sleep(0.1)
+                            continue
+                    batch = [self._outgoing.popleft() for _ in range(min(len(self._outgoing), 1000))]
+                    try:
+                        publisher.publish(batch)
+                    except ConnectionError as error:
+                        self._lost(len(batch), str(error))
+                        continue
+                    await publisher.drained()
+        finally:
+            if publisher is not None:
+                publisher.close()
 
     def _lost(self, count: int, why: str) -> None:
         self.sent_lost += count
@@ -331,19 +354,24 @@ class Bus:
         return set(members)
 
     async def _read(self) -> None:
+        """The reader task: one :class:`~studpoker.server.resp.Subscriber` connection, subscribed to what is asked
+        for, handing each message to the handler; opened again (with a growing pause) whenever it is lost."""
         pause = 0.05
         first = True
         failure = ""  # why the last attempt to connect failed
         while True:
-            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            subscriber: Subscriber | None = None
+            waiters: list[asyncio.Future[None]] = []
             try:
-                listening: set[str] = set()
-                await pubsub.subscribe(ROOM)  # every process listens to the room channel
-                listening.add(ROOM)
-                wanted = self.channels | {ROOM}
-                if wanted - listening:
-                    await pubsub.subscribe(*(wanted - listening))
-                    listening |= wanted
+                subscriber = await take_over(
+                    self.redis.connection_pool.make_connection(), Subscriber(self.handler, self._changed.set)
+                )
+                waiters, self._waiters = self._waiters, []  # those who asked before ``listening`` is taken
+                listening = self.channels | {ROOM}  # every process listens to the room channel
+                subscriber.send("SUBSCRIBE", *sorted(listening))
+                await asyncio.wait_for(subscriber.confirmed(listening), CONFIRM_SECONDS)
+                self._heard(waiters)
+                waiters = []
                 self.connected.set()
                 if not first:
                     log.warning("bus: connected to Redis again; resynchronising")
@@ -352,41 +380,60 @@ class Bus:
                 first = False
                 pause = 0.05
                 while True:
-                    if self._changed.is_set():
-                        self._changed.clear()
-                        waiters, self._waiters = self._waiters, []  # those who asked before ``wanted`` is taken
-                        wanted = self.channels | {ROOM}
-                        if wanted - listening:
-                            await pubsub.subscribe(*(wanted - listening))
-                        if listening - wanted:
-                            await pubsub.unsubscribe(*(listening - wanted))
-                        listening = set(wanted)
-                        for waiter in waiters:
-                            if not waiter.done():
-                                waiter.set_result(None)
-                    message = await pubsub.get_message(timeout=0.05)
-                    if message is None or message.get("type") != "message":
-                        continue
                     try:
-                        self.handler(str(message["channel"]), str(message["data"]))
-                    except Exception:
-                        log.exception("bus: a message on %s could not be handled", message.get("channel"))
+                        await asyncio.wait_for(self._changed.wait(), HEALTH_SECONDS)
+                    except TimeoutError:
+                        self._check_health(subscriber)
+                        continue
+                    self._changed.clear()
+                    if subscriber.closed:
+                        raise ConnectionError("the connection to Redis closed")
+                    waiters, self._waiters = self._waiters, []
+                    wanted = self.channels | {ROOM}
+                    if listening - wanted:
+                        subscriber.send("UNSUBSCRIBE", *sorted(listening - wanted))
+                    new = wanted - listening
+                    listening = wanted
+                    if new:
+                        subscriber.send("SUBSCRIBE", *sorted(new))
+                        await asyncio.wait_for(subscriber.confirmed(new), CONFIRM_SECONDS)
+                    self._heard(waiters)
+                    waiters = []
             except asyncio.CancelledError:
-                with contextlib.suppress(Exception):
-                    await pubsub.aclose()
+                if subscriber is not None:
+                    subscriber.close()
                 raise
             except Exception as error:
+                why = str(error) or type(error).__name__
                 if self.connected.is_set():
-                    log.warning("bus: lost Redis (%s); reconnecting", error)
-                elif str(error) != failure and not isinstance(error, OpenRedisError):  # that one says so itself
+                    log.warning("bus: lost Redis (%s); reconnecting", why)
+                elif why != failure and not isinstance(error, OpenRedisError):  # that one says so itself
                     # a new reason not to connect (Redis back, but the password refused...): said once
-                    log.warning("bus: cannot use Redis (%s); trying again", error)
-                failure = str(error)
+                    log.warning("bus: cannot use Redis (%s); trying again", why)
+                failure = why
                 self.connected.clear()
-                with contextlib.suppress(Exception):
-                    await pubsub.aclose()
+                self._waiters[:0] = waiters  # still waiting: answered once a connection listens
+                if subscriber is not None:
+                    subscriber.close()
                 await asyncio.sleep(pause)
                 pause = min(pause * 2, 2.0)
+
+    @staticmethod
+    def _heard(waiters: list[asyncio.Future[None]]) -> None:
+        for waiter in waiters:
+            if not waiter.done():
+                waiter.set_result(None)
+
+    @staticmethod
+    def _check_health(subscriber: Subscriber) -> None:
+        """Nothing heard for :data:`HEALTH_SECONDS`: ask (``PING``); nothing heard for twice that, the connection is
+        taken for dead (a Redis host gone without closing it) and closed, which opens a new one."""
+        silent = asyncio.get_running_loop().time() - subscriber.heard
+        if silent >= 2 * HEALTH_SECONDS:
+            subscriber.close()
+            subscriber.connection_lost(None)
+        else:
+            subscriber.send("PING")
 
 
 # -- what does not decode ----------------------------------------------------------------------------------
