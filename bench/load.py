@@ -26,14 +26,17 @@ a seated account; it answers its ``your_turn`` after ``--think`` seconds (0.5 to
 policy (check or call, sometimes fold, sometimes raise), and the showdown's question to a hand that cannot win at
 once, with a muck (as a page with auto-muck on does). The clients are minimal: a raw RFC 6455 client on an
 asyncio protocol that decodes only the frames it needs (``your_turn``, its own ``action``, ``error``), by the
-``type`` the server puts first in every message. ``--websockets-client`` uses the ``websockets`` library instead
-(and decodes every message), which costs about three times the CPU.
+``type`` the server puts first in every message. Like the room's page, the clients ask for batches
+(``/ws/table/{id}?batch=1``: a step of a hand in one frame, a JSON array); ``--unbatched`` measures the clients that
+take one message per frame. ``--websockets-client`` uses the ``websockets`` library instead (and decodes every
+message), which costs about three times the CPU.
 
 It reports, over ``--seconds`` of steady state: hands per minute, actions per second, messages received per
 second, the action-to-broadcast latency (from a client writing its ``act`` to the socket, to the same client
 reading the ``action`` message of that turn from its socket: p50, p99, max), the CPU of every process (the
 server and its threads, each worker, each gateway, redis-server, the PostgreSQL backends serving the bench's
-database, the client processes) and the CPU per table, each server process's event-loop lag and GC pauses. After
+database, the client processes), the CPU per table and per action played (with the share spent in the kernel:
+system calls and the loopback TCP work they do), each server process's event-loop lag and GC pauses. After
 the run (the servers stopped) it checks the ledger (``check_invariants``) and that every table finished hands.
 
 ``--compare`` runs, alternating, the single process and the cluster at each of ``--tables 100,300,1000`` (both on
@@ -298,11 +301,17 @@ def http(base: str, method: str, path: str, token: str, body: dict[str, Any] | N
 
 def cpu_seconds(pid: int) -> float:
     """User + system CPU seconds of a process so far (Linux ``/proc``; 0 for a process gone)."""
+    return sum(cpu_split(pid))
+
+
+def cpu_split(pid: int) -> tuple[float, float]:
+    """User and system (kernel: system calls, and the loopback TCP work they do) CPU seconds of a process so far."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return 0.0, 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
 
 
 def thread_cpu(pid: int) -> dict[str, float]:
@@ -390,7 +399,9 @@ def profiled(args: argparse.Namespace, run: Callable[[], None]) -> None:
     if args.profile:
         import cProfile
 
-        profiler = cProfile.Profile()
+        # timed in the process's CPU time, not the wall clock: a wait (the machine's other processes running)
+        # is not charged to the function that was running when the process lost its core
+        profiler = cProfile.Profile(time.process_time)
         profiler.enable()
     try:
         run()
@@ -495,6 +506,8 @@ _ACTION = b'{"type":"action",'
 _YOUR_TURN = b'{"type":"your_turn",'
 _HAND_OVER = b'{"type":"hand_over",'
 _ERROR = b'{"type":"error",'
+_ACTION_TEXT = _ACTION.decode()
+_DECODER = json.JSONDecoder()
 
 
 class RawClient(asyncio.Protocol):
@@ -580,6 +593,9 @@ class RawClient(asyncio.Protocol):
         del buffer[:pos]
 
     def text(self, payload: bytes, now: float) -> None:
+        if payload.startswith(b"["):
+            self.batch(payload, now)
+            return
         counters = self.counters
         counters.messages += 1
         if payload.startswith(_ACTION):
@@ -597,6 +613,30 @@ class RawClient(asyncio.Protocol):
         elif payload.startswith(_ERROR):
             code = json.loads(payload)["code"]
             counters.errors[code] = counters.errors.get(code, 0) + 1
+
+    def batch(self, payload: bytes, now: float) -> None:
+        """A batch (``?batch=1``): a JSON array of messages. Only the messages this client reads are decoded,
+        found by the ``{"type":...`` the server puts first in each (the messages are counted by that mark, which
+        also counts the chat lines inside a snapshot: rare, and close enough for a rate)."""
+        counters = self.counters
+        counters.messages += payload.count(b'{"type":"')
+        if _ACTION in payload and self.pending:
+            text = payload.decode()
+            at = text.find(_ACTION_TEXT)
+            while at >= 0:
+                message, end = _DECODER.raw_decode(text, at)
+                sent = self.pending.pop((message["hand"], message["seq"]), None)
+                if sent is not None:
+                    counters.latencies.append(now - sent)
+                at = text.find(_ACTION_TEXT, end)
+        if self.counts_hands:
+            counters.hands += payload.count(_HAND_OVER)
+        if _YOUR_TURN in payload or _ERROR in payload:
+            for message in json.loads(payload):
+                if message["type"] == "your_turn":
+                    self.loop.call_later(thinking(message, self.think, self.rng), self.answer, message)
+                elif message["type"] == "error":
+                    counters.errors[message["code"]] = counters.errors.get(message["code"], 0) + 1
 
     def answer(self, turn: dict[str, Any]) -> None:
         message = json.dumps({"type": "act", "hand": turn["hand"], "seq": turn["seq"], **choose(turn, self.rng)})
@@ -637,21 +677,22 @@ async def websockets_player(
             except TimeoutError:
                 continue
             now = time.perf_counter()
-            counters.messages += 1
-            message = json.loads(raw)
-            kind = message["type"]
-            if kind == "your_turn":
-                task = asyncio.create_task(answer(message))
-                tasks.add(task)
-                task.add_done_callback(tasks.discard)
-            elif kind == "action":
-                sent = pending.pop((message["hand"], message["seq"]), None)
-                if sent is not None:
-                    counters.latencies.append(now - sent)
-            elif kind == "hand_over" and counts_hands:
-                counters.hands += 1
-            elif kind == "error":
-                counters.errors[message["code"]] = counters.errors.get(message["code"], 0) + 1
+            batch = json.loads(raw)
+            for message in batch if isinstance(batch, list) else [batch]:
+                counters.messages += 1
+                kind = message["type"]
+                if kind == "your_turn":
+                    task = asyncio.create_task(answer(message))
+                    tasks.add(task)
+                    task.add_done_callback(tasks.discard)
+                elif kind == "action":
+                    sent = pending.pop((message["hand"], message["seq"]), None)
+                    if sent is not None:
+                        counters.latencies.append(now - sent)
+                elif kind == "hand_over" and counts_hands:
+                    counters.hands += 1
+                elif kind == "error":
+                    counters.errors[message["code"]] = counters.errors.get(message["code"], 0) + 1
 
 
 async def client_main(job: dict[str, Any]) -> dict[str, Any]:
@@ -664,8 +705,10 @@ async def client_main(job: dict[str, Any]) -> dict[str, Any]:
     tasks: list[asyncio.Task[None]] = []
     gate = asyncio.Semaphore(32)  # connections in progress at once (one at a time takes minutes at 6,000)
 
+    query = "?batch=1" if job["batch"] else ""
+
     async def connect(table_id: int, token: str, counts: bool, port: int) -> None:
-        path = f"/ws/table/{table_id}"
+        path = f"/ws/table/{table_id}{query}"
         async with gate:
             _, client = await loop.create_connection(
                 lambda: RawClient("127.0.0.1", port, path, token, counts, counters, think), "127.0.0.1", port
@@ -675,7 +718,7 @@ async def client_main(job: dict[str, Any]) -> dict[str, Any]:
 
     if job["websockets"]:
         for table_id, token, counts, port in job["seats"]:  # port: the server (gateway) this seat connects to
-            uri = f"ws://127.0.0.1:{port}/ws/table/{table_id}"
+            uri = f"ws://127.0.0.1:{port}/ws/table/{table_id}{query}"
             tasks.append(asyncio.create_task(websockets_player(uri, token, counts, counters, stop, think)))
     else:
         await asyncio.gather(*(connect(*seat) for seat in job["seats"]))
@@ -856,6 +899,7 @@ def run_once(args: argparse.Namespace, mode: str, tables: int) -> dict[str, Any]
             job = {
                 "think": args.think,
                 "websockets": args.websockets_client,
+                "batch": not args.unbatched,
                 "seats": seats[p :: args.procs],
                 "out": str(folder / f"clients{p}.json"),
             }
@@ -883,10 +927,12 @@ def run_once(args: argparse.Namespace, mode: str, tables: int) -> dict[str, Any]
         pg_pids = backends(args.postgres, pg_name) if pg_name else []
         every_pg = all_postgres() if pg_name else []
         before = {name: cpu_seconds(proc.pid) for name, proc in servers.items()}
+        kernel_before = {name: cpu_split(proc.pid)[1] for name, proc in servers.items()}
         threads = thread_cpu(servers["server"].pid) if "server" in servers else {}
         pg_before = {pid: cpu_seconds(pid) for pid in {*pg_pids, *every_pg}}
         time.sleep(max(0.0, end - time.time()))
         cpu = {name: cpu_seconds(proc.pid) - before[name] for name, proc in servers.items()}
+        kernel = {name: cpu_split(proc.pid)[1] - kernel_before[name] for name, proc in servers.items()}
         if "server" in servers:
             threads = {k: v - threads.get(k, 0.0) for k, v in thread_cpu(servers["server"].pid).items()}
         if pg_name:
@@ -934,6 +980,7 @@ def run_once(args: argparse.Namespace, mode: str, tables: int) -> dict[str, Any]
         mean=statistics.fmean(lat) * 1000,
         max=lat[-1] * 1000,
         cpu={name: seconds / elapsed for name, seconds in cpu.items()},
+        kernel={name: seconds / elapsed for name, seconds in kernel.items()},
         threads={name: seconds / elapsed for name, seconds in threads.items()},
         clients=[r["cpu"] / elapsed for r in results],
         errors=errors,
@@ -983,6 +1030,12 @@ def per_table(result: dict[str, Any], prefix: str) -> float:
     return float(share * 1000 / result["tables"])
 
 
+def per_action(result: dict[str, Any], prefix: str, key: str = "cpu") -> float:
+    """CPU (``key`` "kernel": its system time) of the processes named ``prefix...``, in ms per action played."""
+    share = sum(v for k, v in result.get(key, {}).items() if k.startswith(prefix))
+    return float(share * 1000 * result["elapsed"] / max(1, result["actions"]))
+
+
 def label(args: argparse.Namespace, mode: str) -> str:
     return "single" if mode == "single" else f"{args.workers}w+{args.gateways}g"
 
@@ -1018,6 +1071,14 @@ def report(args: argparse.Namespace, r: dict[str, Any]) -> None:
         print(f"CPU per table: server {per_table(r, 'server'):.2f} ms/s")
     else:
         print(f"CPU per table: workers {per_table(r, 'worker'):.2f} ms/s, gateways {per_table(r, 'gateway'):.2f} ms/s")
+    roles = ["server"] if r["mode"] == "single" else ["worker", "gateway"]
+    print(
+        "CPU per action: "
+        + ", ".join(
+            f"{role}s {per_action(r, role):.3f} ms (in the kernel {per_action(r, role, 'kernel'):.3f})"
+            for role in roles
+        )
+    )
     for name, probe in r["probes"].items():
         line = f"{name}: "
         if "lag" in probe:
@@ -1138,6 +1199,9 @@ def main() -> None:
     parser.add_argument("--lease-seconds", type=float, default=5.0, help="the workers' leases")
     parser.add_argument("--procs", type=int, default=2, help="client processes")
     parser.add_argument("--websockets-client", action="store_true", help="use the websockets library's client")
+    parser.add_argument(
+        "--unbatched", action="store_true", help="one message per frame (clients that do not ask for ?batch=1)"
+    )
     parser.add_argument("--profile", metavar="FILE", help="cProfile the server processes, write their stats to FILE*")
     parser.add_argument(
         "--gc-threshold",
