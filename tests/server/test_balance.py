@@ -15,7 +15,7 @@ from sqlalchemy import select
 
 from studpoker.server.balance import MOST_PER_PASS, Load, claim_limit, fair_share, stop_between_hands, surplus
 from studpoker.server.connection import Connection
-from studpoker.server.db import SeatRow
+from studpoker.server.db import SeatRow, TableRow
 from studpoker.server.room import Room
 from studpoker.server.schemas import CreateTable
 
@@ -88,9 +88,12 @@ def test_the_tables_given_up_are_the_quiet_ones_and_ties_go_by_id() -> None:
 # -- stopping between hands, and what a table carries -------------------------------------------------------------
 
 
-def test_a_table_handed_over_stops_between_hands_and_carries_its_chat_and_time_banks(tmp_path: Path) -> None:
+def test_a_table_handed_over_stops_between_hands_and_carries_its_chat_time_banks_and_waiting_list(
+    tmp_path: Path,
+) -> None:
     """Bots play; the table is stopped for a hand-over (as a worker does it): no hand is in play when it stops,
-    nothing is voided when it is loaded again, and the chat's lines and each seat's time bank are as they were."""
+    nothing is voided when it is loaded again, and the chat's lines, each seat's time bank and the waiting list are
+    as they were."""
     settings = make_settings(tmp_path, time_bank=30.0, bot_delay=0.001)
 
     async def check() -> None:
@@ -105,6 +108,8 @@ def test_a_table_handed_over_stops_between_hands_and_carries_its_chat_and_time_b
             watcher, other = Connection(998, "watcher"), Connection(999, "other")  # one line a second each
             actor.chat(watcher, "first line")
             actor.chat(other, "second line")
+            actor.waiting.join(998, "watcher")
+            actor.waiting.join(999, "other")
             while actor.hands_played < 2:
                 await asyncio.sleep(0.01)
             banks = {1: 12.5, 3: 0.25}
@@ -116,6 +121,9 @@ def test_a_table_handed_over_stops_between_hands_and_carries_its_chat_and_time_b
                 await asyncio.sleep(0.01)
             stored = await room.db.run(lambda s: dict(s.execute(select(SeatRow.seat, SeatRow.time_bank)).all()))
             assert {seat: stored[seat] for seat in banks} == banks
+            # and the waiting list, as it changed (a worker killed now would leave it to the next)
+            waiting = await room.db.run(lambda s: s.scalar(select(TableRow.waiting).where(TableRow.id == table.id)))
+            assert waiting == [[998, "watcher"], [999, "other"]]
             assert await stop_between_hands(actor, lambda: room.actors.pop(table.id))
             assert table.id not in room.actors and actor.stopped and actor.table.hand is None
             chat = list(actor.chat_log)
@@ -129,6 +137,7 @@ def test_a_table_handed_over_stops_between_hands_and_carries_its_chat_and_time_b
             moved = again.actors[table.id]
             assert list(moved.chat_log) == chat
             assert {seat: moved.seats[seat].time_bank for seat in banks} == banks
+            assert moved.waiting.names == ["watcher", "other"]  # in order; a seat held is offered again
             assert all(moved.seats[s].time_bank == 30.0 for s in moved.seats if s not in banks)
             moved.chat(watcher, "third line")  # a new table's limiter (not carried)
             await moved.call(_nothing)

@@ -101,7 +101,7 @@ class TableActor:
         self.viewers = Viewers(self.context, self.clock, self.waiting, self.info, lambda: voided.get(self.id, ()))
         self.connections = self.viewers.connections
         self.chat_log = self.viewers.chat_log  # the last chat.HISTORY lines, saved with each hand (books)
-        self.books = Books(self.context, self.chat_log)
+        self.books = Books(self.context, self.chat_log, self.waiting.saved)
         self.cashier = Cashier(self.context, self.waiting, self.viewers, self.clock, self._schedule_start, self._closed)
         self.moves = Moves(self.context, self.viewers, self._later, self._schedule_start)
 

@@ -1,6 +1,7 @@
 """A table's books: the hand rows of the hands it deals, and a finished hand written in one transaction (its PHH
 text and result, the ledger's transfers of the bots' rebuys and of the players who left, the seats' stacks and time
-banks, the chat's last lines if they changed): what a table carries to its next worker (:meth:`Books.keep`).
+banks, the chat's last lines and the waiting list if they changed): what a table carries to its next worker
+(:meth:`Books.keep`).
 
 The books only write: the actor decides when, and announces what was written afterwards.
 """
@@ -53,9 +54,16 @@ class Leaver:
 class Books:
     """The books of the table of ``context``; ``chat`` is its chat's history (saved with each hand when it changed)."""
 
-    def __init__(self, context: TableContext, chat: Iterable[dict[str, Any]] = ()) -> None:
+    def __init__(
+        self,
+        context: TableContext,
+        chat: Iterable[dict[str, Any]] = (),
+        waiting: Callable[[], list[list[Any]]] = list,
+    ) -> None:
         self.context = context
         self.chat = chat
+        self.waiting = waiting  # the waiting list as it is carried (WaitingList.saved)
+        self.waiting_saved: list[list[Any]] | None = None  # as last written (None: not yet by this worker)
         self.chat_saved = self._chat_mark()  # the last line saved (the lines loaded are saved already)
 
     def _chat_mark(self) -> Any:
@@ -64,8 +72,9 @@ class Books:
             pass
         return None if last is None else last.get("id")
 
-    def _carried(self, *, banks: bool, chat: bool) -> Callable[[Session], None]:
-        """The writing of (``banks``) the seats' time banks and (``chat``) the chat's last lines, as they are now."""
+    def _carried(self, *, banks: bool, chat: bool, waiting: list[list[Any]] | None = None) -> Callable[[Session], None]:
+        """The writing of (``banks``) the seats' time banks and (``chat``) the chat's last lines, as they are now,
+        and of the waiting list ``waiting`` (``None``: not written)."""
         table_id = self.context.id
         kept = {n: round(meta.time_bank, 3) for n, meta in self.context.seats.items()} if banks else {}
         lines = list(self.chat) if chat else None
@@ -77,15 +86,17 @@ class Books:
                 )
             if lines is not None:
                 session.execute(update(TableRow).where(TableRow.id == table_id).values(chat=lines))
+            if waiting is not None:
+                session.execute(update(TableRow).where(TableRow.id == table_id).values(waiting=waiting))
 
         return work
 
     async def keep(self) -> None:
-        """Write what the table carries to its next worker besides its chips: the seats' time banks and the chat's
-        last lines (a table worker handing the table over, once its actor has stopped)."""
-        mark = self._chat_mark()
-        await self.context.db.run(self._carried(banks=True, chat=True))
-        self.chat_saved = mark
+        """Write what the table carries to its next worker besides its chips: the seats' time banks, the chat's
+        last lines and the waiting list (a table worker handing the table over, once its actor has stopped)."""
+        mark, names = self._chat_mark(), self.waiting()
+        await self.context.db.run(self._carried(banks=True, chat=True, waiting=names))
+        self.chat_saved, self.waiting_saved = mark, names
 
     async def open_hand(self, number: int, players: Sequence[int]) -> list[dict[str, Any]]:
         """Hand ``number`` is about to be dealt to the seats ``players``: its row, ``playing`` (a stop voids it).
@@ -148,8 +159,9 @@ class Books:
         lines if they changed."""
         context = self.context
         table_id, number = context.id, hand.number
-        mark = self._chat_mark()
-        carried = self._carried(banks=False, chat=mark != self.chat_saved)  # the banks go with the stacks
+        mark, names = self._chat_mark(), self.waiting()
+        changed = None if names == self.waiting_saved else names
+        carried = self._carried(banks=False, chat=mark != self.chat_saved, waiting=changed)  # banks: with the stacks
         banks = {n: round(meta.time_bank, 3) for n, meta in context.seats.items()}
 
         def work(session: Session) -> None:
@@ -197,7 +209,7 @@ class Books:
             carried(session)
 
         await context.db.run(work)
-        self.chat_saved = mark
+        self.chat_saved, self.waiting_saved = mark, names
 
     async def mark_shown(self, number: int, player: int) -> None:
         """The winner of hand ``number`` (player ``player``) showed it: the history shows his cards from now on,

@@ -197,6 +197,7 @@ class TableRow(Base):
     showdown_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
     training: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     chat: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, nullable=True)  # the last chat lines
+    waiting: Mapped[list[list[Any]] | None] = mapped_column(JSON, nullable=True)  # the waiting list, carried
 
 
 class SeatRow(Base):

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 __all__ = ["MAX_WAITING", "Offer", "WaitingList"]
 
@@ -86,6 +87,30 @@ class WaitingList:
         self._names = [(a, n) for a, n in self._names if a != account_id]
         self._offers.pop(account_id, None)
         return len(self._names) != before
+
+    def saved(self) -> list[list[Any]]:
+        """The names in order, as ``[account id, username]`` pairs: what a table carries to its next worker (a seat
+        held is not: the next worker offers the free seats again)."""
+        return [[account, name] for account, name in self._names]
+
+    def restore(self, saved: Iterable[Any]) -> None:
+        """The names a table carried (:meth:`saved`), after those already down; what is not such a pair, a name
+        already down and any past :data:`MAX_WAITING` are left out.
+
+        >>> waiting = WaitingList(30)
+        >>> waiting.restore([[7, "ann"], [8, "bob"], ["x", 1], [7, "ann"], None])
+        >>> waiting.names
+        ['ann', 'bob']
+        """
+        for entry in saved:
+            if not (isinstance(entry, list | tuple) and len(entry) == 2):
+                continue
+            account, name = entry
+            if type(account) is not int or not isinstance(name, str) or self.place(account) is not None:
+                continue
+            if len(self._names) >= MAX_WAITING:
+                break
+            self._names.append((account, name[:64]))
 
     def offer_of(self, account_id: int) -> Offer | None:
         return self._offers.get(account_id)
