@@ -256,9 +256,9 @@ def create_table(user: User, **body: Any) -> int:
     return int(response.json()["id"])
 
 
-def recv(ws: Any, timeout: float = 5.0) -> dict[str, Any]:
-    """The next message of a test WebSocket; :class:`TimeoutError` after ``timeout`` seconds, and
-    :class:`WebSocketDisconnect` (with the close code) when the server closed it."""
+def recv_frame(ws: Any, timeout: float = 5.0) -> Any:
+    """The next frame of a test WebSocket, decoded (a message, or a batch: a list); :class:`TimeoutError` after
+    ``timeout`` seconds, and :class:`WebSocketDisconnect` (with the close code) when the server closed it."""
 
     async def get() -> Any:
         with anyio.fail_after(timeout):
@@ -267,7 +267,12 @@ def recv(ws: Any, timeout: float = 5.0) -> dict[str, Any]:
     message = ws.portal.call(get)
     if message["type"] == "websocket.close":
         raise WebSocketDisconnect(code=message.get("code", 1000))
-    result: dict[str, Any] = json.loads(message["text"])
+    return json.loads(message["text"])
+
+
+def recv(ws: Any, timeout: float = 5.0) -> dict[str, Any]:
+    """The next message of a test WebSocket that takes one message a frame (see :func:`recv_frame`)."""
+    result: dict[str, Any] = recv_frame(ws, timeout)
     return result
 
 

@@ -3,35 +3,20 @@ arrays, a step of a hand to a frame."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-import anyio
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from .conftest import recv, until
+from .conftest import recv, recv_frame, until
 from .test_table_protocol import play_hand, sit_both, two_players
-
-
-def frame(ws: Any, timeout: float = 5.0) -> Any:
-    """The next frame of a test WebSocket, decoded (a batch: a list)."""
-
-    async def get() -> Any:
-        with anyio.fail_after(timeout):
-            return await ws._send_rx.receive()
-
-    message = ws.portal.call(get)
-    if message["type"] == "websocket.close":
-        raise WebSocketDisconnect(code=message.get("code", 1000))
-    return json.loads(message["text"])
 
 
 def frames_until(ws: Any, kind: str) -> list[list[dict[str, Any]]]:
     """The frames of a batching socket up to the one that holds a message of type ``kind``."""
     out: list[list[dict[str, Any]]] = []
     while not any(m["type"] == kind for m in (out[-1] if out else [])):
-        batch = frame(ws)
+        batch = recv_frame(ws)
         assert isinstance(batch, list) and batch and all(isinstance(m, dict) for m in batch), batch
         out.append(batch)
     return out
@@ -43,7 +28,7 @@ def test_a_batching_socket_gets_the_same_messages_in_fewer_frames(client: TestCl
     with ann.socket(table_id) as a, bob.socket(table_id) as b, batched as batching:
         until(a, "snapshot")
         until(b, "snapshot")
-        first = frame(batching)
+        first = recv_frame(batching)
         assert isinstance(first, list) and first[0]["type"] == "snapshot"
         sit_both(ann, bob, table_id)
         logs = play_hand([a, b])
@@ -61,10 +46,10 @@ def test_a_batching_socket_gets_the_same_messages_in_fewer_frames(client: TestCl
 
 def test_a_refusal_to_a_batching_socket_is_a_batch_too(client: TestClient) -> None:
     with client.websocket_connect("/ws/table/999999?batch=1") as ws:
-        refused = frame(ws)
+        refused = recv_frame(ws)
         assert [m["type"] for m in refused] == ["error"] and refused[0]["code"] == "not_found"
         try:
-            frame(ws)
+            recv_frame(ws)
         except WebSocketDisconnect as closed:
             assert closed.code == 4404
         else:
