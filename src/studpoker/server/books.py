@@ -63,7 +63,7 @@ class Books:
         self.context = context
         self.chat = chat
         self.waiting = waiting  # the waiting list as it is carried (WaitingList.saved)
-        self.waiting_saved: list[list[Any]] | None = None  # as last written (None: not yet by this worker)
+        self.waiting_saved: list[list[Any]] | None = None  # as this worker last wrote it (None: not yet)
         self.chat_saved = self._chat_mark()  # the last line saved (the lines loaded are saved already)
 
     def _chat_mark(self) -> Any:
@@ -84,10 +84,10 @@ class Books:
                 session.execute(
                     update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == number).values(time_bank=bank)
                 )
-            if lines is not None:
-                session.execute(update(TableRow).where(TableRow.id == table_id).values(chat=lines))
-            if waiting is not None:
-                session.execute(update(TableRow).where(TableRow.id == table_id).values(waiting=waiting))
+            carried = {"chat": lines, "waiting": waiting}
+            values = {column: value for column, value in carried.items() if value is not None}
+            if values:
+                session.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
 
         return work
 

@@ -176,9 +176,7 @@ class TableHost:
             metas[s.seat] = SeatMeta(s.account_id, s.bot_tag, bot, bank)
         actor = TableActor(self, row, table, metas, pots, db)  # the host is the actor's room side
         actor.viewers.restore_chat(row.chat or ())  # what it carried from its last worker (or before a restart)
-        seated = {meta.account_id for meta in metas.values()}
-        actor.waiting.restore(e for e in row.waiting or () if not (isinstance(e, list) and e and e[0] in seated))
-        actor.books.waiting_saved = actor.waiting.saved()
+        actor.waiting.restore(row.waiting or (), seated=(meta.account_id for meta in metas.values()))
         actor.hands_played = count
         self.actors[row.id] = actor
         actor.start()

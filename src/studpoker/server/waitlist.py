@@ -93,20 +93,23 @@ class WaitingList:
         held is not: the next worker offers the free seats again)."""
         return [[account, name] for account, name in self._names]
 
-    def restore(self, saved: Iterable[Any]) -> None:
+    def restore(self, saved: Iterable[Any], seated: Iterable[int | None] = ()) -> None:
         """The names a table carried (:meth:`saved`), after those already down; what is not such a pair, a name
-        already down and any past :data:`MAX_WAITING` are left out.
+        already down, an account of ``seated`` (it sat down since) and any past :data:`MAX_WAITING` are left out.
 
         >>> waiting = WaitingList(30)
-        >>> waiting.restore([[7, "ann"], [8, "bob"], ["x", 1], [7, "ann"], None])
+        >>> waiting.restore([[7, "ann"], [8, "bob"], ["x", 1], [7, "ann"], None, [9, "cy"]], seated=[9])
         >>> waiting.names
         ['ann', 'bob']
         """
+        left_out = set(seated)
         for entry in saved:
             if not (isinstance(entry, list | tuple) and len(entry) == 2):
                 continue
             account, name = entry
             if type(account) is not int or not isinstance(name, str) or self.place(account) is not None:
+                continue
+            if account in left_out:
                 continue
             if len(self._names) >= MAX_WAITING:
                 break
