@@ -926,13 +926,13 @@ def run_once(args: argparse.Namespace, mode: str, tables: int) -> dict[str, Any]
         time.sleep(max(0.0, start - time.time()))
         pg_pids = backends(args.postgres, pg_name) if pg_name else []
         every_pg = all_postgres() if pg_name else []
-        before = {name: cpu_seconds(proc.pid) for name, proc in servers.items()}
-        kernel_before = {name: cpu_split(proc.pid)[1] for name, proc in servers.items()}
+        before = {name: cpu_split(proc.pid) for name, proc in servers.items()}
         threads = thread_cpu(servers["server"].pid) if "server" in servers else {}
         pg_before = {pid: cpu_seconds(pid) for pid in {*pg_pids, *every_pg}}
         time.sleep(max(0.0, end - time.time()))
-        cpu = {name: cpu_seconds(proc.pid) - before[name] for name, proc in servers.items()}
-        kernel = {name: cpu_split(proc.pid)[1] - kernel_before[name] for name, proc in servers.items()}
+        after = {name: cpu_split(proc.pid) for name, proc in servers.items()}
+        cpu = {name: sum(after[name]) - sum(before[name]) for name in servers}
+        kernel = {name: after[name][1] - before[name][1] for name in servers}
         if "server" in servers:
             threads = {k: v - threads.get(k, 0.0) for k, v in thread_cpu(servers["server"].pid).items()}
         if pg_name:
@@ -1024,16 +1024,19 @@ def probe_summary(path: Path, start: float, end: float) -> dict[str, Any]:
     return out
 
 
+def cpu_share(result: dict[str, Any], prefix: str, key: str = "cpu") -> float:
+    """The CPU (``key`` "kernel": its system time) of the processes named ``prefix...``, in cores."""
+    return float(sum(v for k, v in result.get(key, {}).items() if k.startswith(prefix)))
+
+
 def per_table(result: dict[str, Any], prefix: str) -> float:
     """CPU of the processes named ``prefix...``, in ms per table per second."""
-    share = sum(v for k, v in result["cpu"].items() if k.startswith(prefix))
-    return float(share * 1000 / result["tables"])
+    return cpu_share(result, prefix) * 1000 / result["tables"]
 
 
 def per_action(result: dict[str, Any], prefix: str, key: str = "cpu") -> float:
     """CPU (``key`` "kernel": its system time) of the processes named ``prefix...``, in ms per action played."""
-    share = sum(v for k, v in result.get(key, {}).items() if k.startswith(prefix))
-    return float(share * 1000 * result["elapsed"] / max(1, result["actions"]))
+    return cpu_share(result, prefix, key) * 1000 * result["elapsed"] / max(1, result["actions"])
 
 
 def label(args: argparse.Namespace, mode: str) -> str:
