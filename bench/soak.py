@@ -136,6 +136,21 @@ def wait_http(base: str, seconds: float) -> None:
     raise SystemExit(f"the gateway at {base} did not answer within {seconds:.0f} s")
 
 
+def wait_workers(redis_url: str, count: int, seconds: float) -> None:
+    """Wait until ``count`` table workers have registered in Redis (the set every worker joins when it is up)."""
+    import redis
+
+    bus = redis.Redis.from_url(redis_url)
+    deadline = time.monotonic() + seconds
+    try:
+        while bus.zcard("studpoker:workers") < count:
+            if time.monotonic() > deadline:
+                raise SystemExit(f"{count} table workers did not come up within {seconds:.0f} s")
+            time.sleep(0.2)
+    finally:
+        bus.close()
+
+
 def post(base: str, path: str, token: str, body: dict[str, Any]) -> dict[str, Any]:
     request = urllib.request.Request(
         base + path,
@@ -238,6 +253,7 @@ def main() -> int:
         processes.gateway(port)
         base = f"http://127.0.0.1:{port}"
         wait_http(base, 60)
+        wait_workers(processes.redis_url, args.workers, 120)  # a table made before any worker listens gets no bots
         variants = ["STUD7", "STUD7_HL8", "RAZZ", "STUD5"]
         for i in range(args.tables):
             post(
