@@ -459,6 +459,8 @@ class Player:
         server (or the gateway's death) closed the socket."""
         from websockets.exceptions import ConnectionClosed
 
+        from studpoker.server.protocol import TO_BROWSER
+
         got: list[dict[str, Any]] = []
         if self.closed:
             return got
@@ -476,6 +478,7 @@ class Player:
             if self.batch:
                 assert isinstance(data, list) and data, f"{self.name}: a batching socket got {text[:200]}"
             for message in data if self.batch else [data]:
+                TO_BROWSER.validate_python(message)  # every message is one the protocol names, field for field
                 self.log.append(message)
                 got.append(message)
             wait = 0.0

@@ -113,11 +113,14 @@ def test_the_lobby_is_built_once_a_second_however_many_ask(books: Books) -> None
             await asyncio.sleep(0.05)  # a slow database: the others wait for this one
             return [{"id": len(built)}]
 
-        room._build_lobby = build  # type: ignore[method-assign]
+        room.directory._build_lobby = build  # type: ignore[method-assign]
         try:
             answers = await asyncio.gather(*(room.table_infos() for _ in range(20)))
             assert built == [1] and all(a == [{"id": 1}] for a in answers)
-            room._lobby = (room._lobby[0] - gateway.LOBBY_SECONDS, room._lobby[1])  # a second later
+            room.directory._lobby = (
+                room.directory._lobby[0] - gateway.LOBBY_SECONDS,
+                room.directory._lobby[1],
+            )  # a second later
             assert await room.table_infos() == [{"id": 2}]
         finally:
             room.db.close()

@@ -148,6 +148,8 @@ def test_a_worker_drops_hostile_messages_and_answers_none(books: Books, caplog: 
     the handler, which is the bus reader's."""
     import logging
 
+    from pydantic import BaseModel
+
     from studpoker.server.worker import WorkerRoom
 
     caplog.set_level(logging.DEBUG, logger="studpoker.server")
@@ -158,10 +160,13 @@ def test_a_worker_drops_hostile_messages_and_answers_none(books: Books, caplog: 
         room.bus.send = lambda channel, text: sent.append((channel, text))  # type: ignore[method-assign]
         done: list[str] = []
 
+        class Nothing(BaseModel):
+            """What the watched actor's operation returns: nothing, to see the answer as it is."""
+
         class Watched(_Actor):
-            async def sit(self, *args: Any) -> dict[str, Any]:
+            async def sit(self, *args: Any) -> Nothing:
                 done.append("sit")
-                return {}
+                return Nothing()
 
             def abandon(self) -> None:
                 done.append("abandon")
@@ -246,7 +251,9 @@ def test_made_up_tables_cost_the_database_no_query(books: Books) -> None:
         room = GatewayRoom(_settings(books))
         built: list[int] = []
         queries: list[list[int] | None] = []
-        entry = TableEntry(info={"id": 3, "name": "Three"}, seats=[])
+        entry = TableEntry.model_construct(
+            info={"id": 3, "name": "Three", "created_by": None}, seats=[]
+        )  # what is read
 
         async def cached(_table_id: int) -> None:
             return None  # no worker holds any table now
@@ -259,8 +266,8 @@ def test_made_up_tables_cost_the_database_no_query(books: Books) -> None:
             built.append(1)
             return [3]
 
-        room._cached = cached  # type: ignore[method-assign]
-        room._from_database = from_database  # type: ignore[method-assign]
+        room.directory._cached = cached  # type: ignore[method-assign]
+        room.directory._from_database = from_database  # type: ignore[method-assign]
         room.db.run = ids  # type: ignore[method-assign]
         room.bus.redis.mget = None  # calling it fails: as if Redis were away
         try:

@@ -40,6 +40,7 @@ from starlette.websockets import WebSocketDisconnect
 from studpoker.server.app import create_app
 from studpoker.server.config import Settings
 from studpoker.server.ledger import Invariants, check_invariants
+from studpoker.server.protocol import TO_BROWSER
 
 CARD = re.compile(r"^[2-9TJQKA][cdhs]$")
 
@@ -256,9 +257,16 @@ def create_table(user: User, **body: Any) -> int:
     return int(response.json()["id"])
 
 
+def in_protocol(message: Any) -> None:
+    """Fail unless ``message`` is one of the protocol's (studpoker.server.protocol.ToBrowser), field for field:
+    every message a test socket receives is checked, so the room cannot send one the protocol does not name."""
+    TO_BROWSER.validate_python(message)
+
+
 def recv_frame(ws: Any, timeout: float = 5.0) -> Any:
-    """The next frame of a test WebSocket, decoded (a message, or a batch: a list); :class:`TimeoutError` after
-    ``timeout`` seconds, and :class:`WebSocketDisconnect` (with the close code) when the server closed it."""
+    """The next frame of a test WebSocket, decoded (a message, or a batch: a list), each message checked against
+    the protocol (:func:`in_protocol`); :class:`TimeoutError` after ``timeout`` seconds, and
+    :class:`WebSocketDisconnect` (with the close code) when the server closed it."""
 
     async def get() -> Any:
         with anyio.fail_after(timeout):
@@ -267,7 +275,10 @@ def recv_frame(ws: Any, timeout: float = 5.0) -> Any:
     message = ws.portal.call(get)
     if message["type"] == "websocket.close":
         raise WebSocketDisconnect(code=message.get("code", 1000))
-    return json.loads(message["text"])
+    data = json.loads(message["text"])
+    for each in data if isinstance(data, list) else [data]:
+        in_protocol(each)
+    return data
 
 
 def recv(ws: Any, timeout: float = 5.0) -> dict[str, Any]:

@@ -105,15 +105,38 @@ def test_every_message_goes_there_and_back(message: Message, kind: Kind[Any]) ->
 def test_every_message_type_is_in_the_round_trip() -> None:
     types = {type(m) for m, _ in EVERY} | {type(o) for o in OPERATIONS}
     wanted = {t for t in vars(messages).values() if isinstance(t, type) and issubclass(t, messages._Message)}
-    rest = {messages._Message, messages._Op, messages._Socket, ErrorBody, messages.ActFields, messages.TableEntry}
-    assert wanted - types == rest  # the last three: parts of messages, and the lobby entry (below)
+    rest = {messages._Message, messages._Op, messages._Socket, ErrorBody, messages.TableEntry}
+    assert wanted - types == rest  # parts of messages, and the lobby entry (below)
 
 
 def test_a_lobby_entry_is_read_back_or_refused() -> None:
     """A table's lobby entry as a worker writes it to Redis (worker.table_entry), and what a gateway refuses
-    (then it asks the database)."""
-    info = {"id": 7, "name": "Seven", "created_by": None, "stakes": {"ante": 1}, "clock": {"action": 20.0}}
-    text = json.dumps({"info": info, "seats": [{"seat": 1, "name": "ann", "stack": 400, "time_bank": 30.0}]})
+    (then it asks the database): the table and its seats as the protocol has them, field for field."""
+    info = {
+        "id": 7,
+        "name": "Seven",
+        "variant": "STUD7",
+        "variant_name": "Seven-card stud",
+        "preset": "casino",
+        "stakes": {"ante": 1, "bring_in": 3, "small_bet": 10, "big_bet": 20},
+        "stakes_text": "10/20, ante 1, bring-in 3",
+        "min_buy_in": 200,
+        "max_buy_in": None,
+        "max_seats": 8,
+        "seats_taken": 1,
+        "hands_played": 0,
+        "average_pot": 0,
+        "playing": False,
+        "status": "open",
+        "created_by": None,
+        "clock": {"action": 20.0, "bank": 30.0},
+        "showdown_seconds": 3.0,
+        "training": False,
+        "waiting": 0,
+    }
+    seat = {"seat": 1, "name": "ann", "stack": 400, "bot": False, "sitting_out": False, "leaving": False}
+    seat |= {"queued": 0, "connected": True, "time_bank": 30.0}
+    text = json.dumps({"info": info, "seats": [seat]})
     entry = messages.decode_entry(text)
     assert (entry.id, entry.name, entry.created_by, entry.info, entry.seats[0]["stack"]) == (
         7,
@@ -122,12 +145,22 @@ def test_a_lobby_entry_is_read_back_or_refused() -> None:
         info,
         400,
     )
+
+    def entry_with(**changes: object) -> str:
+        return json.dumps({"info": {**info, **changes}, "seats": []})
+
     for junk, said in [
-        ('{"info":{"id":"7","name":"x"},"seats":[]}', "info.id must be a table's id"),
-        ('{"info":{"id":7},"seats":[]}', "info.name must be a string"),
-        ('{"info":{"id":7,"name":"x","created_by":true},"seats":[]}', "info.created_by must be an account's id"),
-        ('{"info":{"id":7,"name":"x"}}', "seats: Field required"),
-        ('{"info":{"id":7,"name":"x"},"seats":[1]}', "seats.0: Input should be an object"),
+        (entry_with(id="7"), "info.id: Input should be a valid integer"),
+        (entry_with(id=-1), "info.id must be a table's id"),
+        (
+            json.dumps({"info": {k: v for k, v in info.items() if k != "name"}, "seats": []}),
+            "info.name: Field required",
+        ),
+        (entry_with(created_by=True), "info.created_by: Input should be a valid integer"),
+        (entry_with(stakes={"ante": 1}), "info.stakes.bring_in: Field required"),
+        (entry_with(extra=1), "info.extra: Extra inputs are not permitted"),
+        (json.dumps({"info": info}), "seats: Field required"),
+        (json.dumps({"info": info, "seats": [1]}), "seats.0: Input should be an object"),
         ("null", "a message is a JSON object, given None"),
         ("{" * 40, "at most 16 deep"),
     ]:

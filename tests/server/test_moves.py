@@ -170,11 +170,11 @@ def test_a_lost_last_step_is_made_good_from_the_books(client: TestClient, monkey
     seated(ann, one, 420)
     room = room_of(client)
     source, target = room.actors[one], room.actors[two]
-    held = on_loop(client, target.hold_seat, ann.id, "ann", 3)
+    held = on_loop(client, target.hold_seat, ann.id, "ann", 3).model_dump()
     assert held == {"seat": 3}
     refused = bob.post(f"/api/tables/{two}/sit", {"buy_in": 400, "seat": 3})
     assert refused.status_code == 409 and "moving here" in refused.json()["error"]["message"]
-    assert on_loop(client, source.move_out, ann.id, two, "Stud Two", 3) == {"seat": 1, "stack": 420}
+    assert on_loop(client, source.move_out, ann.id, two, "Stud Two", 3).model_dump() == {"seat": 1, "stack": 420}
     deadline = time.monotonic() + BOUND
     while where(client, ann, one, two) != {two: 420}:
         assert time.monotonic() < deadline, "the hold ran out and ann was never seated from the books"

@@ -21,12 +21,14 @@ import logging
 import random
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+from pydantic import BaseModel
 
 from ..bots import BotError
 from ..engine import Action, ActionKind, EngineError, HandState, Phase, codec
 from ..table import Seat, Table
-from . import wire
+from . import schemas, wire
 from .books import Books, FinishedHand, Leaver
 from .cashier import Cashier
 from .clock import Clock
@@ -35,6 +37,7 @@ from .context import SeatMeta, TableContext
 from .db import Runner, TableRow
 from .errors import ApiError
 from .moves import Moves
+from .protocol import SeatState, Snapshot, TableSummary, VoidedHand
 from .showdown import UncalledShow, automatic_choice, uncalled_winner
 from .tableinfo import showdown_pause, table_info
 from .viewers import Viewers
@@ -48,6 +51,7 @@ __all__ = ["RoomSide", "TableActor", "showdown_pause", "table_info"]
 log = logging.getLogger("studpoker.server")
 
 Job = Callable[[], Awaitable[Any]]
+Result = TypeVar("Result", bound=BaseModel)  # what an operation returns (studpoker.server.schemas)
 
 
 class RoomSide(Protocol):
@@ -58,7 +62,7 @@ class RoomSide(Protocol):
     @property
     def db(self) -> Runner: ...
     @property
-    def voided(self) -> Mapping[int, Iterable[dict[str, Any]]]: ...
+    def voided(self) -> Mapping[int, Iterable[VoidedHand]]: ...
 
     def forget(self, table_id: int) -> None: ...
 
@@ -225,7 +229,7 @@ class TableActor:
 
     # -- reading ---------------------------------------------------------------------------------------
 
-    def info(self) -> dict[str, Any]:
+    def info(self) -> TableSummary:
         """The table object of the API."""
         return table_info(
             self,
@@ -238,56 +242,56 @@ class TableActor:
             waiting=len(self.waiting),
         )
 
-    def seat_info(self, number: int, *, bank: bool = False) -> dict[str, Any]:
+    def seat_info(self, number: int, *, bank: bool = False) -> SeatState:
         return self.viewers.seat_info(number, bank=bank)
 
-    def seats_info(self, *, bank: bool = False) -> list[dict[str, Any]]:
+    def seats_info(self, *, bank: bool = False) -> list[SeatState]:
         return self.viewers.seats_info(bank=bank)
 
     def seat_of(self, account_id: int | None) -> int | None:
         return self.context.seat_of(account_id)
 
-    def snapshot(self, connection: Connection) -> dict[str, Any]:
+    def snapshot(self, connection: Connection) -> Snapshot:
         """The full state for one connection (what its seat may see)."""
         return self.viewers.snapshot(connection)
 
     # -- the cashier's operations, each a job on the actor (studpoker.server.cashier) ---------------------------
 
-    async def _cash(self, job: Callable[[], Awaitable[dict[str, Any]]]) -> dict[str, Any]:
-        result: dict[str, Any] = await self.call(job)
+    async def _cash(self, job: Callable[[], Awaitable[Result]]) -> Result:
+        result: Result = await self.call(job)
         return result
 
-    async def sit(self, account_id: int, username: str, buy_in: int, seat: int | None) -> dict[str, Any]:
+    async def sit(self, account_id: int, username: str, buy_in: int, seat: int | None) -> schemas.SitResult:
         """Seat the account with ``buy_in`` chips from its balance (:meth:`Cashier.sit`)."""
         return await self._cash(lambda: self.cashier.sit(account_id, username, buy_in, seat))
 
-    async def leave(self, account_id: int) -> dict[str, Any]:
+    async def leave(self, account_id: int) -> schemas.LeaveResult:
         return await self._cash(lambda: self.cashier.leave(account_id))
 
-    async def top_up(self, account_id: int, amount: int) -> dict[str, Any]:
+    async def top_up(self, account_id: int, amount: int) -> schemas.TopUpResult:
         """Add ``amount`` chips from the balance to the account's seat (queued during its hand); checked first."""
         return await self._cash(lambda: self.cashier.top_up(account_id, amount))
 
-    async def set_sitting_out(self, account_id: int, out: bool) -> dict[str, Any]:
+    async def set_sitting_out(self, account_id: int, out: bool) -> schemas.SittingOut:
         return await self._cash(lambda: self.cashier.set_sitting_out(account_id, out))
 
-    async def join_waiting_list(self, account_id: int, username: str) -> dict[str, Any]:
+    async def join_waiting_list(self, account_id: int, username: str) -> schemas.WaitingPlace:
         """Put the account's name on the table's waiting list (the table must be full to it); its place."""
         return await self._cash(lambda: self.cashier.join_waiting_list(account_id, username))
 
-    async def leave_waiting_list(self, account_id: int) -> dict[str, Any]:
+    async def leave_waiting_list(self, account_id: int) -> schemas.WaitingLeft:
         """Take the account's name off the waiting list (a seat held for it goes to the next name)."""
         return await self._cash(lambda: self.cashier.leave_waiting_list(account_id))
 
-    async def add_bots(self, count: int | None, tag: str | None) -> dict[str, Any]:
+    async def add_bots(self, count: int | None, tag: str | None) -> schemas.BotsAdded:
         """Seat up to ``count`` bots (every free seat if ``None``) with the minimum buy-in, from the house."""
         known = self.cashier.bot_tag(tag)
         return await self._cash(lambda: self.cashier.add_bots(count, known))
 
-    async def remove_bots(self) -> dict[str, Any]:
+    async def remove_bots(self) -> schemas.BotsRemoved:
         return await self._cash(self.cashier.remove_bots)
 
-    async def close(self) -> dict[str, Any]:
+    async def close(self) -> schemas.CloseResult:
         """Close the table (its creator or an admin asked): no new hand is dealt; at once between hands, or as
         soon as the hand in play is over, every seat is cashed out through the ledger (players to their
         balances, bots to the house), the table is marked closed, and its sockets get ``closed``."""
@@ -295,13 +299,13 @@ class TableActor:
 
     # a player moved between tables with his chips (studpoker.server.moves): the three steps
 
-    async def hold_seat(self, account_id: int, username: str, seat: int | None) -> dict[str, Any]:
+    async def hold_seat(self, account_id: int, username: str, seat: int | None) -> schemas.SeatHeld:
         return await self._cash(lambda: self.moves.hold(account_id, username, seat))
 
-    async def move_out(self, account_id: int, to_table: int, to_name: str, to_seat: int) -> dict[str, Any]:
+    async def move_out(self, account_id: int, to_table: int, to_name: str, to_seat: int) -> schemas.MovedOut:
         return await self._cash(lambda: self.moves.move_out(account_id, to_table, to_name, to_seat))
 
-    async def move_in(self, account_id: int, seat: int) -> dict[str, Any]:
+    async def move_in(self, account_id: int, seat: int) -> schemas.Arrived:
         return await self._cash(lambda: self.moves.move_in(account_id, seat))
 
     # -- playing ---------------------------------------------------------------------------------------
@@ -523,7 +527,7 @@ class TableActor:
             )
             self.viewers.resnapshot(meta.account_id)
         for n in occupied:
-            self.viewers.broadcast({"type": "seat", **self.seat_info(n, bank=True)})
+            self.viewers.seat_changed(n)
 
     async def show(self, connection: Connection, hand: int) -> None:
         """A connection's ``show``: the winner of a hand nobody called shows it to the table (until the next
@@ -558,7 +562,7 @@ class TableActor:
             self.viewers.send_snapshot(connection)
             seat = self.seat_of(connection.account_id)
             if first and seat is not None:
-                self.viewers.broadcast({"type": "seat", **self.seat_info(seat, bank=True)})
+                self.viewers.seat_changed(seat)
 
         await self.call(job)
 
@@ -567,7 +571,7 @@ class TableActor:
             self.connections.discard(connection)
             seat = self.seat_of(connection.account_id)
             if seat is not None and not self.viewers.connected(connection.account_id):
-                self.viewers.broadcast({"type": "seat", **self.seat_info(seat, bank=True)})
+                self.viewers.seat_changed(seat)
 
         self._post(job)
 

@@ -23,6 +23,7 @@ from ..table import PlayedHand, Seat
 from .context import SeatMeta, TableContext
 from .db import HandRow, SeatRow, TableRow, utcnow
 from .ledger import HOUSE, cash_out_kind, purse, table_account, transfer
+from .protocol import Award, ChatLine
 
 __all__ = ["Books", "FinishedHand", "Leaver"]
 
@@ -35,7 +36,7 @@ class FinishedHand:
     seats: tuple[int, ...]  # the seat of each player of the hand
     pot: int
     winners: list[int]  # the seats that won a share
-    awards: list[dict[str, Any]]  # ``hand_over``'s ``winners``
+    awards: list[Award]  # ``hand_over``'s ``winners``
     ended: list[dict[str, Any]]  # the hand row's players, with their stacks at the end
     accounts: dict[int, int | None]  # each seat's account as the hand was dealt (it may have left since)
     phh: str
@@ -57,7 +58,7 @@ class Books:
     def __init__(
         self,
         context: TableContext,
-        chat: Iterable[dict[str, Any]] = (),
+        chat: Iterable[ChatLine] = (),
         waiting: Callable[[], list[list[Any]]] = list,
     ) -> None:
         self.context = context
@@ -125,7 +126,9 @@ class Books:
         pot = sum(v.total for v in state.view(None).players)
         awarded = [e for e in state.events if isinstance(e, Awarded)]
         winners = sorted({played.seats[e.player] for e in awarded})
-        awards = [{"seat": played.seats[e.player], "amount": e.amount, "pot": e.pot, "share": e.share} for e in awarded]
+        awards: list[Award] = [
+            {"seat": played.seats[e.player], "amount": e.amount, "pot": e.pot, "share": e.share} for e in awarded
+        ]
         record = record_hand(
             state,
             players=played.names,

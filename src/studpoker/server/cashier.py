@@ -9,7 +9,6 @@ memory and tells the sockets, so a refusal or a failure at any step leaves the t
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
@@ -24,6 +23,19 @@ from .context import SeatMeta, TableContext
 from .db import Account, SeatRow, TableRow, utcnow
 from .errors import ApiError
 from .ledger import HOUSE, InsufficientFundsError, cash_out_kind, purse, table_account, transfer
+from .protocol import CashOut
+from .schemas import (
+    BotsAdded,
+    BotsRemoved,
+    CashedOut,
+    CloseResult,
+    LeaveResult,
+    SitResult,
+    SittingOut,
+    TopUpResult,
+    WaitingLeft,
+    WaitingPlace,
+)
 from .viewers import Viewers
 from .waitlist import WaitingList
 
@@ -61,7 +73,7 @@ class Cashier:
         waiting list."""
         return [s for s in self.context.free_seats if self.waiting.held_for(s) in (None, account_id)]
 
-    async def sit(self, account_id: int, username: str, buy_in: int, seat: int | None) -> dict[str, Any]:
+    async def sit(self, account_id: int, username: str, buy_in: int, seat: int | None) -> SitResult:
         """Seat the account with ``buy_in`` chips from its balance. Everything is checked, then the money moves
         and the seat row is written in one transaction, and only then is the table changed: a refusal or a
         failure at any point leaves the table and the books as they were."""
@@ -117,7 +129,7 @@ class Cashier:
         self.viewers.broadcast({"type": "seated", "seat": number, "name": username, "stack": buy_in, "bot": False})
         self.viewers.resnapshot(account_id)
         self.deal_soon(self.settings.between_hands)
-        return {"seat": number, "stack": buy_in, "balance": balance}
+        return SitResult(seat=number, stack=buy_in, balance=balance)
 
     def _my_seat(self, account_id: int) -> int:
         seat = self.context.seat_of(account_id)
@@ -125,7 +137,7 @@ class Cashier:
             raise ApiError(409, "conflict", f"you do not sit at {self.name}")
         return seat
 
-    async def leave(self, account_id: int) -> dict[str, Any]:
+    async def leave(self, account_id: int) -> LeaveResult:
         number = self._my_seat(account_id)
         current = self.table.seat(number)
         if self.table.hand is not None and number in self.table.players:
@@ -138,8 +150,8 @@ class Cashier:
 
             balance = await self.db.run(mark)
             self.table.leave(number)
-            self.viewers.broadcast({"type": "seat", **self.viewers.seat_info(number, bank=True)})
-            return {"left": False, "cashed_out": 0, "balance": balance}
+            self.viewers.seat_changed(number)
+            return LeaveResult(left=False, cashed_out=0, balance=balance)
         amount = current.stack + current.queued
 
         def work(session: Session) -> int:
@@ -161,9 +173,9 @@ class Cashier:
         del self.seats[number]
         self.viewers.broadcast({"type": "left", "seat": number, "name": current.name, "cashed_out": amount})
         self.viewers.resnapshot(account_id)
-        return {"left": True, "cashed_out": amount, "balance": balance}
+        return LeaveResult(left=True, cashed_out=amount, balance=balance)
 
-    async def top_up(self, account_id: int, amount: int) -> dict[str, Any]:
+    async def top_up(self, account_id: int, amount: int) -> TopUpResult:
         """Add ``amount`` chips from the balance to the account's seat (queued during its hand); checked first."""
         number = self._my_seat(account_id)
         table = self.table
@@ -195,10 +207,10 @@ class Cashier:
             raise ApiError(402, "insufficient_funds", f"a top-up of {error}") from None
         added_now = table.top_up(number, amount)
         after = table.seat(number)
-        self.viewers.broadcast({"type": "seat", **self.viewers.seat_info(number, bank=True)})
-        return {"queued": not added_now, "stack": after.stack, "queued_chips": after.queued, "balance": balance}
+        self.viewers.seat_changed(number)
+        return TopUpResult(queued=not added_now, stack=after.stack, queued_chips=after.queued, balance=balance)
 
-    async def set_sitting_out(self, account_id: int, out: bool) -> dict[str, Any]:
+    async def set_sitting_out(self, account_id: int, out: bool) -> SittingOut:
         number = self._my_seat(account_id)
 
         def work(session: Session) -> None:
@@ -213,10 +225,10 @@ class Cashier:
             self.table.sit_in(number)
             self.seats[number].timeouts = 0
             self.deal_soon(self.settings.between_hands)
-        self.viewers.broadcast({"type": "seat", **self.viewers.seat_info(number, bank=True)})
-        return {"sitting_out": out}
+        self.viewers.seat_changed(number)
+        return SittingOut(sitting_out=out)
 
-    async def join_waiting_list(self, account_id: int, username: str) -> dict[str, Any]:
+    async def join_waiting_list(self, account_id: int, username: str) -> WaitingPlace:
         """Put the account's name on the table's waiting list (the table must be full to it); its place."""
         self._check_open()
         if self.context.seat_of(account_id) is not None or account_id in self.context.arriving.values():
@@ -228,14 +240,14 @@ class Cashier:
         except ValueError as error:
             raise ApiError(409, "limit", str(error)) from None
         self.viewers.resnapshot(account_id)
-        return {"place": place, "waiting": len(self.waiting)}
+        return WaitingPlace(place=place, waiting=len(self.waiting))
 
-    async def leave_waiting_list(self, account_id: int) -> dict[str, Any]:
+    async def leave_waiting_list(self, account_id: int) -> WaitingLeft:
         """Take the account's name off the waiting list (a seat held for it goes to the next name)."""
         was = self.waiting.leave(account_id)
         for account in (account_id, *self.waiting.accounts):  # the others moved up a place
             self.viewers.resnapshot(account)
-        return {"left": was, "waiting": len(self.waiting)}
+        return WaitingLeft(left=was, waiting=len(self.waiting))
 
     def bot_tag(self, tag: str | None) -> str:
         """The bot asked for (``None``: the default), or :class:`ApiError` 400 if the room has none of that name."""
@@ -244,7 +256,7 @@ class Cashier:
             raise ApiError(400, "invalid", f"unknown bot {tag[:40]!r}: choose from {', '.join(self.settings.bot_tags)}")
         return tag
 
-    async def add_bots(self, count: int | None, tag: str) -> dict[str, Any]:
+    async def add_bots(self, count: int | None, tag: str) -> BotsAdded:
         """Seat up to ``count`` bots (every free seat if ``None``) with the minimum buy-in, from the house (``tag``
         checked by :meth:`bot_tag`)."""
         table = self.table
@@ -282,16 +294,16 @@ class Cashier:
                 {"type": "seated", "seat": number, "name": f"Bot {number}", "stack": buy_in, "bot": True}
             )
         self.deal_soon(self.settings.between_hands)
-        return {"seats": placed}
+        return BotsAdded(seats=placed)
 
-    async def remove_bots(self) -> dict[str, Any]:
+    async def remove_bots(self) -> BotsRemoved:
         removed: list[int] = []
         for number, meta in list(self.seats.items()):
             if meta.bot is None:
                 continue
             removed.append(number)
             await self._bot_leaves(number, meta)
-        return {"removed": removed}
+        return BotsRemoved(removed=removed)
 
     async def _bot_leaves(self, number: int, meta: SeatMeta) -> None:
         """A bot leaves: at once between hands (its chips go back to the house), else when the hand is over."""
@@ -304,7 +316,7 @@ class Cashier:
 
             await self.db.run(mark)
             self.table.leave(number)
-            self.viewers.broadcast({"type": "seat", **self.viewers.seat_info(number, bank=True)})
+            self.viewers.seat_changed(number)
             return
         amount = current.stack + current.queued
 
@@ -320,7 +332,7 @@ class Cashier:
             meta.bot.close()
         self.viewers.broadcast({"type": "left", "seat": number, "name": current.name, "cashed_out": amount})
 
-    async def close(self) -> dict[str, Any]:
+    async def close(self) -> CloseResult:
         """Close the table (its creator or an admin asked): no new hand is dealt; at once between hands, or as
         soon as the hand in play is over, every seat is cashed out through the ledger (players to their
         balances, bots to the house), the table is marked closed, and its sockets get ``closed``."""
@@ -334,16 +346,14 @@ class Cashier:
             self.clock.cancel_start()
             self.viewers.broadcast({"type": "closing", "table_id": self.id})
         if self.table.hand is not None:
-            return {"closed": False, "cashed_out": []}
+            return CloseResult(closed=False, cashed_out=[])
         return await self.close_now()
 
-    async def close_now(self) -> dict[str, Any]:
+    async def close_now(self) -> CloseResult:
         """Cash everyone out and close, between hands (on the actor)."""
         assert self.table.hand is None
         seats = [(s, self.seats[s.number]) for s in self.table.occupied]
-        cashed: list[dict[str, Any]] = [
-            {"seat": s.number, "name": s.name, "amount": s.stack + s.queued} for s, _ in seats
-        ]
+        cashed: list[CashOut] = [{"seat": s.number, "name": s.name, "amount": s.stack + s.queued} for s, _ in seats]
 
         def work(session: Session) -> None:
             for seat, meta in seats:
@@ -372,7 +382,7 @@ class Cashier:
         for connection in list(self.viewers.connections):
             connection.close(4410)
         self.on_closed()  # the actor stops after this job
-        return {"closed": True, "cashed_out": cashed}
+        return CloseResult(closed=True, cashed_out=[CashedOut(**c) for c in cashed])
 
     # -- after a hand ----------------------------------------------------------------------------------------
 

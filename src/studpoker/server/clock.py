@@ -14,6 +14,7 @@ from typing import Any
 from ..engine import HandState
 from ..engine.events import Shown
 from .context import SeatMeta, TableContext
+from .protocol import Clock as Left
 
 __all__ = ["Clock"]
 
@@ -37,7 +38,7 @@ class Clock:
 
     # -- the turn ------------------------------------------------------------------------------------------
 
-    def left(self) -> dict[str, float]:
+    def left(self) -> Left:
         """What is left of the clock of the player to act now (action time, then time bank)."""
         seat = self.context.table.actor_seat
         if seat is None:

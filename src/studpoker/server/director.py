@@ -9,10 +9,11 @@ A move is a seat held at the table he goes to, one transaction at the table he l
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
 
 from .errors import ApiError
 from .handle import TableHandle
+from .schemas import PlayerMoved
 
 __all__ = ["Director", "TableFinder"]
 
@@ -31,7 +32,7 @@ class Director:
 
     async def move(
         self, account_id: int, username: str, from_table: int, to_table: int, seat: int | None = None
-    ) -> dict[str, Any]:
+    ) -> PlayerMoved:
         """Move ``account_id`` (``username``) and his chips from ``from_table`` to seat ``seat`` (``None``: the
         first free one) of ``to_table``, between his hands. :class:`ApiError` if the tables are the same or of
         different games, the seat is not free, he does not sit at ``from_table`` or is in its hand: then
@@ -44,7 +45,7 @@ class Director:
         if game["variant"] != other["variant"]:
             raise ApiError(409, "conflict", f"{source.name} and {target.name} do not play the same game")
         held = await target.hold_seat(account_id, username, seat)
-        to_seat = int(held["seat"])
+        to_seat = held.seat
         try:
             left = await source.move_out(account_id, target.id, target.name, to_seat)
         except ApiError:
@@ -53,12 +54,12 @@ class Director:
             await target.move_in(account_id, to_seat)
             raise
         arrived = await target.move_in(account_id, to_seat)
-        return {
-            "account_id": account_id,
-            "from_table": from_table,
-            "from_seat": int(left["seat"]),
-            "to_table": to_table,
-            "seat": to_seat,
-            "stack": int(left["stack"]),
-            "seated": arrived.get("seat") == to_seat,
-        }
+        return PlayerMoved(
+            account_id=account_id,
+            from_table=from_table,
+            from_seat=left.seat,
+            to_table=to_table,
+            seat=to_seat,
+            stack=left.stack,
+            seated=arrived.seat == to_seat,
+        )

@@ -12,6 +12,7 @@ from typing import Any, Protocol
 from .db import TableRow
 from .handle import TableHandle
 from .names import look_alike
+from .protocol import TableSummary
 from .tablehost import TableHost
 
 __all__ = ["Directory", "LocalDirectory"]
@@ -24,7 +25,7 @@ class Directory(Protocol):
         """An open table, to read and to ask things of, or :class:`~studpoker.server.errors.ApiError` 404."""
         ...
 
-    async def table_infos(self) -> list[dict[str, Any]]:
+    async def table_infos(self) -> list[TableSummary]:
         """The lobby: every open table's info, by id."""
         ...
 
@@ -51,7 +52,7 @@ class LocalDirectory:
     async def find_table(self, table_id: int) -> TableHandle:
         return self.host.actor(table_id)
 
-    async def table_infos(self) -> list[dict[str, Any]]:
+    async def table_infos(self) -> list[TableSummary]:
         return [actor.info() for actor in self.host.actors.values()]
 
     async def seats_of(self, account_id: int) -> list[dict[str, Any]]:

@@ -59,6 +59,7 @@ from .messages import (
     decode,
     encode,
 )
+from .protocol import TableSummary
 from .remote import RemoteTable, SocketMessage
 from .remotedirectory import CLAIM_SECONDS, LOBBY_SECONDS, RemoteDirectory
 from .schemas import CreateTable
@@ -77,13 +78,6 @@ CHECK_SECONDS = 2.0
 #: How often a gateway asks again for the default table's bots while no worker holds the table, and for how long.
 DEFAULT_TABLE_RETRY = 2.0
 DEFAULT_TABLE_PATIENCE = 300.0
-
-
-def _forward(name: str) -> Any:
-    """An attribute of the gateway that is its directory's (read and replaced there)."""
-    return property(
-        lambda self: getattr(self.directory, name), lambda self, value: setattr(self.directory, name, value)
-    )
 
 
 @dataclass(eq=False)
@@ -419,17 +413,11 @@ class GatewayRoom:
     async def find_table(self, table_id: int) -> TableHandle:
         return await self.directory.find_table(table_id)
 
-    async def table_infos(self) -> list[JsonObject]:
+    async def table_infos(self) -> list[TableSummary]:
         return await self.directory.table_infos()
 
     async def seats_of(self, account_id: int) -> list[dict[str, Any]]:
         return await self.directory.seats_of(account_id)
-
-    # what tests replace or look at, the directory's
-    _lobby = _forward("_lobby")
-    _build_lobby = _forward("_build_lobby")
-    _cached = _forward("_cached")
-    _from_database = _forward("_from_database")
 
 
 def _any_table(session: Session) -> bool:

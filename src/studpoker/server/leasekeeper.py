@@ -12,7 +12,6 @@ import gc
 import logging
 import time
 from collections.abc import Callable
-from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -25,6 +24,7 @@ from .db import Database, TableRow
 from .lease import FencedDatabase, LeaseLostError, claim, release, renew
 from .lifecycle import Loop, Tasks
 from .messages import Claim, Owner, encode
+from .protocol import VoidedHand
 from .tablehost import TableHost, void_unfinished
 
 __all__ = ["LeaseKeeper"]
@@ -204,7 +204,7 @@ class LeaseKeeper:
         self.generations[table_id] = generation
         fenced = FencedDatabase(self.db, table_id, generation, lambda: self._lose_soon(table_id, generation))
 
-        def work(session: Session) -> tuple[list[tuple[int, dict[str, Any]]], TableRow | None]:
+        def work(session: Session) -> tuple[list[tuple[int, VoidedHand]], TableRow | None]:
             voided = void_unfinished(session, table_id)
             return voided, session.get(TableRow, table_id)
 

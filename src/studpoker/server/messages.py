@@ -53,7 +53,9 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from .clientmessages import MAX_ACTION, ActFields, ActionName, Amount, Hand, Seq, act_fields, show_hand
 from .limits import MAX_CHIPS, MAX_ID, MAX_NAME, json_depth
+from .protocol import SeatState, TableSummary
 
 __all__ = [
     "MAX_ACTION",
@@ -113,8 +115,8 @@ __all__ = [
 #: A JSON object, as ``json.loads`` gives it (what an operation returns, carried by :class:`Answer`).
 JsonObject: TypeAlias = dict[str, JsonValue]
 
-#: The longest action name, chat line, username, session (a token's SHA-256, in hex) and gateway name.
-MAX_ACTION = 20
+#: The longest chat line, username, session (a token's SHA-256, in hex) and gateway name (an action name's:
+#: :data:`~studpoker.server.protocol.MAX_ACTION`).
 MAX_CHAT = 400
 MAX_USERNAME = 40
 MAX_SESSION = 64
@@ -216,23 +218,6 @@ class Snapshot(_Socket):
     """The browser asked for a snapshot (within the current attachment)."""
 
     op: Literal["snapshot"] = "snapshot"
-
-
-#: A player's action as the browser sends it (docs/server-protocol.md, ``act``): the one definition of what is
-#: fit to pass on, for the socket (:func:`act_fields`, :func:`show_hand`) and the bus (:class:`Act`) alike.
-Hand = Id
-Seq = Id
-ActionName = Annotated[str, Field(max_length=MAX_ACTION)]
-Amount = Chips
-
-
-class ActFields(_Message):
-    """The fields of a player's ``act`` (:func:`act_fields`, :func:`show_hand`)."""
-
-    hand: Hand
-    seq: Seq
-    action: ActionName
-    amount: Amount | None = None
 
 
 class Act(_Socket):
@@ -458,35 +443,31 @@ class SessionEnded(_Op):
 class TableEntry(_Message):
     """A table's lobby entry, as its worker writes it to Redis every second (``info:<id>``,
     :func:`studpoker.server.worker.table_entry`) and a gateway reads it (:func:`decode_entry`): the table's info,
-    whose ``id``, ``name`` and ``created_by`` are checked, and its seats."""
+    whose ``id`` and ``created_by`` are checked as ids, and its seats, each as the protocol has them."""
 
-    info: JsonObject
-    seats: Annotated[list[JsonObject], Field(max_length=MAX_ENTRY_SEATS)]
+    info: TableSummary
+    seats: Annotated[list[SeatState], Field(max_length=MAX_ENTRY_SEATS)]
 
     @model_validator(mode="after")
     def _named(self) -> TableEntry:
-        table, name, creator = self.info.get("id"), self.info.get("name"), self.info.get("created_by")
-        if type(table) is not int or not 0 <= table <= MAX_ID:
+        if not 0 <= self.info["id"] <= MAX_ID:
             raise PydanticCustomError("entry", "info.id must be a table's id")
-        if type(name) is not str:
-            raise PydanticCustomError("entry", "info.name must be a string")
-        if creator is not None and (type(creator) is not int or not 0 <= creator <= MAX_ID):
+        creator = self.info["created_by"]
+        if creator is not None and not 0 <= creator <= MAX_ID:
             raise PydanticCustomError("entry", "info.created_by must be an account's id or null")
         return self
 
     @property
     def id(self) -> int:
-        table = self.info["id"]
-        return table if type(table) is int else 0
+        return self.info["id"]
 
     @property
     def name(self) -> str:
-        return str(self.info["name"])
+        return self.info["name"]
 
     @property
     def created_by(self) -> int | None:
-        creator = self.info.get("created_by")
-        return creator if type(creator) is int else None
+        return self.info["created_by"]
 
 
 def decode_entry(text: str) -> TableEntry:
@@ -566,23 +547,3 @@ def _say(error: ValidationError, expected: Kind[Any]) -> str:
     if not where and kind in ("model_type", "model_attributes_type", "dict_type"):
         return f"a message is a JSON object, given {given}"
     return f"{where or 'the message'}: {first['msg']}, given {given}{more}"
-
-
-def act_fields(hand: object, seq: object, action: object, amount: object) -> ActFields | None:
-    """A player's ``act`` if its fields are fit to send to the table (:class:`ActFields`), else ``None``: the one
-    rule for the socket and the bus."""
-    try:
-        return ActFields(hand=hand, seq=seq, action=action, amount=amount)  # type: ignore[arg-type]
-    except ValidationError:
-        return None
-
-
-_HAND: TypeAdapter[int] = TypeAdapter(Hand, config=ConfigDict(strict=True))
-
-
-def show_hand(hand: object) -> int | None:
-    """``hand`` if it is a hand number fit to send to the table (``show``: :class:`Show`'s rule), else ``None``."""
-    try:
-        return _HAND.validate_python(hand)
-    except ValidationError:
-        return None

@@ -28,6 +28,8 @@ from .context import SeatMeta, TableContext
 from .db import SeatRow, TableRow
 from .errors import ApiError
 from .ledger import table_account, transfer
+from .protocol import MovedTo
+from .schemas import Arrived, MovedOut, SeatHeld
 from .viewers import Viewers
 
 __all__ = ["HOLD_SECONDS", "Moves"]
@@ -54,7 +56,7 @@ class Moves:
 
     # -- the table he goes to
 
-    async def hold(self, account_id: int, username: str, seat: int | None) -> dict[str, Any]:
+    async def hold(self, account_id: int, username: str, seat: int | None) -> SeatHeld:
         """Hold ``seat`` (``None``: the first free one) for ``account_id`` moving here: :class:`ApiError` if the
         table is not open, he sits here already, or the seat is not free."""
         context = self.context
@@ -75,9 +77,9 @@ class Moves:
             raise ApiError(409, "conflict", f"{context.name}: {error}") from None
         context.arriving[seat] = account_id
         self.later(HOLD_SECONDS, lambda: self._lapse(seat, account_id))
-        return {"seat": seat}
+        return SeatHeld(seat=seat)
 
-    async def move_in(self, account_id: int, seat: int) -> dict[str, Any]:
+    async def move_in(self, account_id: int, seat: int) -> Arrived:
         """Seat ``account_id`` on ``seat`` from the seat row the table he left wrote (step 3); ``{"seat": None}``
         if there is none (the move did not happen: the hold is let go)."""
         return await self._arrive(seat, account_id)
@@ -87,7 +89,7 @@ class Moves:
         if self.context.arriving.get(seat) == account_id:
             await self._arrive(seat, account_id)
 
-    async def _arrive(self, seat: int, account_id: int) -> dict[str, Any]:
+    async def _arrive(self, seat: int, account_id: int) -> Arrived:
         context = self.context
         table_id = context.id
 
@@ -98,9 +100,9 @@ class Moves:
         if context.arriving.get(seat) == account_id:
             del context.arriving[seat]
         if row is None or row.account_id != account_id:
-            return {"seat": None, "stack": 0}
+            return Arrived(seat=None, stack=0)
         if context.seat_of(account_id) == seat:  # seated already (the hold lapsed first)
-            return {"seat": seat, "stack": context.table.seat(seat).stack}
+            return Arrived(seat=seat, stack=context.table.seat(seat).stack)
         context.table.seat_moved(row.name, row.stack, seat)
         if row.sitting_out:
             context.table.sit_out(seat)
@@ -109,11 +111,11 @@ class Moves:
         self.viewers.broadcast({"type": "seated", "seat": seat, "name": row.name, "stack": row.stack, "bot": False})
         self.viewers.resnapshot(account_id)
         self.deal_soon(context.settings.between_hands)
-        return {"seat": seat, "stack": row.stack}
+        return Arrived(seat=seat, stack=row.stack)
 
     # -- the table he leaves
 
-    async def move_out(self, account_id: int, to_table: int, to_name: str, to_seat: int) -> dict[str, Any]:
+    async def move_out(self, account_id: int, to_table: int, to_name: str, to_seat: int) -> MovedOut:
         """Move ``account_id``'s seat and chips to seat ``to_seat`` of table ``to_table`` (named ``to_name``) in one
         transaction (step 2): :class:`ApiError` if he does not sit here, is in the hand in play, or the other
         table is closed, of the other kind of chips, or its seat is taken; then nothing has moved."""
@@ -163,7 +165,7 @@ class Moves:
             raise ApiError(409, "conflict", f"seat {to_seat} at {to_name} was just taken") from None
         table.leave(number)
         del context.seats[number]
-        moved = {"table": to_table, "name": to_name, "seat": to_seat}
+        moved: MovedTo = {"table": to_table, "name": to_name, "seat": to_seat}
         self.viewers.broadcast({"type": "left", "seat": number, "name": seat.name, "cashed_out": 0, "moved_to": moved})
         self.viewers.resnapshot(account_id)
-        return {"seat": number, "stack": amount}
+        return MovedOut(seat=number, stack=amount)

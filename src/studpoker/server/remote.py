@@ -8,10 +8,14 @@ operation as a typed :data:`~studpoker.server.messages.Operation` whose answer i
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
-from typing import Protocol
+from typing import Protocol, TypeVar
+
+from pydantic import BaseModel, ValidationError
 
 from .connection import Connection
+from .errors import ApiError
 from .messages import (
     Act,
     AddBots,
@@ -34,8 +38,25 @@ from .messages import (
     TopUp,
     ToWorker,
 )
+from .protocol import SeatState, TableSummary
+from .schemas import (
+    Arrived,
+    BotsAdded,
+    BotsRemoved,
+    CloseResult,
+    LeaveResult,
+    MovedOut,
+    SeatHeld,
+    SitResult,
+    SittingOut,
+    TopUpResult,
+    WaitingLeft,
+    WaitingPlace,
+)
 
 __all__ = ["RemoteTable", "SocketMessage", "TableLink"]
+
+log = logging.getLogger("studpoker.server")
 
 #: A message about one of a gateway's sockets, given the gateway, the socket's number and its attachment.
 SocketMessage = Callable[[str, int, int], ToWorker]
@@ -54,6 +75,21 @@ class TableLink(Protocol):
     async def call(self, table_id: int, operation: Operation) -> JsonObject: ...
 
 
+Result = TypeVar("Result", bound=BaseModel)
+
+
+def _result(model: type[Result], ok: JsonObject) -> Result:
+    """A worker's answer as what the operation returns; a worker's answer that is not one is a bad gateway (502),
+    logged, never a traceback for the client."""
+    try:
+        return model.model_validate(ok, strict=True)
+    except ValidationError as error:
+        log.error("a worker answered %s with %s", model.__name__, str(error)[:400])
+        raise ApiError(
+            502, "bad_gateway", "the table's server gave an answer that makes no sense (it is logged)"
+        ) from None
+
+
 class RemoteTable:
     """A table on a gateway: read from the lobby cache, everything else sent to its worker."""
 
@@ -64,11 +100,15 @@ class RemoteTable:
         self.name: str = entry.name
         self.created_by: int | None = entry.created_by
 
-    def info(self) -> JsonObject:
-        return dict(self.entry.info)
+    def info(self) -> TableSummary:
+        return self.entry.info
 
-    def seats_info(self, *, bank: bool = False) -> list[JsonObject]:
-        return [{k: v for k, v in seat.items() if bank or k != "time_bank"} for seat in self.entry.seats]
+    def seats_info(self, *, bank: bool = False) -> list[SeatState]:
+        seats = [SeatState(**seat) for seat in self.entry.seats]  # copies: the entry is shared
+        if not bank:
+            for seat in seats:
+                seat.pop("time_bank", None)
+        return seats
 
     # -- the socket
 
@@ -95,39 +135,49 @@ class RemoteTable:
 
     # -- HTTP operations, done by the worker
 
-    async def sit(self, account_id: int, username: str, buy_in: int, seat: int | None) -> JsonObject:
-        return await self.room.call(self.id, Sit(account_id=account_id, username=username, buy_in=buy_in, seat=seat))
+    async def _ask(self, model: type[Result], operation: Operation) -> Result:
+        return _result(model, await self.room.call(self.id, operation))
 
-    async def leave(self, account_id: int) -> JsonObject:
-        return await self.room.call(self.id, Leave(account_id=account_id))
+    async def sit(self, account_id: int, username: str, buy_in: int, seat: int | None) -> SitResult:
+        return _result(
+            SitResult,
+            await self.room.call(self.id, Sit(account_id=account_id, username=username, buy_in=buy_in, seat=seat)),
+        )
 
-    async def top_up(self, account_id: int, amount: int) -> JsonObject:
-        return await self.room.call(self.id, TopUp(account_id=account_id, amount=amount))
+    async def leave(self, account_id: int) -> LeaveResult:
+        return await self._ask(LeaveResult, Leave(account_id=account_id))
 
-    async def set_sitting_out(self, account_id: int, out: bool) -> JsonObject:
-        return await self.room.call(self.id, SetSittingOut(account_id=account_id, out=out))
+    async def top_up(self, account_id: int, amount: int) -> TopUpResult:
+        return await self._ask(TopUpResult, TopUp(account_id=account_id, amount=amount))
 
-    async def join_waiting_list(self, account_id: int, username: str) -> JsonObject:
-        return await self.room.call(self.id, JoinWaitingList(account_id=account_id, username=username))
+    async def set_sitting_out(self, account_id: int, out: bool) -> SittingOut:
+        return await self._ask(SittingOut, SetSittingOut(account_id=account_id, out=out))
 
-    async def leave_waiting_list(self, account_id: int) -> JsonObject:
-        return await self.room.call(self.id, LeaveWaitingList(account_id=account_id))
+    async def join_waiting_list(self, account_id: int, username: str) -> WaitingPlace:
+        return _result(
+            WaitingPlace, await self.room.call(self.id, JoinWaitingList(account_id=account_id, username=username))
+        )
 
-    async def add_bots(self, count: int | None, tag: str | None) -> JsonObject:
-        return await self.room.call(self.id, AddBots(count=count, tag=tag))
+    async def leave_waiting_list(self, account_id: int) -> WaitingLeft:
+        return await self._ask(WaitingLeft, LeaveWaitingList(account_id=account_id))
 
-    async def remove_bots(self) -> JsonObject:
-        return await self.room.call(self.id, RemoveBots())
+    async def add_bots(self, count: int | None, tag: str | None) -> BotsAdded:
+        return await self._ask(BotsAdded, AddBots(count=count, tag=tag))
 
-    async def close(self) -> JsonObject:
-        return await self.room.call(self.id, CloseTable())
+    async def remove_bots(self) -> BotsRemoved:
+        return await self._ask(BotsRemoved, RemoveBots())
 
-    async def hold_seat(self, account_id: int, username: str, seat: int | None) -> JsonObject:
-        return await self.room.call(self.id, HoldSeat(account_id=account_id, username=username, seat=seat))
+    async def close(self) -> CloseResult:
+        return await self._ask(CloseResult, CloseTable())
 
-    async def move_out(self, account_id: int, to_table: int, to_name: str, to_seat: int) -> JsonObject:
+    async def hold_seat(self, account_id: int, username: str, seat: int | None) -> SeatHeld:
+        return _result(
+            SeatHeld, await self.room.call(self.id, HoldSeat(account_id=account_id, username=username, seat=seat))
+        )
+
+    async def move_out(self, account_id: int, to_table: int, to_name: str, to_seat: int) -> MovedOut:
         operation = MoveOut(account_id=account_id, to_table=to_table, to_name=to_name, to_seat=to_seat)
-        return await self.room.call(self.id, operation)
+        return await self._ask(MovedOut, operation)
 
-    async def move_in(self, account_id: int, seat: int) -> JsonObject:
-        return await self.room.call(self.id, MoveIn(account_id=account_id, seat=seat))
+    async def move_in(self, account_id: int, seat: int) -> Arrived:
+        return await self._ask(Arrived, MoveIn(account_id=account_id, seat=seat))

@@ -27,8 +27,9 @@ from .config import Settings
 from .db import Database, LeaseRow, SeatRow, TableRow
 from .errors import ApiError
 from .handle import TableHandle
-from .messages import BadMessage, Claim, JsonObject, TableEntry, decode_entry, encode
+from .messages import BadMessage, Claim, TableEntry, decode_entry, encode
 from .names import look_key, name_key
+from .protocol import SeatState, TableSummary
 from .remote import RemoteTable, TableLink
 from .tablehost import hands_played, rules_of
 
@@ -51,7 +52,7 @@ class RemoteDirectory:
         self.db = db
         self.bus = bus
         self.link = link  # the gateway: what a RemoteTable asks of its worker goes through it
-        self._lobby: tuple[float, list[JsonObject]] = (-LOBBY_SECONDS, [])
+        self._lobby: tuple[float, list[TableSummary]] = (-LOBBY_SECONDS, [])
         self._lobby_lock = asyncio.Lock()
         self._lobby_entries: dict[int, TableEntry] = {}  # the lobby's entries read from the database
 
@@ -62,7 +63,7 @@ class RemoteDirectory:
             # many ask) says whether the table is open at all, and holds the entries it read from the database. A
             # client asking for made-up or closed tables (HTTP or socket, no login needed) costs the database
             # nothing more, as in the embedded room, where this is a lookup in memory.
-            if table_id not in {info.get("id") for info in await self.table_infos()}:
+            if table_id not in {info["id"] for info in await self.table_infos()}:
                 raise ApiError(404, "not_found", f"there is no open table {table_id}")
             entry = self._lobby_entries.get(table_id)
         if entry is None:
@@ -105,7 +106,7 @@ class RemoteDirectory:
                 info = table_info(
                     row, rules, settings, seats_taken=len(seats), hands_played=count, pots=pots, playing=False
                 )
-                seat_list: list[JsonObject] = [
+                seat_list: list[SeatState] = [
                     {
                         "seat": s.seat,
                         "name": s.name,
@@ -123,7 +124,7 @@ class RemoteDirectory:
 
         return await self.db.run(work)
 
-    async def table_infos(self) -> list[JsonObject]:
+    async def table_infos(self) -> list[TableSummary]:
         """The lobby, built at most once every :data:`LOBBY_SECONDS` however many ask (one request builds it, the
         others wait for it): a client hammering ``GET /api/tables`` costs the database nothing more."""
         async with self._lobby_lock:
@@ -133,7 +134,7 @@ class RemoteDirectory:
                 self._lobby = (time.monotonic(), tables)
         return tables
 
-    async def _build_lobby(self) -> list[JsonObject]:
+    async def _build_lobby(self) -> list[TableSummary]:
         ids = await self.db.run(
             lambda s: list(
                 s.scalars(select(TableRow.id).where(TableRow.status != "closed").order_by(TableRow.id)).all()

@@ -30,6 +30,7 @@ from .directory import LocalDirectory
 from .front import Front
 from .handle import TableHandle
 from .lifecycle import Lifecycle, Step, freeze_startup_objects, warm_up
+from .protocol import TableSummary, VoidedHand
 from .schemas import CreateTable
 from .sockets import LOGGED_OUT, Sockets
 from .tablehost import VOIDED_KEPT, TableHost, hands_played, rules_of, signed_rules, void_unfinished
@@ -114,7 +115,7 @@ class Room:
         return self.host.actors
 
     @property
-    def voided(self) -> dict[int, deque[dict[str, Any]]]:
+    def voided(self) -> dict[int, deque[VoidedHand]]:
         return self.host.voided
 
     def forget(self, table_id: int) -> None:
@@ -131,7 +132,7 @@ class Room:
     async def find_table(self, table_id: int) -> TableHandle:
         return await self.directory.find_table(table_id)
 
-    async def table_infos(self) -> list[dict[str, Any]]:
+    async def table_infos(self) -> list[TableSummary]:
         return await self.directory.table_infos()
 
     async def seats_of(self, account_id: int) -> list[dict[str, Any]]:

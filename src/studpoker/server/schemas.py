@@ -515,6 +515,26 @@ class MovePlayer(_Request):
     seat: SeatNumber | None = Field(None, description="the lowest free seat if left out")
 
 
+class SeatHeld(BaseModel):
+    """A move's first step: the seat the table it goes to holds for the player."""
+
+    seat: int
+
+
+class MovedOut(BaseModel):
+    """A move's second step: the seat the player left and the chips he took with him."""
+
+    seat: int
+    stack: int
+
+
+class Arrived(BaseModel):
+    """A move's last step: the seat the player took (``None``: none, the hold was let go) and his stack."""
+
+    seat: int | None
+    stack: int
+
+
 class PlayerMoved(BaseModel):
     account_id: int
     from_table: int

@@ -1,4 +1,4 @@
-"""The table WebSocket, ``/ws/table/{id}`` (docs/server-protocol.md): who it speaks for, what it may send.
+"""The table WebSocket, ``/ws/table/{id}`` (docs/server-clientmessages.md): who it speaks for, what it may send.
 
 A handshake that carries the session cookie and an ``Origin`` is accepted only from the room's own pages (no
 same-origin policy protects WebSockets, and SameSite=Lax does not cover other origins of the same site); the
@@ -9,22 +9,18 @@ bounded (size, rate, nesting, field types and sizes) before the table's actor se
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import json
 import re
 import time
-from typing import Any
 
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from . import messages, wire
+from . import clientmessages, wire
 from .auth import COOKIE, who_for_token
 from .chat import ChatRefusedError, clean_text
 from .connection import Connection, merge_batches
 from .errors import ApiError
 from .front import CardRoom
-from .limits import MAX_JSON_DEPTH, json_depth
 from .security import origin_key, same_origin
 
 __all__ = ["router"]
@@ -106,10 +102,10 @@ async def _serve_socket(websocket: WebSocket, room: CardRoom, table_id: str) -> 
     last_snapshot, snapshot_due = -SNAPSHOT_INTERVAL, False
     try:
         while not connection.closed:
-            message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
+            frame = await websocket.receive()
+            if frame["type"] == "websocket.disconnect":
                 break
-            text = message.get("text")
+            text = frame.get("text")
             if text is None:
                 _refuse(connection, "bad_json", "frames must be JSON text", 1008)
                 break
@@ -123,23 +119,17 @@ async def _serve_socket(websocket: WebSocket, room: CardRoom, table_id: str) -> 
             if count > settings.max_messages_per_second:
                 connection.push(wire.encode(wire.error("rate_limited", "too many messages: slow down")))
                 continue
-            data: Any = None
-            if json_depth(text) <= MAX_JSON_DEPTH:
-                with contextlib.suppress(ValueError, RecursionError):
-                    data = json.loads(text)
-            if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-                _refuse(
-                    connection,
-                    "bad_json",
-                    f'a message is a JSON object with a "type", nested at most {MAX_JSON_DEPTH} deep,'
-                    ' e.g. {"type":"ping"}',
-                    1008,
-                )
-                break
-            kind = data["type"]
-            if kind == "ping":
+            message = clientmessages.decode(text)  # what it asks, or why not (docs/server-clientmessages.md)
+            if isinstance(message, clientmessages.Refused):
+                if message.close is not None:
+                    _refuse(connection, message.code, message.message, message.close)
+                    break
+                connection.push(wire.encode(wire.error(message.code, message.message)))
+            elif isinstance(message, clientmessages.Act):
+                await actor.act(connection, message.hand, message.seq, message.action, message.amount)
+            elif isinstance(message, clientmessages.Ping):
                 connection.push(wire.encode({"type": "pong"}))
-            elif kind == "snapshot":
+            elif isinstance(message, clientmessages.AskSnapshot):
                 # at most one snapshot a second per socket (a snapshot is the largest frame and the costliest to
                 # build); asks in between are answered once, when the second is over
                 if not snapshot_due:
@@ -153,39 +143,17 @@ async def _serve_socket(websocket: WebSocket, room: CardRoom, table_id: str) -> 
                             actor.resend_snapshot(connection)
 
                     asyncio.get_running_loop().call_later(wait, _resend)
-            elif kind == "act":
-                hand, seq, action, amount = data.get("hand"), data.get("seq"), data.get("action"), data.get("amount")
-                # the bus's rule for an act (messages.ActFields), so that what passes here is never dropped there
-                fields = messages.act_fields(hand, seq, action, amount)
-                if fields is None:
-                    connection.push(
-                        wire.encode(
-                            wire.error(
-                                "bad_message",
-                                'act needs integers "hand" and "seq", an "action" name and an integer "amount"',
-                            )
-                        )
-                    )
-                    continue
-                await actor.act(connection, fields.hand, fields.seq, fields.action, fields.amount)
-            elif kind == "show":
-                hand = messages.show_hand(data.get("hand"))
-                if hand is None:
-                    connection.push(wire.encode(wire.error("bad_message", 'show needs the integer "hand" to show')))
-                    continue
-                await actor.show(connection, hand)
-            elif kind == "chat":
-                if connection.account_id is None:
-                    connection.push(wire.encode(wire.error("not_logged_in", "sign in to chat")))
-                    continue
+            elif isinstance(message, clientmessages.Show):
+                await actor.show(connection, message.hand)
+            elif connection.account_id is None:  # a chat line
+                connection.push(wire.encode(wire.error("not_logged_in", "sign in to chat")))
+            else:
                 try:
-                    line = clean_text(data.get("text"))
+                    line = clean_text(message.text)
                 except ChatRefusedError as refused:
                     connection.push(wire.encode(wire.error(refused.code, str(refused))))
                     continue
                 actor.chat(connection, line)
-            else:
-                connection.push(wire.encode(wire.error("unknown_type", f"unknown message type {kind[:40]!r}")))
     except WebSocketDisconnect:
         pass
     finally:

@@ -28,6 +28,7 @@ from .context import SeatMeta
 from .db import Database, HandRow, Runner, SeatRow, TableRow, utcnow
 from .errors import ApiError
 from .ledger import cash_out_kind, purse, table_account, transfer
+from .protocol import HandSeat, VoidedHand
 
 __all__ = ["VOIDED_KEPT", "TableHost", "hands_played", "rules_of", "signed_rules", "void_unfinished"]
 
@@ -54,13 +55,13 @@ def signed_rules(preset: str, variant: Variant | str, *stakes: int, **options: A
         return Rules.from_preset(preset, variant, *stakes, **options)
 
 
-def void_unfinished(session: Session, table_id: int | None = None) -> list[tuple[int, dict[str, Any]]]:
+def void_unfinished(session: Session, table_id: int | None = None) -> list[tuple[int, VoidedHand]]:
     """Void every hand left ``playing`` (the server stopped during it), of every table or of ``table_id`` (a
     table worker taking a table over): the seat rows still hold the stacks from before the hand, so each player
     gets back what he put in; queued top-ups join the stacks, players who asked to leave are cashed out. Returns
     each hand voided as ``(table id, the snapshot's voided entry)``: ``{"hand", "at", "players": [{"seat",
     "name", "stack"}]}``, ``stack`` being the stack given back."""
-    voided: list[tuple[int, dict[str, Any]]] = []
+    voided: list[tuple[int, VoidedHand]] = []
     playing = select(HandRow).where(HandRow.status == "playing")
     seats = select(SeatRow)
     if table_id is not None:
@@ -81,7 +82,9 @@ def void_unfinished(session: Session, table_id: int | None = None) -> list[tuple
                 hand_number=hand.number,
                 memo=f"hand {hand.number} voided: seat {player['seat']} gets back its stack of {player['start']}",
             )
-        players = [{"seat": int(p["seat"]), "name": str(p["name"]), "stack": int(p["start"])} for p in hand.players]
+        players: list[HandSeat] = [
+            {"seat": int(p["seat"]), "name": str(p["name"]), "stack": int(p["start"])} for p in hand.players
+        ]
         at = now.replace(microsecond=0).isoformat() + "Z"
         voided.append((hand.table_id, {"hand": hand.number, "at": at, "players": players}))
     training = set(session.scalars(select(TableRow.id).where(TableRow.training.is_(True))).all())
@@ -121,9 +124,9 @@ class TableHost:
         self.on_forget = on_forget  # told of a table that closed, once its actor has left
         self.actors: dict[int, TableActor] = {}
         #: per table, the hands voided when this process started or took it (the newest last, at most VOIDED_KEPT)
-        self.voided: dict[int, deque[dict[str, Any]]] = {}
+        self.voided: dict[int, deque[VoidedHand]] = {}
 
-    def remember_voided(self, voided: list[tuple[int, dict[str, Any]]], why: str) -> None:
+    def remember_voided(self, voided: list[tuple[int, VoidedHand]], why: str) -> None:
         """Keep the hands just voided for the tables' snapshots, and log each (``why``: what cut it short)."""
         for table_id, entry in voided:
             self.voided.setdefault(table_id, deque(maxlen=VOIDED_KEPT)).append(entry)

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from ..engine import Rules
 from . import wire
 from .limits import MAX_SHOWDOWN_SECONDS
+from .protocol import TableSummary
 
 if TYPE_CHECKING:
     from .config import Settings
@@ -52,7 +53,7 @@ def table_info(
     pots: Iterable[int],
     playing: bool,
     waiting: int = 0,
-) -> dict[str, Any]:
+) -> TableSummary:
     """The table object of the API (``TableInfo``), for an actor or, on a gateway, from a table's row."""
     pots = list(pots)
     return {
@@ -70,7 +71,7 @@ def table_info(
         "stakes_text": wire.stakes_text(rules),
         "min_buy_in": rules.min_buy_in,
         "max_buy_in": rules.max_buy_in,
-        "max_seats": rules.max_seats,
+        "max_seats": rules.max_seats or 0,  # never None: the rules fill it in from the game
         "seats_taken": seats_taken,
         "hands_played": hands_played,
         "average_pot": round(sum(pots) / len(pots)) if pots else 0,

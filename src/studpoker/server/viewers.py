@@ -13,6 +13,8 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from pydantic import TypeAdapter, ValidationError
+
 from ..engine import HandState
 from ..engine.codec import view_to_json
 from ..engine.events import ActionTaken, CardDealt, Event
@@ -20,9 +22,12 @@ from . import chat, wire
 from .clock import Clock
 from .connection import Connection
 from .context import TableContext
+from .protocol import ChatLine, HandNow, SeatState, Snapshot, TableSummary, ToBrowser, VoidedHand, You, YourTurn
 from .waitlist import WaitingList
 
 __all__ = ["Viewers"]
+
+_CHAT_LINE: TypeAdapter[ChatLine] = TypeAdapter(ChatLine)
 
 
 class Viewers:
@@ -35,8 +40,8 @@ class Viewers:
         context: TableContext,
         clock: Clock,
         waiting: WaitingList,
-        info: Callable[[], dict[str, Any]],
-        voided: Callable[[], Iterable[dict[str, Any]]],
+        info: Callable[[], TableSummary],
+        voided: Callable[[], Iterable[VoidedHand]],
     ) -> None:
         self.context = context
         self.clock = clock
@@ -45,17 +50,20 @@ class Viewers:
         self.voided = voided
         self.connections: set[Connection] = set()
         # chat: the last chat.HISTORY lines (the books save them with each hand and when the table changes worker)
-        self.chat_log: deque[dict[str, Any]] = deque(maxlen=chat.HISTORY)
+        self.chat_log: deque[ChatLine] = deque(maxlen=chat.HISTORY)
         self.chat_id = 0
         self.chat_limiter = chat.ChatLimiter()
 
     def restore_chat(self, lines: Iterable[Any]) -> None:
         """The chat's last lines as the table saved them (a table loaded again): its history, and the numbering of
-        the lines goes on after theirs."""
-        for line in lines:
-            if isinstance(line, dict) and line.get("type") == "chat" and type(line.get("id")) is int:
-                self.chat_log.append(line)
-                self.chat_id = max(self.chat_id, line["id"])
+        the lines goes on after theirs. A line that is not a ``chat`` message is left out."""
+        for saved in lines:
+            try:
+                line = _CHAT_LINE.validate_python(saved)
+            except ValidationError:
+                continue
+            self.chat_log.append(line)
+            self.chat_id = max(self.chat_id, line["id"])
 
     # -- who ---------------------------------------------------------------------------------------------
 
@@ -69,10 +77,10 @@ class Viewers:
 
     # -- what ------------------------------------------------------------------------------------------------
 
-    def seat_info(self, number: int, *, bank: bool = False) -> dict[str, Any]:
+    def seat_info(self, number: int, *, bank: bool = False) -> SeatState:
         seat = self.context.table.seat(number)
         meta = self.context.seats[number]
-        out: dict[str, Any] = {
+        out: SeatState = {
             "seat": number,
             "name": seat.name,
             "stack": seat.stack,
@@ -86,32 +94,35 @@ class Viewers:
             out["time_bank"] = round(meta.time_bank, 2)
         return out
 
-    def seats_info(self, *, bank: bool = False) -> list[dict[str, Any]]:
+    def seat_changed(self, number: int) -> None:
+        """Tell everyone seat ``number``'s state now (``seat``, its time bank too)."""
+        state = self.seat_info(number, bank=True)
+        self.broadcast({"type": "seat", **state})
+
+    def seats_info(self, *, bank: bool = False) -> list[SeatState]:
         return [self.seat_info(s.number, bank=bank) for s in self.context.table.occupied]
 
-    def waiting_of(self, account_id: int) -> dict[str, Any]:
+    def you(self, account_id: int) -> You:
         """``waiting``: the account's place on the waiting list (``None``: not on it); ``offer``: the seat held
         for it and the seconds left to take it (``None``: none)."""
         offer = self.waiting.offer_of(account_id)
         left = 0.0 if offer is None else max(0.0, offer.until - self.clock.now())
-        held = None if offer is None else {"seat": offer.seat, "seconds": round(left, 1)}
-        return {"waiting": self.waiting.place(account_id), "offer": held}
+        return {
+            "account_id": account_id,
+            "username": None,
+            "seat": self.context.seat_of(account_id),
+            "waiting": self.waiting.place(account_id),
+            "offer": None if offer is None else {"seat": offer.seat, "seconds": round(left, 1)},
+        }
 
-    def snapshot(self, connection: Connection) -> dict[str, Any]:
+    def snapshot(self, connection: Connection) -> Snapshot:
         """The full state for one connection (what its seat may see)."""
         context, table = self.context, self.context.table
-        seat = context.seat_of(connection.account_id)
-        you = (
-            None
-            if connection.account_id is None
-            else {
-                "account_id": connection.account_id,
-                "username": connection.username,
-                "seat": seat,
-                **self.waiting_of(connection.account_id),
-            }
-        )
-        hand: dict[str, Any] | None = None
+        you: You | None = None
+        if connection.account_id is not None:
+            you = self.you(connection.account_id)
+            you["username"] = connection.username
+        hand: HandNow | None = None
         state = table.hand
         if state is not None:
             view = state.view(self.viewer(connection))
@@ -141,7 +152,7 @@ class Viewers:
             "voided": list(self.voided()),
         }
 
-    def your_turn(self) -> dict[str, Any]:
+    def your_turn(self) -> YourTurn:
         """``your_turn`` for the player to act: his legal actions and what they cost."""
         table = self.context.table
         state = table.hand
@@ -178,7 +189,7 @@ class Viewers:
             connection.push(wire.encode(problem))
             return
         self.chat_id += 1
-        line = {
+        line: ChatLine = {
             "type": "chat",
             "id": self.chat_id,
             "account_id": account,
@@ -192,12 +203,12 @@ class Viewers:
 
     # -- sending ---------------------------------------------------------------------------------------
 
-    def broadcast(self, message: dict[str, Any]) -> None:
+    def broadcast(self, message: ToBrowser) -> None:
         text = wire.encode(message)
         for connection in self.connections:
             connection.push(text)
 
-    def send_account(self, account_id: int | None, message: dict[str, Any]) -> None:
+    def send_account(self, account_id: int | None, message: ToBrowser) -> None:
         text = wire.encode(message)
         for connection in self.connections:
             if account_id is not None and connection.account_id == account_id:

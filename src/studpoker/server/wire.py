@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from typing import Any
+
+from typing_extensions import TypedDict
 
 from ..cards import Card
 from ..engine import HandState, View, action_words, describe_hand
-from ..engine.codec import action_to_json, card_to_json
+from ..engine.codec import card_to_json
 from ..engine.dealer import dealer_lines
 from ..engine.events import (
     ActionTaken,
@@ -30,6 +31,17 @@ from ..engine.events import (
 from ..engine.rules import Rules, Variant
 from ..engine.words import best_five
 from ..evaluation import evaluate_high, evaluate_low8, evaluate_razz
+from .protocol import (
+    ActionMessage,
+    Dealer,
+    Dealt,
+    DealtCard,
+    Error,
+    Legal,
+    Pot,
+    Showdown,
+    ToBrowser,
+)
 
 __all__ = [
     "betting",
@@ -50,13 +62,23 @@ __all__ = [
 _ENCODER = json.JSONEncoder(separators=(",", ":"), check_circular=False)
 
 
-def encode(message: dict[str, Any]) -> str:
+def encode(message: ToBrowser) -> str:
     """One message as compact JSON text (one WebSocket frame)."""
     return _ENCODER.encode(message)
 
 
-def error(code: str, message: str, **fields: Any) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": message, **fields}
+def error(
+    code: str, message: str, *, hand: int | None = None, seq: int | None = None, retry_after: float | None = None
+) -> Error:
+    """An ``error`` message: the request refused, and the turn it named or when to try again."""
+    out = Error(type="error", code=code, message=message)
+    if hand is not None:
+        out["hand"] = hand
+    if seq is not None:
+        out["seq"] = seq
+    if retry_after is not None:
+        out["retry_after"] = retry_after
+    return out
 
 
 def stakes_text(rules: Rules) -> str:
@@ -69,21 +91,20 @@ def stakes_text(rules: Rules) -> str:
 
 def event_messages(
     events: Iterable[Event], view: View, seats: Sequence[int], hand: int, seqs: Sequence[int], auto: set[int]
-) -> list[dict[str, Any]]:
+) -> list[ToBrowser]:
     """The messages for a run of one viewer's events (``view``: that viewer's view after them): ``seats[p]`` is
     player ``p``'s seat, ``seqs`` the turn number of each ``ActionTaken`` in the run (in order), ``auto`` the turn
     numbers the server played for a player whose clock ran out."""
-    out: list[dict[str, Any]] = []
-    dealt: dict[str, Any] | None = None
+    out: list[ToBrowser] = []
+    dealt: Dealt | None = None
     actions = iter(seqs)
     for event in events:
         if isinstance(event, CardDealt):
             if dealt is None or dealt["street"] != event.street:
                 dealt = {"type": "dealt", "hand": hand, "street": event.street, "cards": []}
                 out.append(dealt)
-            dealt["cards"].append(
-                {"seat": seats[event.player], "card": card_to_json(event.card), "face_up": event.face_up}
-            )
+            card: DealtCard = {"seat": seats[event.player], "card": card_to_json(event.card), "face_up": event.face_up}
+            dealt["cards"].append(card)
             continue
         dealt = None
         if isinstance(event, AntePosted):
@@ -100,20 +121,22 @@ def event_messages(
             out.append({"type": "street", "hand": hand, "street": event.street})
         elif isinstance(event, ActionTaken):
             seq = next(actions)
-            out.append(
-                {
-                    "type": "action",
-                    "hand": hand,
-                    "seq": seq,
-                    "seat": seats[event.player],
-                    **action_to_json(event.action),
-                    "added": event.added,
-                    "label": action_words(event.action, event.added),
-                    "all_in": event.all_in,
-                    "street": event.street,
-                    "auto": seq in auto,
-                }
-            )
+            acted: ActionMessage = {
+                "type": "action",
+                "hand": hand,
+                "seq": seq,
+                "seat": seats[event.player],
+                "action": event.action.kind.value,
+                "amount": event.action.amount,
+                "added": event.added,
+                "label": action_words(event.action, event.added),
+                "all_in": event.all_in,
+                "street": event.street,
+                "auto": seq in auto,
+            }
+            if event.action.cards:
+                acted["cards"] = [str(c) for c in event.action.cards]
+            out.append(acted)
         elif isinstance(event, Returned):
             out.append({"type": "returned", "hand": hand, "seat": seats[event.player], "amount": event.amount})
         elif isinstance(event, Shown):
@@ -122,17 +145,7 @@ def event_messages(
             down = len(cards) - len(view.players[event.player].up)
             # the engine's words for the hand (a community card plays for everyone)
             community = (view.community,) if view.community is not None else ()
-            out.append(
-                {
-                    "type": "showdown",
-                    "hand": hand,
-                    "seat": seats[event.player],
-                    "down": cards[:down],
-                    "up": cards[down:],
-                    "description": describe_hand(event.cards + community, view.variant),
-                    **shown_hand(event.cards + community, view.variant),
-                }
-            )
+            out.append(_showdown(hand, seats[event.player], cards, down, event.cards + community, view.variant))
         elif isinstance(event, Mucked):
             out.append({"type": "muck", "hand": hand, "seat": seats[event.player]})
         elif isinstance(event, Awarded):
@@ -154,7 +167,36 @@ def event_messages(
     return out
 
 
-def shown_hand(cards: Sequence[Card | None], variant: Variant) -> dict[str, Any]:
+def _showdown(
+    hand: int, seat: int, cards: list[str | None], down: int, known: Sequence[Card | None], variant: Variant
+) -> Showdown:
+    """A ``showdown`` message: ``cards`` shown (the first ``down`` of them face down), ``known`` the cards that
+    make the hand (with a community card that plays for everyone)."""
+    played = shown_hand(known, variant)
+    return {
+        "type": "showdown",
+        "hand": hand,
+        "seat": seat,
+        "down": cards[:down],
+        "up": cards[down:],
+        "description": describe_hand(known, variant),
+        "best": played["best"],
+        "low": played["low"],
+        "high_description": played["high_description"],
+        "low_description": played["low_description"],
+    }
+
+
+class ShownHand(TypedDict):
+    """What a shown hand plays: the fields :func:`shown_hand` adds to a ``showdown`` message."""
+
+    best: list[str]
+    low: list[str] | None
+    high_description: str | None
+    low_description: str | None
+
+
+def shown_hand(cards: Sequence[Card | None], variant: Variant) -> ShownHand:
     """What a shown hand plays (the ``showdown`` message's ``best``, ``low``, ``high_description`` and
     ``low_description``), by the engine's evaluation of its known cards (a community card among them when one
     was turned): ``best`` the five cards of the high hand (razz: of the razz low), ``low`` the five cards of the
@@ -169,7 +211,7 @@ def shown_hand(cards: Sequence[Card | None], variant: Variant) -> dict[str, Any]
     """
     high, low = best_five(cards, variant)
     known = [c for c in cards if c is not None]
-    out: dict[str, Any] = {
+    out: ShownHand = {
         "best": [str(c) for c in high],
         "low": None,
         "high_description": None,
@@ -188,7 +230,17 @@ def shown_hand(cards: Sequence[Card | None], variant: Variant) -> dict[str, Any]
     return out
 
 
-def betting(state: HandState) -> dict[str, Any]:
+class Betting(TypedDict):
+    """The street's raises and the cap: the fields :func:`betting` adds to ``pot``, ``your_turn`` and a snapshot's
+    hand."""
+
+    raises: int
+    raise_cap: int | None
+    capped: bool
+    uncapped: bool
+
+
+def betting(state: HandState) -> Betting:
     """The street's raises, the table's cap (``None``: no cap), whether it now bars a raise, and whether it is
     off because the betting is heads-up (``uncapped``, R6.6)."""
     return {
@@ -199,13 +251,13 @@ def betting(state: HandState) -> dict[str, Any]:
     }
 
 
-def legal_entries(state: HandState) -> list[dict[str, Any]]:
+def legal_entries(state: HandState) -> list[Legal]:
     """``your_turn``'s ``legal``: each legal action (``amount`` the street total to send back), ``cost`` the chips
     it puts in, its words as the player reads them (:func:`~studpoker.engine.action_words`: ``call 7``, ``complete
     to 10``) and ``cap``, True for a wager after which the cap bars another raise this street (its label ends in
     ``" (cap)"``). Whether it is that wager is found by making it on a copy of the hand (the cap's heads-up rules
     included), when it can be: a wager adds at most one raise, so below ``raise_cap - 1`` raises none caps."""
-    out: list[dict[str, Any]] = []
+    out: list[Legal] = []
     cap_at = state.rules.raise_cap
     for action in state.legal_actions():
         cap = False
@@ -220,7 +272,7 @@ def legal_entries(state: HandState) -> list[dict[str, Any]]:
     return out
 
 
-def pot_message(view: View, seats: Sequence[int], hand: int, state: HandState) -> dict[str, Any]:
+def pot_message(view: View, seats: Sequence[int], hand: int, state: HandState) -> Pot:
     """The chips after a step, as everyone sees them (stacks, bets, totals, folds: public information), and the
     street's raises and cap (:func:`betting`)."""
     return {
@@ -246,22 +298,15 @@ def pot_message(view: View, seats: Sequence[int], hand: int, state: HandState) -
 
 def dealer_messages(
     events: Sequence[Event], start: int, view: View, names: Sequence[str], rules: Rules, hand: int
-) -> list[dict[str, Any]]:
+) -> list[Dealer]:
     """The dealer's lines (:func:`~studpoker.engine.dealer.dealer_lines`) for ``events[start:]`` as ``dealer``
     messages of hand ``hand``."""
     return [{"type": "dealer", "hand": hand, "text": line} for line in dealer_lines(events, start, view, names, rules)]
 
 
-def uncalled_show_message(hand: int, seat: int, cards: Sequence[Card], down: int, rules: Rules) -> dict[str, Any]:
+def uncalled_show_message(hand: int, seat: int, cards: Sequence[Card], down: int, rules: Rules) -> Showdown:
     """The ``showdown`` message of a hand its winner shows after nobody called (``voluntary``), as a showdown's:
     the down cards, the up cards, the hand in words and what it plays."""
-    return {
-        "type": "showdown",
-        "hand": hand,
-        "seat": seat,
-        "down": [card_to_json(c) for c in cards[:down]],
-        "up": [card_to_json(c) for c in cards[down:]],
-        "description": describe_hand(cards, rules.variant),
-        **shown_hand(cards, rules.variant),
-        "voluntary": True,
-    }
+    message = _showdown(hand, seat, [card_to_json(c) for c in cards], down, cards, rules.variant)
+    message["voluntary"] = True
+    return message

@@ -25,6 +25,8 @@ import logging
 import time
 from typing import Any, assert_never
 
+from pydantic import BaseModel
+
 from . import bus as channels
 from .actor import TableActor
 from .bus import Bus, dropped, info_key, pack_frames, process_name
@@ -51,7 +53,6 @@ from .messages import (
     Gone,
     HoldSeat,
     JoinWaitingList,
-    JsonObject,
     Leave,
     LeaveWaitingList,
     MoveIn,
@@ -364,7 +365,7 @@ class WorkerRoom:
         async def run() -> None:
             try:
                 result = await run_operation(actor, call.operation)
-                answer = Answer(id=call.id, ok=result)
+                answer = Answer(id=call.id, ok=result.model_dump(mode="json"))
             except ApiError as error:
                 body = ErrorBody(status=error.status, code=error.code, message=error.message)
                 answer = Answer(id=call.id, error=body, headers=error.headers)
@@ -386,7 +387,7 @@ class WorkerRoom:
         self._spawn(run())
 
 
-async def run_operation(actor: TableActor, operation: Operation) -> JsonObject:
+async def run_operation(actor: TableActor, operation: Operation) -> BaseModel:
     """Do a gateway's operation on the table's actor: what it returns, or its :class:`ApiError`."""
     match operation:
         case Sit(account_id=account, username=username, buy_in=buy_in, seat=seat):

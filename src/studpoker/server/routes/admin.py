@@ -76,5 +76,4 @@ async def move(_admin: AdminAccount, room: RoomDep, body: MovePlayer) -> PlayerM
     username = await room.db.run(name)
     if username is None:
         raise ApiError(404, "not_found", f"there is no account {body.account_id}")
-    moved = await Director(room).move(body.account_id, username, body.from_table, body.to_table, body.seat)
-    return PlayerMoved.model_validate(moved)
+    return await Director(room).move(body.account_id, username, body.from_table, body.to_table, body.seat)
