@@ -235,9 +235,10 @@ class Viewers:
         hand = table.hand_number if table.hand is state else table.hands[-1].number
         events = state.events
         start = len(events) - len(new)
-        # each action's turn number: the actions before it in the hand, plus one
-        turn = sum(1 for e in events[:start] if isinstance(e, ActionTaken))
-        action_seqs = list(range(turn + 1, turn + 1 + sum(1 for e in new if isinstance(e, ActionTaken))))
+        # each action's turn number: the turn now (one past the last action, context.seq) counts the actions before
+        # and in this step; no need to count through the whole hand at every step
+        acted = sum(1 for e in new if type(e) is ActionTaken)
+        action_seqs = list(range(context.seq - acted, context.seq))
         by_viewer: dict[int | None, list[Connection]] = {}
         for connection in self.connections:
             by_viewer.setdefault(self.viewer(connection), []).append(connection)
