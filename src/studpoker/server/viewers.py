@@ -242,32 +242,39 @@ class Viewers:
         by_viewer: dict[int | None, list[Connection]] = {}
         for connection in self.connections:
             by_viewer.setdefault(self.viewer(connection), []).append(connection)
-        keys: list[int | None] = [None, *range(len(context.hand_seats))]
         public = state.view(None)
+        # the dealer's lines and the chips: public, the same for everyone, encoded once
+        dealt = {p["seat"]: str(p["name"]) for p in context.hand_players}  # the names as the hand was dealt
+        names = [dealt.get(seat, f"seat {seat}") for seat in context.hand_seats]
+        after = [wire.encode(m) for m in wire.dealer_messages(public.events, start, public, names, table.rules, hand)]
+        after.append(wire.encode(wire.pot_message(public, context.hand_seats, hand, state)))
         # What a player sees differs from what a spectator sees only in face-down cards dealt (and burned cards,
         # which have no message): a run of events without a face-down card is the same for every viewer, so its
         # messages are built from the spectator's view and encoded once for all (the usual step: one action).
         shared: list[str] | None = None
-        for key in keys:
-            receivers = by_viewer.get(key)
-            if not receivers or not new:
-                continue
-            texts = shared
-            if texts is None:
-                run = public.events[start:]
-                view = public
-                if any(isinstance(e, CardDealt) and not e.face_up for e in run):
-                    view = state.view(key)
-                    run = view.events[start:]
-                messages = wire.event_messages(run, view, context.hand_seats, hand, action_seqs, context.auto)
-                texts = [wire.encode(m) for m in messages]
-                if view is public:
-                    shared = texts
+        viewers = range(len(context.hand_seats))
+        for key, receivers in by_viewer.items():
+            texts = after
+            if new and (key is None or key in viewers):
+                events_texts = shared
+                if events_texts is None:
+                    run = public.events[start:]
+                    view = public
+                    if any(type(e) is CardDealt and not e.face_up for e in run):
+                        view = state.view(key)
+                        run = view.events[start:]
+                    messages = wire.event_messages(run, view, context.hand_seats, hand, action_seqs, context.auto)
+                    events_texts = [wire.encode(m) for m in messages]
+                    if view is public:
+                        shared = events_texts
+                texts = events_texts + after
+            # a batching client takes the step as one piece of its frame, joined once for all who see it alike
+            piece: str | None = None
             for connection in receivers:
-                for text in texts:
-                    connection.push(text)
-        dealt = {p["seat"]: str(p["name"]) for p in context.hand_players}  # the names as the hand was dealt
-        names = [dealt.get(seat, f"seat {seat}") for seat in context.hand_seats]
-        for message in wire.dealer_messages(public.events, start, public, names, table.rules, hand):
-            self.broadcast(message)
-        self.broadcast(wire.pot_message(public, context.hand_seats, hand, state))
+                if connection.batch:
+                    if piece is None:
+                        piece = ",".join(texts)
+                    connection.push(piece)
+                else:
+                    for text in texts:
+                        connection.push(text)
