@@ -186,3 +186,12 @@ def test_a_workers_answer_that_is_not_the_operations_result_is_a_bad_gateway(cap
     assert (refused.value.status, refused.value.code) == (502, "bad_gateway")
     assert "SitResult" in caplog.text
     assert asyncio.run(table.sit(1, "ann", 400, None)) == SitResult(seat=3, stack=400, balance=600)
+
+
+def test_the_table_and_its_seats_are_the_apis_objects_field_for_field() -> None:
+    """The snapshot's table and seats are what ``GET /api/tables/{id}`` answers (schemas.TableInfo, TableSeat): two
+    definitions of one object (a TypedDict for the hot path, a model for the API's schema) kept alike here."""
+    from studpoker.server.schemas import TableInfo, TableSeat
+
+    assert set(typing.get_type_hints(protocol.TableSummary)) == set(TableInfo.model_fields)
+    assert set(typing.get_type_hints(protocol.SeatState)) == set(TableSeat.model_fields) | {"time_bank"}
