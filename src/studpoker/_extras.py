@@ -20,6 +20,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
         "argon2-cffi>=23.1",
         "zxcvbn>=4.4.28",
         "fastapi-swagger>=0.4.64",
+        "typing-extensions>=4.12",
     ),
     "postgres": ("psycopg[binary]>=3.1",),
     "plot": ("matplotlib>=3.8",),
