@@ -116,7 +116,7 @@ __all__ = [
 JsonObject: TypeAlias = dict[str, JsonValue]
 
 #: The longest chat line, username, session (a token's SHA-256, in hex) and gateway name (an action name's:
-#: :data:`~studpoker.server.protocol.MAX_ACTION`).
+#: :data:`~studpoker.server.clientmessages.MAX_ACTION`).
 MAX_CHAT = 400
 MAX_USERNAME = 40
 MAX_SESSION = 64
