@@ -240,8 +240,9 @@ def test_issue26_11_a_password_on_the_command_line_is_refused(
     """A URL with a password in ``--db`` or ``--redis`` (``ps`` shows it to every user of the host, and the
     ``--workers`` children inherited it) is refused, for ``stud serve`` and ``stud admin``, in one line that
     says where to put it and never shows it; URLs without one, and SQLite paths, still work there."""
-    from studpoker.server import db
+    from studpoker.server import db, manage  # manage first: imported under the patch, it would keep the fake
 
+    assert manage.check_database is db.check_database
     opened: list[str] = []
     monkeypatch.setattr(db, "check_database", lambda url: opened.append(url) or "stop here")
     refused = {
@@ -272,8 +273,9 @@ def test_issue26_11_the_urls_come_from_the_environment_or_a_file(
     ``$STUDPOKER_DB_URL``/``$STUDPOKER_REDIS_URL``, else the default; the option beats the environment. A file
     that cannot be used, or an empty variable, is one line (never its content); ``--db`` and ``--db-file``
     together, argparse's usage error."""
-    from studpoker.server import db
+    from studpoker.server import db, manage  # manage first: imported under the patch, it would keep the fake
 
+    assert manage.check_database is db.check_database
     opened: list[str] = []
     monkeypatch.setattr(db, "check_database", lambda url: opened.append(url) or "stop here")
     monkeypatch.delenv("STUDPOKER_DB_URL", raising=False)
