@@ -94,6 +94,7 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
     """Cancel what has not started and end the workers at once (SIGTERM, then SIGKILL for one that lingers): for an
     error or Ctrl-C, when the chunks running are not wanted."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)  # shutdown forgets it
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         with contextlib.suppress(Exception):
@@ -104,6 +105,12 @@ def stop_pool(pool: ProcessPoolExecutor) -> None:
             if process.is_alive():
                 process.kill()
                 process.join(timeout=5)
+    # The pool's manager thread closes its wake-up pipe as it ends; until then, the interpreter's exit may write to
+    # the pipe while the thread closes it (concurrent.futures in Python 3.11 does not lock the two), which prints
+    # "OSError: Bad file descriptor" after a Ctrl-C. Waiting for the thread here closes the race.
+    if manager is not None:
+        with contextlib.suppress(Exception):
+            manager.join(timeout=10)
 
 
 @contextlib.contextmanager
