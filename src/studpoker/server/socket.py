@@ -1,4 +1,4 @@
-"""The table WebSocket, ``/ws/table/{id}`` (docs/server-clientmessages.md): who it speaks for, what it may send.
+"""The table WebSocket, ``/ws/table/{id}`` (docs/server-protocol.md): who it speaks for, what it may send.
 
 A handshake that carries the session cookie and an ``Origin`` is accepted only from the room's own pages (no
 same-origin policy protects WebSockets, and SameSite=Lax does not cover other origins of the same site); the
@@ -119,7 +119,7 @@ async def _serve_socket(websocket: WebSocket, room: CardRoom, table_id: str) -> 
             if count > settings.max_messages_per_second:
                 connection.push(wire.encode(wire.error("rate_limited", "too many messages: slow down")))
                 continue
-            message = clientmessages.decode(text)  # what it asks, or why not (docs/server-clientmessages.md)
+            message = clientmessages.decode(text)  # what it asks, or why not (docs/server-protocol.md)
             if isinstance(message, clientmessages.Refused):
                 if message.close is not None:
                     _refuse(connection, message.code, message.message, message.close)
