@@ -78,18 +78,6 @@ class TableLink(Protocol):
 Result = TypeVar("Result", bound=BaseModel)
 
 
-def _result(model: type[Result], ok: JsonObject) -> Result:
-    """A worker's answer as what the operation returns; a worker's answer that is not one is a bad gateway (502),
-    logged, never a traceback for the client."""
-    try:
-        return model.model_validate(ok, strict=True)
-    except ValidationError as error:
-        log.error("a worker answered %s with %s", model.__name__, str(error)[:400])
-        raise ApiError(
-            502, "bad_gateway", "the table's server gave an answer that makes no sense (it is logged)"
-        ) from None
-
-
 class RemoteTable:
     """A table on a gateway: read from the lobby cache, everything else sent to its worker."""
 
@@ -136,13 +124,19 @@ class RemoteTable:
     # -- HTTP operations, done by the worker
 
     async def _ask(self, model: type[Result], operation: Operation) -> Result:
-        return _result(model, await self.room.call(self.id, operation))
+        """Have the worker do ``operation``; its answer, checked as what the operation returns (``model``). An
+        answer that is not one is a bad gateway (502), logged, never a traceback for the client."""
+        ok = await self.room.call(self.id, operation)
+        try:
+            return model.model_validate(ok, strict=True)
+        except ValidationError as error:
+            log.error("a worker answered %s with %s", model.__name__, str(error)[:400])
+            raise ApiError(
+                502, "bad_gateway", "the table's server gave an answer that makes no sense (it is logged)"
+            ) from None
 
     async def sit(self, account_id: int, username: str, buy_in: int, seat: int | None) -> SitResult:
-        return _result(
-            SitResult,
-            await self.room.call(self.id, Sit(account_id=account_id, username=username, buy_in=buy_in, seat=seat)),
-        )
+        return await self._ask(SitResult, Sit(account_id=account_id, username=username, buy_in=buy_in, seat=seat))
 
     async def leave(self, account_id: int) -> LeaveResult:
         return await self._ask(LeaveResult, Leave(account_id=account_id))
@@ -154,9 +148,7 @@ class RemoteTable:
         return await self._ask(SittingOut, SetSittingOut(account_id=account_id, out=out))
 
     async def join_waiting_list(self, account_id: int, username: str) -> WaitingPlace:
-        return _result(
-            WaitingPlace, await self.room.call(self.id, JoinWaitingList(account_id=account_id, username=username))
-        )
+        return await self._ask(WaitingPlace, JoinWaitingList(account_id=account_id, username=username))
 
     async def leave_waiting_list(self, account_id: int) -> WaitingLeft:
         return await self._ask(WaitingLeft, LeaveWaitingList(account_id=account_id))
@@ -171,9 +163,7 @@ class RemoteTable:
         return await self._ask(CloseResult, CloseTable())
 
     async def hold_seat(self, account_id: int, username: str, seat: int | None) -> SeatHeld:
-        return _result(
-            SeatHeld, await self.room.call(self.id, HoldSeat(account_id=account_id, username=username, seat=seat))
-        )
+        return await self._ask(SeatHeld, HoldSeat(account_id=account_id, username=username, seat=seat))
 
     async def move_out(self, account_id: int, to_table: int, to_name: str, to_seat: int) -> MovedOut:
         operation = MoveOut(account_id=account_id, to_table=to_table, to_name=to_name, to_seat=to_seat)
