@@ -102,14 +102,14 @@ class Viewers:
     def seats_info(self, *, bank: bool = False) -> list[SeatState]:
         return [self.seat_info(s.number, bank=bank) for s in self.context.table.occupied]
 
-    def you(self, account_id: int) -> You:
-        """``waiting``: the account's place on the waiting list (``None``: not on it); ``offer``: the seat held
-        for it and the seconds left to take it (``None``: none)."""
+    def you(self, account_id: int, username: str | None) -> You:
+        """Who a socket speaks for: its account, its seat, ``waiting`` its place on the waiting list (``None``: not
+        on it), ``offer`` the seat held for it and the seconds left to take it (``None``: none)."""
         offer = self.waiting.offer_of(account_id)
         left = 0.0 if offer is None else max(0.0, offer.until - self.clock.now())
         return {
             "account_id": account_id,
-            "username": None,
+            "username": username,
             "seat": self.context.seat_of(account_id),
             "waiting": self.waiting.place(account_id),
             "offer": None if offer is None else {"seat": offer.seat, "seconds": round(left, 1)},
@@ -118,10 +118,8 @@ class Viewers:
     def snapshot(self, connection: Connection) -> Snapshot:
         """The full state for one connection (what its seat may see)."""
         context, table = self.context, self.context.table
-        you: You | None = None
-        if connection.account_id is not None:
-            you = self.you(connection.account_id)
-            you["username"] = connection.username
+        account = connection.account_id
+        you = None if account is None else self.you(account, connection.username)
         hand: HandNow | None = None
         state = table.hand
         if state is not None:
