@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 __all__ = ["Connection", "join_batch", "merge_batches"]
@@ -73,6 +74,10 @@ class Connection:
     bus_number: int = 0  # on a gateway of the distributed room: the socket's number on the bus
     batch: bool = False  # the client asked for batches (``?batch=1``): see the module's docstring
     step: list[str] = field(default_factory=list)  # a batching client's messages pushed in this loop turn
+    #: writes a frame at once if the socket can take it now (:class:`~studpoker.server.edge.DirectFrames`), else
+    #: says ``False``; ``None``: every frame goes through the writer task
+    direct: Callable[[str], bool] | None = None
+    sending: bool = False  # the writer task holds a frame it has not finished sending
     _waiter: asyncio.Future[None] | None = None
 
     def push(self, text: str) -> None:
@@ -96,6 +101,9 @@ class Connection:
         """Queue one frame as it is (a message, or a batch already joined: what a worker sends a gateway)."""
         if self.closed:
             return
+        direct = self.direct
+        if direct is not None and not self.frames and not self.sending and direct(text):
+            return  # written at once: nothing queued before it, and the socket could take it
         if len(self.frames) >= self.limit or self.queued + len(text) > self.byte_limit:
             self.frames.clear()  # nobody reads them: let them go now, not when the socket is finally torn down
             self.queued = 0
@@ -121,10 +129,12 @@ class Connection:
                 waiter.set_result(None)
 
     async def next(self) -> str | int:
-        """The next frame to send (waits for one)."""
+        """The next frame to send (waits for one); ``sending`` is set until the writer has sent it, so that no
+        frame is written past it."""
         while not self.frames:
             self._waiter = asyncio.get_running_loop().create_future()
             await self._waiter
+        self.sending = True
         item = self.frames.popleft()
         if isinstance(item, str):
             self.queued -= len(item)

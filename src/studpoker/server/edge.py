@@ -20,6 +20,11 @@ live servers all use it), so that what is tested is what runs:
   frame), and a step of a hand is four or five frames to every socket of the table. A WebSocket's writes are
   gathered (:class:`GatheredWrites`) and written together at the end of the event loop's turn, one call for all the
   frames a socket's writer sent in that turn, in their order.
+* **Frames written where they are made**: a frame sent through ASGI wakes the socket's writer task and passes
+  through Starlette's and uvicorn's ``send`` coroutines, several times the cost of building the frame. The upgrade
+  puts a :class:`DirectFrames` in the connection's ASGI scope (``scope["extensions"]["studpoker.frames"]``); the
+  socket (:class:`~studpoker.server.connection.Connection`) writes through it at once while the connection is open,
+  writable and has nothing queued, and falls back to its writer task (which waits for the client) otherwise.
 
 The connection classes subclass uvicorn's own (httptools, or h11 when httptools is missing). They add a count and
 a timer per connection and a clock read per answer (about 0.2 µs; the timer is set again only when it fires
@@ -39,7 +44,18 @@ from .config import Settings
 from .errors import error_body
 from .forwarded import TrustedProxies
 
-__all__ = ["WEBSOCKETS", "WS_MAX_SIZE", "Edge", "GatheredWrites", "GuardedH11Protocol", "Watch", "uvicorn_options"]
+__all__ = [
+    "DIRECT_FRAMES",
+    "WEBSOCKETS",
+    "WS_MAX_SIZE",
+    "DirectFrames",
+    "Edge",
+    "GatheredWrites",
+    "GuardedH11Protocol",
+    "Watch",
+    "text_frame",
+    "uvicorn_options",
+]
 
 #: The largest WebSocket message uvicorn takes before the room sees it (the room's own limit is 4 KiB).
 WS_MAX_SIZE = 65536
@@ -49,6 +65,8 @@ WS_MAX_SIZE = 65536
 #: before it, then waits up to 10 s for the client to drop the connection: a client that had stopped reading waited
 #: those 10 s for the server's close (issue 26, item 12; docs/server.md, "Table sockets").
 WEBSOCKETS = "websockets-sansio"
+#: The ASGI scope extension under which a table socket finds its :class:`DirectFrames`.
+DIRECT_FRAMES = "studpoker.frames"
 
 
 class Edge:
@@ -224,12 +242,83 @@ class GatheredWrites(asyncio.Transport):
         self._transport.write_eof()
 
 
+class DirectFrames:
+    """Text frames written to a WebSocket at once, past ASGI, through uvicorn's sans-I/O protocol: what its
+    ``send`` does for a ``websocket.send``, without the coroutines around it. :meth:`send_text` writes only when
+    that ``send`` would write at once; otherwise it returns ``False`` and the caller sends through ASGI."""
+
+    __slots__ = ("_open", "_protocol")
+
+    def __init__(self, protocol: Any, open_state: Any) -> None:
+        self._protocol = protocol
+        self._open = open_state
+
+    def send_text(self, text: str) -> bool:
+        """Write ``text`` as one frame now, if the connection is open, accepted and not paused by a full buffer."""
+        protocol = self._protocol
+        if (
+            not protocol.handshake_complete
+            or protocol.close_sent
+            or protocol.disconnected
+            or protocol.initial_response is not None
+            or not protocol.writable.is_set()
+            or protocol.conn.state is not self._open
+            or protocol.transport.is_closing()
+        ):
+            return False
+        conn = protocol.conn
+        if conn.extensions:  # permessage-deflate: the frame is compressed by the websockets protocol
+            conn.send_text(text.encode())
+            protocol.transport.write(b"".join(conn.data_to_send()))
+            return True
+        protocol.transport.write(text_frame(text))
+        return True
+
+
+def text_frame(text: str) -> bytes:
+    """A server's unfragmented, unmasked text frame of ``text`` (RFC 6455, 5.2): what the websockets protocol
+    builds without extensions, written here without its frame objects.
+
+    >>> text_frame("hi")
+    b'\\x81\\x02hi'
+    >>> text_frame("x" * 200)[:4], text_frame("x" * 70000)[:10]
+    (b'\\x81~\\x00\\xc8', b'\\x81\\x7f\\x00\\x00\\x00\\x00\\x00\\x01\\x11p')
+    """
+    data = text.encode()
+    size = len(data)
+    if size < 126:
+        return bytes((0x81, size)) + data
+    if size < 65536:
+        return b"\x81\x7e" + size.to_bytes(2, "big") + data
+    return b"\x81\x7f" + size.to_bytes(8, "big") + data
+
+
+def _direct_frames(protocol: asyncio.BaseProtocol) -> DirectFrames | None:
+    """A :class:`DirectFrames` for uvicorn's sans-I/O WebSocket ``protocol``, if it is one with the members that
+    :class:`DirectFrames` reads (``None`` for another implementation: its sockets send through ASGI)."""
+    try:
+        from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+        from websockets.protocol import State
+    except ImportError:  # pragma: no cover (uvicorn[standard] brings websockets)
+        return None
+    if not isinstance(protocol, WebSocketsSansIOProtocol):
+        return None
+    members = ("handshake_complete", "close_sent", "disconnected", "initial_response", "writable", "conn", "scope")
+    if not all(hasattr(protocol, name) for name in members):  # pragma: no cover (another uvicorn)
+        return None
+    return DirectFrames(protocol, State.OPEN)
+
+
 def _gather_writes(protocol: asyncio.BaseProtocol) -> None:
     """The WebSocket protocol ``protocol`` (just made by an upgrade, its application not started yet) writes
-    through a :class:`GatheredWrites`."""
+    through a :class:`GatheredWrites`, and its socket finds a :class:`DirectFrames` in its scope."""
     transport = getattr(protocol, "transport", None)  # uvloop's transports are no asyncio.Transport subclass
     if transport is not None and not isinstance(transport, GatheredWrites):
         protocol.transport = GatheredWrites(transport)  # type: ignore[attr-defined]
+    direct = _direct_frames(protocol)
+    if direct is not None:
+        scope: dict[str, Any] = protocol.scope  # type: ignore[attr-defined]
+        scope.setdefault("extensions", {})[DIRECT_FRAMES] = direct
 
 
 class GuardedH11Protocol(H11Protocol):

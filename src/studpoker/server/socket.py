@@ -19,6 +19,7 @@ from . import clientmessages, wire
 from .auth import COOKIE, who_for_token
 from .chat import ChatRefusedError, clean_text
 from .connection import Connection, merge_batches
+from .edge import DIRECT_FRAMES, DirectFrames
 from .errors import ApiError
 from .front import CardRoom
 from .security import origin_key, same_origin
@@ -92,6 +93,9 @@ async def _serve_socket(websocket: WebSocket, room: CardRoom, table_id: str) -> 
         )
     connection = Connection(who.id if who else None, who.username if who else None, who.session if who else None)
     connection.batch = _batched(websocket)
+    direct = websocket.scope.get("extensions", {}).get(DIRECT_FRAMES)
+    if isinstance(direct, DirectFrames):
+        connection.direct = direct.send_text
     writer = asyncio.create_task(write_frames(websocket, connection))
     room.sockets.add(connection)
     try:
@@ -184,5 +188,6 @@ async def write_frames(websocket: WebSocket, connection: Connection) -> None:
             if connection.batch:  # every frame queued is a batch: those waiting go together
                 item = merge_batches([item, *connection.more(BATCH_CHARACTERS)])
             await websocket.send_text(item)
+            connection.sending = False
     except Exception:  # the client went away: the reader notices and cleans up
         connection.closed = True
