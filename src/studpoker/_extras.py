@@ -21,6 +21,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
         "zxcvbn>=4.4.28",
         "fastapi-swagger>=0.4.64",
         "typing-extensions>=4.12",
+        "orjson>=3.10",
     ),
     "postgres": ("psycopg[binary]>=3.1",),
     "plot": ("matplotlib>=3.8",),

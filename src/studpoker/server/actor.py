@@ -26,12 +26,12 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from pydantic import BaseModel
 
 from ..bots import BotError
-from ..engine import Action, ActionKind, EngineError, HandState, Phase, codec
+from ..engine import Action, EngineError, HandState, Phase, codec
 from ..table import Seat, Table
 from . import schemas, wire
 from .books import Books, FinishedHand, Leaver
 from .cashier import Cashier
-from .clock import Clock
+from .clock import Clock, timed_out_action
 from .connection import Connection
 from .context import SeatMeta, TableContext
 from .db import Runner, TableRow
@@ -398,6 +398,10 @@ class TableActor:
 
     async def act(self, connection: Connection, hand: int, seq: int, action: str, amount: int | None) -> None:
         """A connection's ``act`` message (its own seat only); refusals go back to it as ``error``."""
+        self.post_act(connection, hand, seq, action, amount)
+
+    def post_act(self, connection: Connection, hand: int, seq: int, action: str, amount: int | None) -> None:
+        """:meth:`act` without a coroutine: what a worker calls for each ``act`` off the bus (no task per action)."""
 
         async def job() -> None:
             problem = self._refusal(connection, hand, seq)
@@ -432,16 +436,7 @@ class TableActor:
     async def _timeout(self, hand: int, seq: int) -> None:
         if self.table.hand is None or hand != self.table.hand_number or seq != self.seq:
             return
-        legal = self.table.legal_actions()
-        kinds = {a.kind: a for a in legal}
-        # a hand the room asks about at the showdown cannot win: its clock mucks it
-        action = (
-            kinds.get(ActionKind.MUCK)
-            or kinds.get(ActionKind.CHECK)
-            or kinds.get(ActionKind.FOLD)
-            or min(legal, key=lambda a: a.amount)
-        )
-        await self._apply(action, auto=True)
+        await self._apply(timed_out_action(self.table.legal_actions()), auto=True)
 
     async def _bot_act(self, hand: int, seq: int) -> None:
         if self.table.hand is None or hand != self.table.hand_number or seq != self.seq:

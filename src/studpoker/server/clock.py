@@ -8,15 +8,27 @@ inbox), so the table is still changed by the actor alone.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from ..engine import HandState
+from ..engine import Action, ActionKind, HandState
 from ..engine.events import Shown
 from .context import SeatMeta, TableContext
 from .protocol import Clock as Left
 
-__all__ = ["Clock"]
+__all__ = ["Clock", "timed_out_action"]
+
+
+def timed_out_action(legal: Sequence[Action]) -> Action:
+    """What the room plays for a player whose time ran out: a muck when it asks about a hand at the showdown
+    (a hand it asks about cannot win), else a check, else a fold (else the smallest legal action)."""
+    kinds = {a.kind: a for a in legal}
+    return (
+        kinds.get(ActionKind.MUCK)
+        or kinds.get(ActionKind.CHECK)
+        or kinds.get(ActionKind.FOLD)
+        or min(legal, key=lambda a: a.amount)
+    )
 
 
 class Clock:

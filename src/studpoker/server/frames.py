@@ -9,8 +9,9 @@ to several sockets is written once. Batches start with ``{"t"`` and are told apa
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
+
+import orjson
 
 from .messages import BadMessage
 
@@ -32,7 +33,7 @@ def pack_frames(table_id: int, generation: int, entries: Iterable[tuple[int, int
             at = index[id(frame)] = len(texts)
             texts.append(frame)
         rows.append([socket, attachment, number, at])
-    header = json.dumps({"t": table_id, "g": generation, "m": rows}, separators=(",", ":"))
+    header = orjson.dumps({"t": table_id, "g": generation, "m": rows}).decode()
     return "\n".join([header, *texts])
 
 
@@ -41,7 +42,7 @@ def unpack_frames(data: str) -> tuple[int, int, list[tuple[int, int, int, str | 
     that is no batch of frames."""
     try:
         lines = data.split("\n")
-        header = json.loads(lines[0])
+        header = orjson.loads(lines[0])
         texts = lines[1:]
         entries: list[tuple[int, int, int, str | int]] = []
         for row in header["m"]:

@@ -237,9 +237,16 @@ class Viewers:
         # and in this step; no need to count through the whole hand at every step
         acted = sum(1 for e in new if type(e) is ActionTaken)
         action_seqs = list(range(context.seq - acted, context.seq))
+        # each connection's viewer, as :meth:`viewer` says, with the seats looked up once for the whole step
+        seats: dict[int, int] = {}
+        for number, meta in context.seats.items():
+            if meta.account_id is not None:
+                seats.setdefault(meta.account_id, number)  # the first seat, as ``seat_of`` finds it
+        player_of = table.player_of
         by_viewer: dict[int | None, list[Connection]] = {}
         for connection in self.connections:
-            by_viewer.setdefault(self.viewer(connection), []).append(connection)
+            seat = seats.get(connection.account_id) if connection.account_id is not None else None
+            by_viewer.setdefault(None if seat is None else player_of(seat), []).append(connection)
         public = state.view(None)
         # the dealer's lines and the chips: public, the same for everyone, encoded once
         dealt = {p["seat"]: str(p["name"]) for p in context.hand_players}  # the names as the hand was dealt

@@ -6,9 +6,9 @@ never the engine's full log), so a hidden card can only ever be ``null`` on the 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 
+import orjson
 from typing_extensions import TypedDict
 
 from ..cards import Card
@@ -57,14 +57,14 @@ __all__ = [
 ]
 
 
-#: ``json.dumps(message, separators=(",", ":"))`` without making an encoder per call (the same text: messages are
-#: trees, never cyclic, so the check for cycles is left out)
-_ENCODER = json.JSONEncoder(separators=(",", ":"), check_circular=False)
-
-
 def encode(message: ToBrowser) -> str:
-    """One message as compact JSON text (one WebSocket frame)."""
-    return _ENCODER.encode(message)
+    """One message as compact JSON text (one WebSocket frame), in UTF-8 as it is (orjson: a tenth of the standard
+    library's time, on the hot path of every step; its integer keys written as strings, as ``json.dumps`` does).
+
+    >>> encode({"type": "chat", "id": 1, "account_id": 2, "name": "Åsa", "seat": None, "text": "hej", "at": ""})
+    '{"type":"chat","id":1,"account_id":2,"name":"Åsa","seat":null,"text":"hej","at":""}'
+    """
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def error(

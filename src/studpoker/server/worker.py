@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from typing import Any, assert_never
 
+import orjson
 from pydantic import BaseModel
 
 from . import bus as channels
@@ -308,7 +308,7 @@ class WorkerRoom:
                 if resume is None or not connection.resume(attachment, *resume):
                     actor.run_soon(lambda: self._resync(actor, connection, attachment))
             case Act(hand=hand, seq=seq, action=action, amount=amount):
-                self._spawn(actor.act(connection, hand, seq, action, amount))
+                actor.post_act(connection, hand, seq, action, amount)
             case Show(hand=hand):
                 self._spawn(actor.show(connection, hand))
             case Chat(text=text):
@@ -421,7 +421,7 @@ async def run_operation(actor: TableActor, operation: Operation) -> BaseModel:
 def table_entry(actor: TableActor) -> str:
     """A table's lobby entry as the worker caches it in Redis: its info, and its seats (a gateway reads it back
     with :func:`~studpoker.server.messages.decode_entry`)."""
-    return json.dumps({"info": actor.info(), "seats": actor.seats_info()}, separators=(",", ":"))
+    return orjson.dumps({"info": actor.info(), "seats": actor.seats_info()}).decode()
 
 
 async def run_worker(settings: Settings, drain_seconds: float = 60.0) -> None:
