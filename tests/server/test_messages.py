@@ -334,6 +334,20 @@ def test_frames_that_do_not_unpack_are_bad_messages() -> None:
             unpack_frames(junk)
 
 
+def test_frames_in_utf8_keep_one_text_a_line() -> None:
+    """Frames are UTF-8 as orjson writes them (no ``\\u`` escapes for letters): a text with a newline, a line
+    separator or a letter outside ASCII in a string is still one line of a batch, and comes back the same."""
+    from studpoker.server import wire
+
+    chat = wire.encode(
+        {"type": "chat", "id": 1, "account_id": 2, "name": "Åsa", "seat": None, "text": "rad\nett\u2028två", "at": ""}
+    )
+    assert "Åsa" in chat and "\n" not in chat and json.loads(chat)["text"] == "rad\nett\u2028två"
+    packed = pack_frames(3, 1, [(1, 1, 1, chat), (2, 1, 1, chat), (3, 1, 1, '{"type":"pong"}')])
+    assert len(packed.split("\n")) == 3  # the header, then each text once
+    assert unpack_frames(packed) == (3, 1, [(1, 1, 1, chat), (2, 1, 1, chat), (3, 1, 1, '{"type":"pong"}')])
+
+
 @pytest.mark.parametrize(
     ("hand", "seq", "action", "amount"),
     [
