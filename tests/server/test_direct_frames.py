@@ -142,9 +142,9 @@ def test_frames_queued_behind_a_refused_one_keep_their_order() -> None:
     asyncio.run(main())
 
 
-def test_a_live_socket_is_written_directly_in_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_live_socket_is_written_directly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Under ``stud serve``'s uvicorn options the table socket finds its :class:`DirectFrames` and its answers go
-    through it, each in order."""
+    through it."""
     from websockets.frames import Opcode
 
     calls = []
@@ -171,9 +171,9 @@ def test_a_live_socket_is_written_directly_in_order(tmp_path: Path, monkeypatch:
                 answers += [json.loads(f.data)["type"] for f in client.frames() if f.opcode == Opcode.TEXT]
         finally:
             client.close()
-    # each ping answered in turn: pongs, then, past the rate limit, errors
-    pongs = answers.count("pong")
-    assert pongs > 0 and answers == ["pong"] * pongs + ["error"] * (BURST - pongs), answers
+    # each ping answered: a pong, or past the rate limit an error (the order of frames queued behind a paused
+    # socket is the unit tests' above: here the loop could pass a second's boundary between two pings)
+    assert answers[0] == "pong" and set(answers) <= {"pong", "error"} and len(answers) == BURST, answers
     assert calls.count(True) >= BURST, calls
 
 
