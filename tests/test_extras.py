@@ -20,3 +20,12 @@ def test_the_hint_names_what_the_extra_holds(extra: str) -> None:
     hint = install_hint(extra)
     assert f"pip install -e '.[{extra}]'" in hint and f"whl[{extra}]'" in hint and "\n" not in hint
     assert f"pip install 'studpoker[{extra}]'" not in hint  # no index has studpoker
+
+
+@pytest.mark.parametrize("extra", ["server", "postgres", "cluster"])
+def test_the_test_extra_holds_what_the_room_needs(extra: str) -> None:
+    """``make test`` installs the ``test`` extra alone: every package the card room's extras name must be in it,
+    or its tests fail on an import on a fresh machine (as orjson would have)."""
+    table = tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))["project"]["optional-dependencies"]
+    missing = set(requirements([extra], table)) - set(requirements(["test"], table))
+    assert missing == set(), f"the test extra lacks {sorted(missing)}"
