@@ -59,9 +59,13 @@ class TableContext:
 
     def seat_of(self, account_id: int | None) -> int | None:
         """The seat ``account_id`` holds (``None``: none, or no account)."""
-        if account_id is None:
-            return None
+        return None if account_id is None else self.seats_by_account().get(account_id)
+
+    def seats_by_account(self) -> dict[int, int]:
+        """Each seated account's seat (its first, in seat order, should it hold two): :meth:`seat_of` for every
+        account at once, for a step that looks up every socket's."""
+        seats: dict[int, int] = {}
         for number, meta in self.seats.items():
-            if meta.account_id == account_id:
-                return number
-        return None
+            if meta.account_id is not None:
+                seats.setdefault(meta.account_id, number)
+        return seats

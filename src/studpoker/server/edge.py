@@ -269,9 +269,10 @@ class DirectFrames:
         conn = protocol.conn
         if conn.extensions:  # permessage-deflate: the frame is compressed by the websockets protocol
             conn.send_text(text.encode())
-            protocol.transport.write(b"".join(conn.data_to_send()))
-            return True
-        protocol.transport.write(text_frame(text))
+            data = b"".join(conn.data_to_send())
+        else:
+            data = text_frame(text)
+        protocol.transport.write(data)
         return True
 
 

@@ -238,10 +238,7 @@ class Viewers:
         acted = sum(1 for e in new if type(e) is ActionTaken)
         action_seqs = list(range(context.seq - acted, context.seq))
         # each connection's viewer, as :meth:`viewer` says, with the seats looked up once for the whole step
-        seats: dict[int, int] = {}
-        for number, meta in context.seats.items():
-            if meta.account_id is not None:
-                seats.setdefault(meta.account_id, number)  # the first seat, as ``seat_of`` finds it
+        seats = context.seats_by_account()
         player_of = table.player_of
         by_viewer: dict[int | None, list[Connection]] = {}
         for connection in self.connections:
