@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import select
+import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -271,7 +273,62 @@ def make_engine(url: str) -> Engine:
             cursor.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True, pool_size=8, max_overflow=4)
+    engine = create_engine(url, pool_size=8, max_overflow=4)
+    event.listen(engine, "checkin", _checked_in)
+    dialect = engine.dialect
+
+    @event.listens_for(engine, "checkout")
+    def _checkout(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        alive_or_replaced(dialect, dbapi_connection, record)
+
+    return engine
+
+
+#: A pooled connection idle for longer than this is pinged (a round trip) when it is checked out: a firewall or a
+#: network may have dropped it silently. One used more recently is checked by :func:`server_closed` only.
+PING_AFTER_IDLE = 10.0
+
+
+def server_closed(dbapi_connection: Any) -> bool:
+    """Whether the server has closed this idle connection (restarted, or ended the session), seen without a round
+    trip: the socket of an idle PostgreSQL connection has nothing to read unless the server said goodbye (its
+    ``FATAL`` message, then the end of the stream). Anything to read counts as closed (a notice we never asked for:
+    the connection is replaced, which is merely a new connection)."""
+    if getattr(dbapi_connection, "closed", False) or getattr(dbapi_connection, "broken", False):
+        return True
+    try:
+        fd = dbapi_connection.fileno()
+    except Exception:
+        return True
+    if hasattr(select, "poll"):  # not select(): a process with many sockets has descriptors past FD_SETSIZE
+        poller = select.poll()
+        poller.register(fd, select.POLLIN | select.POLLPRI | select.POLLERR | select.POLLHUP)
+        return bool(poller.poll(0))
+    readable, _, broken = select.select([fd], [], [fd], 0)
+    return bool(readable or broken)
+
+
+def _checked_in(_dbapi_connection: Any, record: Any) -> None:
+    if record is not None:
+        record.info["studpoker_idle_since"] = time.monotonic()
+
+
+def alive_or_replaced(dialect: Any, dbapi_connection: Any, record: Any) -> None:
+    """The pool's check before it hands out a PostgreSQL connection, in place of SQLAlchemy's ``pool_pre_ping``,
+    which costs a round trip on every checkout (two of the dozen or so a dealt hand makes): a connection the server
+    closed is replaced, with no round trip for one used in the last :data:`PING_AFTER_IDLE` seconds."""
+    from sqlalchemy.exc import DisconnectionError
+
+    idle = time.monotonic() - record.info.get("studpoker_idle_since", time.monotonic())
+    if server_closed(dbapi_connection):
+        raise DisconnectionError("the database closed this connection")  # the pool discards it and connects again
+    if idle > PING_AFTER_IDLE:
+        try:
+            dialect.do_ping(dbapi_connection)
+        except Exception as error:
+            if dialect.is_disconnect(error, dbapi_connection, None):
+                raise DisconnectionError(f"the database did not answer a ping: {error}") from error
+            raise
 
 
 def migrate(engine: Engine) -> None:
