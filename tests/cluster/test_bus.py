@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -79,6 +80,56 @@ def test_sent_messages_arrive_in_order_and_losses_are_counted(
         asyncio.run(scenario())
     assert any("could not be published" in r.getMessage() for r in caplog.records)
     assert any("lost Redis" in r.getMessage() for r in caplog.records)
+
+
+def test_a_busy_sender_gathers_its_messages_into_one_write(
+    redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With ``linger``, a message sent after a write waits for the end of the linger and goes out with the
+    others sent meanwhile, in one write and in order; a sender that has not written lately writes at once."""
+    from studpoker.server import resp
+    from studpoker.server.bus import Bus
+
+    writes: list[int] = []
+    real = resp.Publisher.publish
+
+    def counted(self: resp.Publisher, messages: Any) -> int:
+        written = real(self, messages)
+        writes.append(written)
+        return written
+
+    monkeypatch.setattr(resp.Publisher, "publish", counted)
+    got: list[str] = []
+
+    async def until(count: int) -> None:
+        for _ in range(400):
+            if len(got) >= count:
+                return
+            await asyncio.sleep(0.05)
+        raise AssertionError(f"{len(got)} of {count} messages arrived: {got}")
+
+    async def scenario() -> None:
+        reader = Bus(redis_server.url, lambda _channel, data: got.append(data))
+        reader.subscribe("studpoker:test")
+        reader.start()
+        assert await reader.listening(5)
+        sender = Bus(redis_server.url, lambda *_: None, linger=3.0)
+        sender.start()
+        try:
+            sender.send("studpoker:test", "first")
+            await until(1)
+            assert writes == [1]  # nothing written lately: written at once
+            for i in range(10):  # in ten turns of the loop, well within the linger after the first write
+                sender.send("studpoker:test", str(i))
+                await asyncio.sleep(0.01)
+            await until(11)
+            assert got == ["first", *(str(i) for i in range(10))]
+            assert writes == [1, 10]  # the ten in one write
+        finally:
+            await sender.close()
+            await reader.close()
+
+    asyncio.run(scenario())
 
 
 def test_issue26_11_the_bus_does_not_use_a_redis_open_to_anyone(

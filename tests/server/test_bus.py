@@ -30,3 +30,12 @@ def test_a_batch_carries_each_text_once_and_every_socket_its_numbered_frames() -
 
 def test_an_empty_batch_round_trips() -> None:
     assert unpack_frames(pack_frames(1, 1, [])) == (1, 1, [])
+
+
+@pytest.mark.parametrize("linger", [-0.001, 0.5, float("nan")])
+def test_a_linger_out_of_bounds_is_refused_by_name(linger: float) -> None:
+    from studpoker.server.config import Settings
+
+    with pytest.raises(ValueError, match="bus_linger_seconds must be 0 to 0.1"):
+        Settings(bus_linger_seconds=linger)
+    assert Settings(bus_linger_seconds=0.0).bus_linger_seconds == 0.0  # 0: every write at once

@@ -35,6 +35,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import time
 from collections import deque
 from collections.abc import Callable, Coroutine
@@ -191,10 +192,13 @@ class Bus:
         on_reconnect: Callable[[], Coroutine[Any, Any, None]] | None = None,
         *,
         allow_unauthenticated: bool = False,
+        linger: float = 0.0,
     ) -> None:
         import redis.asyncio as redis
 
         self.url = url
+        self.linger = linger  # the least time between two writes of :meth:`send`'s queue (see :meth:`_send`)
+        self._written = -math.inf  # the loop's time of the last write
         self.allow_unauthenticated = allow_unauthenticated
         self._refused_logged = -REFUSAL_LOG_SECONDS
         # a few connections, waited for when all are busy (a burst never opens hundreds of them)
@@ -301,11 +305,20 @@ class Bus:
 
     async def _send(self) -> None:
         """The sender task: what :meth:`send` queued goes out on a connection of its own, in order, written at once
-        (:class:`~studpoker.server.resp.Publisher`: the answers are counted, not waited for)."""
+        (:class:`~studpoker.server.resp.Publisher`: the answers are counted, not waited for).
+
+        With ``linger``, a write comes at least ``linger`` seconds after the one before: a busy process gathers what
+        it publishes in that moment into one write (one system call, one read for Redis, and fewer, fuller reads
+        for the process at the other end); an idle one writes at once."""
         publisher: Publisher | None = None
         try:
+            loop = asyncio.get_running_loop()
             while True:
                 await self._send_now.wait()
+                if self.linger > 0:  # busy: what comes in the next moment goes out with this, in one write
+                    wait = self._written + self.linger - loop.time()
+                    if wait > 0:
+                        await asyncio.sleep(wait)
                 self._send_now.clear()
                 while self._outgoing:
                     if publisher is None or publisher.closed:
@@ -326,6 +339,7 @@ class Bus:
                     batch = [self._outgoing.popleft() for _ in range(min(len(self._outgoing), 1000))]
                     try:
                         publisher.publish(batch)
+                        self._written = loop.time()
                     except ConnectionError as error:
                         self._lost(len(batch), str(error))
                         continue

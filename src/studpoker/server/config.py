@@ -59,6 +59,9 @@ class Settings:
       takes the table this long, and at most a fifth more, after its worker died). ``db_threads``: threads doing
       database work on PostgreSQL (SQLite has one). ``redis_allow_unauthenticated``: use a Redis that lets in
       clients without a password (refused unless ``True``: whoever reaches it could act for any player).
+      ``bus_linger_seconds``: while a process publishes often, the least time between two of its writes to Redis
+      (what comes meanwhile goes out in the same write): fewer, larger writes for every process the frames pass
+      through, for at most this much latency; a process that has not written for this long writes at once.
     * ``seat_hold_seconds``: how long a free seat is held for the first name on a full table's waiting list.
     * ``max_body_bytes``, ``max_message_bytes``, ``max_messages_per_second``: request and WebSocket limits;
       ``max_sockets_per_address`` / ``max_sockets``: open table sockets from one address, and in all.
@@ -113,6 +116,7 @@ class Settings:
     redis_allow_unauthenticated: bool = False
     lease_seconds: float = 5.0
     db_threads: int = 4
+    bus_linger_seconds: float = 0.005
     seat_hold_seconds: float = 30.0
 
     def __post_init__(self) -> None:
@@ -156,6 +160,8 @@ class Settings:
             raise ValueError(f"request_seconds must be more than 0 and at most 3600, got {self.request_seconds}")
         if not 1.0 <= self.lease_seconds <= 600.0:
             raise ValueError(f"lease_seconds must be 1 to 600, got {self.lease_seconds}")
+        if not 0 <= self.bus_linger_seconds <= 0.1:  # not NaN either
+            raise ValueError(f"bus_linger_seconds must be 0 to 0.1, got {self.bus_linger_seconds}")
         if not 1 <= self.db_threads <= 64:
             raise ValueError(f"db_threads must be 1 to 64, got {self.db_threads}")
         if isinstance(self.trusted_proxies, str):

@@ -123,6 +123,7 @@ class GatewayRoom:
             self._on_message,
             self._on_reconnect,
             allow_unauthenticated=settings.redis_allow_unauthenticated,
+            linger=settings.bus_linger_seconds,
         )
         self.sockets = Sockets(settings, self.db, tell_others=self._tell_gateways)
         self.directory = RemoteDirectory(settings, self.db, self.bus, self, self.gateway_id)

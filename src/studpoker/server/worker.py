@@ -97,6 +97,7 @@ class WorkerRoom:
             self._on_message,
             self._on_reconnect,
             allow_unauthenticated=settings.redis_allow_unauthenticated,
+            linger=settings.bus_linger_seconds,
         )
         self.tasks = Tasks()
         self._spawned = self.tasks.running
