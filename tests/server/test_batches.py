@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
@@ -61,3 +62,32 @@ def test_without_asking_every_frame_is_one_message(client: TestClient) -> None:
     for query in ("", "?batch=0", "?batch=yes"):
         with ann.client.websocket_connect(f"/ws/table/{table_id}{query}", headers=ann.headers) as ws:
             assert recv(ws)["type"] == "snapshot"
+
+
+@pytest.mark.allow_server_errors(r"a socket's frames could not be sent")
+def test_one_turn_of_the_loop_ends_every_sockets_step_each_on_its_own() -> None:
+    """The messages pushed to batching sockets in one turn of the event loop reach each socket as one frame; a
+    socket whose sending fails does not keep the others' steps back."""
+    import asyncio
+
+    from studpoker.server.connection import Connection
+
+    def failing(_text: str) -> bool:
+        raise OSError("the transport broke")
+
+    async def scenario() -> tuple[list[str | int], list[str | int], list[str | int]]:
+        first, broken, last = (Connection(n, f"p{n}", batch=True) for n in (1, 2, 3))
+        broken.direct = failing
+        for connection in (first, broken, last):
+            connection.push('{"type":"action"}')
+        first.push('{"type":"pot"}')
+        last.push('{"type":"turn"}')
+        assert not first.frames and not last.frames  # not before the turn ends
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        return list(first.frames), list(broken.frames), list(last.frames)
+
+    first, broken, last = asyncio.run(scenario())
+    assert first == ['[{"type":"action"},{"type":"pot"}]']
+    assert broken == []
+    assert last == ['[{"type":"action"},{"type":"turn"}]']

@@ -12,15 +12,29 @@ quarter of the frames for the actor, the bus and the gateway to carry and for th
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 __all__ = ["Connection", "join_batch", "merge_batches"]
 
+log = logging.getLogger("studpoker.server")
+
 # the batches built in this turn of the event loop, by their messages: a step that every viewer sees alike is
 # joined once for all of them (and, as one object, written once into a bus message of frames)
 _joined: dict[tuple[str, ...], str] = {}
+# by event loop, the batching connections pushed to in this turn: one callback ends all their steps, in the order
+# they were first pushed to (not one callback per connection: a step goes to every socket of the table)
+_stepping: dict[asyncio.AbstractEventLoop, list[Connection]] = {}
+
+
+def _end_steps(loop: asyncio.AbstractEventLoop) -> None:
+    for connection in _stepping.pop(loop, ()):
+        try:
+            connection._end_step()
+        except Exception:  # one socket's failure is not the others': each had a callback of its own before
+            log.exception("a socket's frames could not be sent")
 
 
 def join_batch(texts: list[str]) -> str:
@@ -87,7 +101,12 @@ class Connection:
             return
         if self.batch:
             if not self.step:
-                asyncio.get_running_loop().call_soon(self._end_step)
+                loop = asyncio.get_running_loop()
+                stepping = _stepping.get(loop)
+                if stepping is None:
+                    stepping = _stepping[loop] = []
+                    loop.call_soon(_end_steps, loop)
+                stepping.append(self)
             self.step.append(text)
             return
         self.deliver(text)
