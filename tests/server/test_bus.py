@@ -36,6 +36,6 @@ def test_an_empty_batch_round_trips() -> None:
 def test_a_linger_out_of_bounds_is_refused_by_name(linger: float) -> None:
     from studpoker.server.config import Settings
 
-    with pytest.raises(ValueError, match="bus_linger_seconds must be 0 to 0.1"):
+    with pytest.raises(ValueError, match=r"bus_linger_seconds must be 0 to 0\.1"):
         Settings(bus_linger_seconds=linger)
     assert Settings(bus_linger_seconds=0.0).bus_linger_seconds == 0.0  # 0: every write at once
