@@ -9,7 +9,7 @@ A connection's own writer task sends them, so a slow client never blocks the tab
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -70,9 +70,12 @@ class Viewers:
     def connected(self, account_id: int | None) -> bool:
         return any(c.account_id == account_id for c in self.connections) if account_id is not None else False
 
-    def viewer(self, connection: Connection) -> int | None:
-        """The player of the hand in play whose cards ``connection`` sees (``None``: a spectator's view)."""
-        seat = self.context.seat_of(connection.account_id)
+    def viewer(self, connection: Connection, seats: Mapping[int, int] | None = None) -> int | None:
+        """The player of the hand in play whose cards ``connection`` sees (``None``: a spectator's view).
+        ``seats``: :meth:`TableContext.seats_by_account`, made once by a caller that asks for many connections."""
+        if seats is None:
+            seats = self.context.seats_by_account()
+        seat = None if connection.account_id is None else seats.get(connection.account_id)
         return None if seat is None else self.context.table.player_of(seat)
 
     # -- what ------------------------------------------------------------------------------------------------
@@ -237,13 +240,11 @@ class Viewers:
         # and in this step; no need to count through the whole hand at every step
         acted = sum(1 for e in new if type(e) is ActionTaken)
         action_seqs = list(range(context.seq - acted, context.seq))
-        # each connection's viewer, as :meth:`viewer` says, with the seats looked up once for the whole step
+        # each connection's viewer, with the seats looked up once for the whole step
         seats = context.seats_by_account()
-        player_of = table.player_of
         by_viewer: dict[int | None, list[Connection]] = {}
         for connection in self.connections:
-            seat = seats.get(connection.account_id) if connection.account_id is not None else None
-            by_viewer.setdefault(None if seat is None else player_of(seat), []).append(connection)
+            by_viewer.setdefault(self.viewer(connection, seats), []).append(connection)
         public = state.view(None)
         # the dealer's lines and the chips: public, the same for everyone, encoded once
         dealt = {p["seat"]: str(p["name"]) for p in context.hand_players}  # the names as the hand was dealt
