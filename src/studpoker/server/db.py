@@ -319,10 +319,10 @@ def alive_or_replaced(dialect: Any, dbapi_connection: Any, record: Any) -> None:
     closed is replaced, with no round trip for one used in the last :data:`PING_AFTER_IDLE` seconds."""
     from sqlalchemy.exc import DisconnectionError
 
-    idle = time.monotonic() - record.info.get("studpoker_idle_since", time.monotonic())
     if server_closed(dbapi_connection):
         raise DisconnectionError("the database closed this connection")  # the pool discards it and connects again
-    if idle > PING_AFTER_IDLE:
+    since = record.info.get("studpoker_idle_since")  # none yet: a connection just made
+    if since is not None and time.monotonic() - since > PING_AFTER_IDLE:
         try:
             dialect.do_ping(dbapi_connection)
         except Exception as error:
