@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import socket
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -60,66 +61,61 @@ def test_server_closed_trusts_the_drivers_flags_and_a_closed_socket() -> None:
     assert server_closed(NoSocket())
 
 
-postgres = pytest.mark.skipif(not POSTGRES, reason="needs PostgreSQL: set STUDPOKER_TEST_POSTGRES")
+class Counted:
+    """A PostgreSQL test database, and the pings its pool sent (each the driver's connection it pinged)."""
+
+    def __init__(self, database: Database, pings: list[Any]) -> None:
+        self.database = database
+        self.pings = pings
+
+    def backend(self) -> int:
+        """The server process of the connection a transaction gets."""
+        query = text("SELECT pg_backend_pid()")
+        return int(self.database.transaction(lambda session: session.execute(query).scalar_one()))
 
 
-def _backend(database: Database) -> int:
-    return int(database.transaction(lambda session: session.execute(text("SELECT pg_backend_pid()")).scalar_one()))
-
-
-def _pings(database: Database, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+@pytest.fixture
+def counted(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Counted]:
+    if not POSTGRES:
+        pytest.skip("needs PostgreSQL: set STUDPOKER_TEST_POSTGRES")
+    database = Database(database_url(tmp_path))
     pings: list[Any] = []
     real = database.engine.dialect.do_ping
 
-    def counted(connection: Any) -> bool:
+    def ping(connection: Any) -> bool:
         pings.append(connection)
         return bool(real(connection))
 
-    monkeypatch.setattr(database.engine.dialect, "do_ping", counted)
-    return pings
+    monkeypatch.setattr(database.engine.dialect, "do_ping", ping)
+    try:
+        yield Counted(database, pings)
+    finally:
+        database.close()
 
 
-@postgres
-def test_a_connection_the_server_ended_is_replaced_before_use(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_connection_the_server_ended_is_replaced_before_use(counted: Counted) -> None:
     import psycopg
 
-    database = Database(database_url(tmp_path))
-    try:
-        pings = _pings(database, monkeypatch)
-        first = _backend(database)
-        with psycopg.connect(_admin_url(), autocommit=True) as admin:
-            assert admin.execute("SELECT pg_terminate_backend(%s)", (first,)).fetchone() == (True,)
-            deadline = time.monotonic() + 60
-            while admin.execute("SELECT 1 FROM pg_stat_activity WHERE pid = %s", (first,)).fetchone():
-                assert time.monotonic() < deadline, "the backend did not end"
-                time.sleep(0.05)
-        second = _backend(database)  # no error: the pool saw the goodbye and connected again
-        assert second != first
-        assert pings == []  # seen on the socket, not by a round trip
-    finally:
-        database.close()
+    first = counted.backend()
+    with psycopg.connect(_admin_url(), autocommit=True) as admin:
+        assert admin.execute("SELECT pg_terminate_backend(%s)", (first,)).fetchone() == (True,)
+        deadline = time.monotonic() + 60
+        while admin.execute("SELECT 1 FROM pg_stat_activity WHERE pid = %s", (first,)).fetchone():
+            assert time.monotonic() < deadline, "the backend did not end"
+            time.sleep(0.05)
+    second = counted.backend()  # no error: the pool saw the goodbye and connected again
+    assert second != first
+    assert counted.pings == []  # seen on the socket, not by a round trip
 
 
-@postgres
-def test_a_recently_used_connection_is_reused_without_a_ping(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    database = Database(database_url(tmp_path))
-    try:
-        pings = _pings(database, monkeypatch)
-        backends = {_backend(database) for _ in range(5)}
-        assert len(backends) == 1
-        assert pings == []
-    finally:
-        database.close()
+def test_a_recently_used_connection_is_reused_without_a_ping(counted: Counted) -> None:
+    backends = {counted.backend() for _ in range(5)}
+    assert len(backends) == 1
+    assert counted.pings == []
 
 
-@postgres
-def test_a_long_idle_connection_is_pinged(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    database = Database(database_url(tmp_path))
-    try:
-        pings = _pings(database, monkeypatch)
-        first = _backend(database)
-        monkeypatch.setattr(db, "PING_AFTER_IDLE", 0.0)
-        assert _backend(database) == first  # pinged, answered, kept
-        assert len(pings) == 1
-    finally:
-        database.close()
+def test_a_long_idle_connection_is_pinged(counted: Counted, monkeypatch: pytest.MonkeyPatch) -> None:
+    first = counted.backend()
+    monkeypatch.setattr(db, "PING_AFTER_IDLE", 0.0)
+    assert counted.backend() == first  # pinged, answered, kept
+    assert len(counted.pings) == 1
