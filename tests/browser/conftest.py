@@ -8,6 +8,8 @@ logger while a test runs fails it (the room serves in this process).
 
 from __future__ import annotations
 
+import time
+from collections import deque
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -61,20 +63,64 @@ def artifacts() -> Path:
     return ARTIFACTS
 
 
+class _Recorder:
+    """What each page of a test saw: its WebSocket frames (both ways) and its console, the last :data:`KEPT` of
+    each page, written to test-artifacts/ when the test fails (did the server send it, or did the page not show
+    it?)."""
+
+    KEPT = 400
+
+    def __init__(self) -> None:
+        self.pages: list[tuple[str, deque[str]]] = []
+        self.started = time.monotonic()
+
+    def clear(self) -> None:
+        self.pages.clear()
+        self.started = time.monotonic()
+
+    def watch(self, page: Any) -> None:
+        lines: deque[str] = deque(maxlen=self.KEPT)
+        self.pages.append((f"page {len(self.pages) + 1}", lines))
+
+        def note(what: str) -> None:
+            lines.append(f"{time.monotonic() - self.started:9.3f} {what[:1500]}")
+
+        def on_socket(socket: Any) -> None:
+            note(f"socket open {socket.url}")
+            socket.on("framereceived", lambda payload: note(f"<< {payload}"))
+            socket.on("framesent", lambda payload: note(f">> {payload}"))
+            socket.on("close", lambda _socket: note("socket closed"))
+
+        page.on("websocket", on_socket)
+        page.on("console", lambda message: note(f"console {message.type}: {message.text}"))
+        page.on("pageerror", lambda error: note(f"page error: {error}"))
+        page.on("framenavigated", lambda frame: note(f"navigated {frame.url}") if frame == page.main_frame else None)
+
+    def write(self, path: Path) -> None:
+        with path.open("w") as out:
+            for name, lines in self.pages:
+                out.write(f"== {name}\n")
+                out.writelines(line + "\n" for line in lines)
+
+
 class _Browser:
-    """The browser, with :data:`TIMEOUT` the default wait of every context and page it opens."""
+    """The browser, with :data:`TIMEOUT` the default wait of every context and page it opens, and a
+    :class:`_Recorder` of what its pages see."""
 
     def __init__(self, browser: Any) -> None:
         self._browser = browser
+        self.recorder = _Recorder()
 
     def new_context(self, **options: Any) -> Any:
         context = self._browser.new_context(**options)
         context.set_default_timeout(TIMEOUT)
         context.set_default_navigation_timeout(TIMEOUT)
+        context.on("page", self.recorder.watch)
         return context
 
     def new_page(self, **options: Any) -> Any:
-        page = self._browser.new_page(**options)
+        page = self._browser.new_page(**options)  # its own context, whose "page" event has fired already
+        self.recorder.watch(page)
         page.set_default_timeout(TIMEOUT)
         page.set_default_navigation_timeout(TIMEOUT)
         return page
@@ -101,6 +147,28 @@ def browser(artifacts: Path) -> Iterator[object]:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True)
         yield _Browser(chromium)
         chromium.close()
+
+
+@pytest.fixture(autouse=True)
+def _record_pages(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A failed browser test leaves test-artifacts/frames-<test>.txt: each page's socket frames and console."""
+    if "browser" not in request.fixturenames:
+        yield
+        return
+    recorder: _Recorder = request.getfixturevalue("browser").recorder
+    recorder.clear()
+    yield
+    report = getattr(request.node, "studpoker_call_report", None)
+    if report is not None and report.failed:
+        name = "".join(c if c.isalnum() or c in "-_." else "_" for c in request.node.name)
+        recorder.write(ARTIFACTS / f"frames-{name}.txt")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    outcome = yield
+    if call.when == "call":
+        item.studpoker_call_report = outcome.get_result()  # type: ignore[attr-defined]
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest's own hook deselects by ``-m``
