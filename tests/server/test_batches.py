@@ -91,3 +91,22 @@ def test_one_turn_of_the_loop_ends_every_sockets_step_each_on_its_own() -> None:
     assert first == ['[{"type":"action"},{"type":"pot"}]']
     assert broken == []
     assert last == ['[{"type":"action"},{"type":"turn"}]']
+
+
+def test_a_step_seen_alike_is_joined_once() -> None:
+    """Sockets pushed the same messages in one turn get one batch object: one encoding, and one write into a bus
+    message of frames (the batches are joined afresh in the next turn)."""
+    import asyncio
+
+    from studpoker.server.connection import Connection
+
+    async def alike() -> list[str | int]:
+        sockets = [Connection(n, f"p{n}", batch=True) for n in (1, 2)]
+        for socket in sockets:
+            socket.push('{"type":"pot"}')
+            socket.push('{"type":"turn"}')
+        await asyncio.sleep(0)
+        return [socket.frames[0] for socket in sockets]
+
+    first, second = asyncio.run(alike())
+    assert first == '[{"type":"pot"},{"type":"turn"}]' and first is second

@@ -21,37 +21,37 @@ __all__ = ["Connection", "join_batch", "merge_batches"]
 
 log = logging.getLogger("studpoker.server")
 
-# the batches built in this turn of the event loop, by their messages: a step that every viewer sees alike is
-# joined once for all of them (and, as one object, written once into a bus message of frames)
-_joined: dict[tuple[str, ...], str] = {}
 # by event loop, the batching connections pushed to in this turn: one callback ends all their steps, in the order
 # they were first pushed to (not one callback per connection: a step goes to every socket of the table)
 _stepping: dict[asyncio.AbstractEventLoop, list[Connection]] = {}
 
 
 def _end_steps(loop: asyncio.AbstractEventLoop) -> None:
+    # a step that every viewer sees alike is joined once for all of them (and, as one object, written once into a
+    # bus message of frames); the joined batches live as long as this call, so nothing outlives a stopped loop
+    joined: dict[tuple[str, ...], str] = {}
     for connection in _stepping.pop(loop, ()):
         try:
-            connection._end_step()
+            connection._end_step(joined)
         except Exception:  # one socket's failure is not the others': each had a callback of its own before
             log.exception("a socket's frames could not be sent")
 
 
-def join_batch(texts: list[str]) -> str:
-    """Encoded messages as one batch, a JSON array (the same object for the same messages in one loop turn).
+def join_batch(texts: list[str], joined: dict[tuple[str, ...], str] | None = None) -> str:
+    """Encoded messages as one batch, a JSON array; with ``joined`` (the batches made so far in this turn of the
+    loop, by their messages) the same messages give the same object.
 
-    >>> join_batch(['{"type":"pot"}', '{"type":"turn"}'])
-    '[{"type":"pot"},{"type":"turn"}]'
+    >>> joined = {}
+    >>> batch = join_batch(['{"type":"pot"}', '{"type":"turn"}'], joined)
+    >>> batch, join_batch(['{"type":"pot"}', '{"type":"turn"}'], joined) is batch
+    ('[{"type":"pot"},{"type":"turn"}]', True)
     """
+    if joined is None:
+        return "[" + ",".join(texts) + "]"
     key = tuple(texts)
-    text = _joined.get(key)
+    text = joined.get(key)
     if text is None:
-        if not _joined:
-            try:
-                asyncio.get_running_loop().call_soon(_joined.clear)
-            except RuntimeError:  # no loop: nothing to share the batch with
-                return "[" + ",".join(texts) + "]"
-        text = _joined[key] = "[" + ",".join(texts) + "]"
+        text = joined[key] = "[" + ",".join(texts) + "]"
     return text
 
 
@@ -111,10 +111,10 @@ class Connection:
             return
         self.deliver(text)
 
-    def _end_step(self) -> None:
+    def _end_step(self, joined: dict[tuple[str, ...], str] | None = None) -> None:
         step, self.step = self.step, []
         if step and not self.closed:
-            self.deliver(join_batch(step))
+            self.deliver(join_batch(step, joined))
 
     def deliver(self, text: str) -> None:
         """Queue one frame as it is (a message, or a batch already joined: what a worker sends a gateway)."""
