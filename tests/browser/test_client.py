@@ -298,6 +298,39 @@ def test_the_showdown_stays_for_the_tables_time(browser: Any, room: str) -> None
         page.context.close()
 
 
+def test_a_chat_line_sent_while_the_table_is_away_stays_in_the_box(browser: Any, room: str) -> None:
+    """While the page's socket is down a chat line is not dropped unseen: it stays in the box, the page says it was
+    not sent, and once the table is back the same line goes."""
+    ann = player(browser, room)
+    table_id = open_table(ann, room, "STUD7")
+    routes: list[Any] = []
+    down = False
+
+    def route(socket: Any) -> None:  # between the page and the room: passed through, or refused while "down"
+        if down:
+            socket.close(code=1012, reason="away")
+            return
+        routes.append(socket)
+        socket.connect_to_server()
+
+    ann.route_web_socket(re.compile(r"/ws/table/"), route)
+    go(ann, room, table_id)
+    down = True
+    routes[-1].close(code=1012, reason="away")
+    expect(ann.locator("#conn")).to_have_text("Reconnecting…")
+    ann.locator("#chat-text").fill("anyone?")
+    ann.locator("#chat-send").click()
+    expect(ann.locator("#chat-error")).to_contain_text("Not connected")
+    assert ann.locator("#chat-text").input_value() == "anyone?"
+    down = False
+    expect(ann.locator("#conn")).to_have_text("Connected")
+    ann.locator("#chat-send").click()
+    ann.locator("#log li.chat .text", has_text="anyone?").wait_for(timeout=TIMEOUT)
+    expect(ann.locator("#chat-error")).to_have_text("")
+    assert ann.locator("#chat-text").input_value() == ""
+    ann.context.close()
+
+
 def test_chat_is_text_and_a_player_can_mute_another(browser: Any, room: str) -> None:
     """HTML in a chat line is shown as text (no element is made of it); a muted player's lines disappear and the
     mute, like the four-colour deck, is kept on the account (a reload keeps both); a visitor cannot chat."""

@@ -129,9 +129,10 @@ document.getElementById("chat-form").addEventListener("submit", (event) => {
   const text = input.value.trim();
   if (!text) return;
   if (text.length > CHAT_MAX) return chatError(`A chat line is at most ${CHAT_MAX} characters.`);
+  // while the socket is down the line stays in the box (not cleared as if it had gone)
+  if (!state.send({ type: "chat", text })) return chatError("Not connected: send it again once the table is back.");
   chatError("");
   state.lastChat = performance.now();
-  state.send({ type: "chat", text });
   input.value = "";
 });
 

@@ -71,8 +71,11 @@ function connect() {
   });
 }
 
+/** Sends one message if the socket is open; says whether it did. */
 function send(msg) {
-  if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify(msg));
+  if (socket?.readyState !== WebSocket.OPEN) return false;
+  socket.send(JSON.stringify(msg));
+  return true;
 }
 state.send = send;
 
