@@ -322,7 +322,15 @@ def test_a_chat_line_sent_while_the_table_is_away_stays_in_the_box(browser: Any,
     ann.locator("#chat-send").click()
     expect(ann.locator("#chat-error")).to_contain_text("Not connected")
     assert ann.locator("#chat-text").input_value() == "anyone?"
+    # back: the next attempt goes through; the line is sent once the room has answered it (a routed socket is
+    # open to the page a moment before the room's end is)
+    answered: list[str] = []
+    ann.on("websocket", lambda socket: socket.on("framereceived", lambda frame: answered.append(frame)))
     down = False
+    deadline = time.monotonic() + TIMEOUT / 1000
+    while not answered:
+        assert time.monotonic() < deadline, "the page did not reconnect"
+        ann.wait_for_timeout(50)
     expect(ann.locator("#conn")).to_have_text("Connected")
     ann.locator("#chat-send").click()
     ann.locator("#log li.chat .text", has_text="anyone?").wait_for(timeout=TIMEOUT)
