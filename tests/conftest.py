@@ -26,9 +26,10 @@ DATA = Path(os.environ.get("STUDPOKER_DATA", Path(__file__).resolve().parents[1]
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Empty test-artifacts/ of the last run's screenshots, axe reports and failed tests' frames, once per run: in the one process, or in
-    pytest-xdist's controller before its workers start (a worker emptying it would delete another's files); never
-    in a run that only collects (tests/test_tiers.py runs some while the browser tests may be writing there)."""
+    """Empty test-artifacts/ of the last run's screenshots, axe reports and failed tests' frames, once per run: in
+    the one process, or in pytest-xdist's controller before its workers start (a worker emptying it would delete
+    another's files); never in a run that only collects (tests/test_tiers.py runs some while the browser tests may
+    be writing there)."""
     if hasattr(config, "workerinput") or config.option.collectonly:
         return
     artifacts = Path(__file__).resolve().parents[1] / "test-artifacts"
