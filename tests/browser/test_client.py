@@ -334,7 +334,7 @@ def test_a_chat_line_sent_while_the_table_is_away_stays_in_the_box(browser: Any,
     deadline = time.monotonic() + TIMEOUT / 1000
     while not answered:
         assert time.monotonic() < deadline, "the page did not reconnect"
-        ann.wait_for_timeout(50)
+        ann.wait_for_timeout(50)  # not time.sleep: Playwright delivers the page's events while it waits
     expect(ann.locator("#conn")).to_have_text("Connected")
     ann.locator("#chat-send").click()
     ann.locator("#log li.chat .text", has_text="anyone?").wait_for(timeout=TIMEOUT)
@@ -344,18 +344,46 @@ def test_a_chat_line_sent_while_the_table_is_away_stays_in_the_box(browser: Any,
 
 
 def say(page: Any, text: str) -> None:
-    """Sends a chat line from ``page`` and waits for it in its own log. A line sent while the page's socket was
-    down stays in the box with "Not connected" (a socket may drop on a busy machine): sent again once the table is
-    back, as a player would."""
+    """Sends a chat line from ``page`` and waits for it in its own log. A line the page could not send (its socket
+    down on a busy machine) or the room refused (one line per 0.5 s: a fast machine gets to the next line sooner)
+    stays in, or comes back to, the box with the reason: sent again, as a player would."""
     page.locator("#chat-text").fill(text)
-    page.locator("#chat-send").click()
     line = page.locator("#log li.chat .text", has_text=text)
-    unsent = page.locator("#chat-error", has_text="Not connected")
-    line.or_(unsent).first.wait_for(timeout=TIMEOUT)
-    if not line.count():
-        expect(page.locator("#conn")).to_have_text("Connected")
+    refused = page.locator("#chat-error.error")
+    deadline = time.monotonic() + TIMEOUT / 1000
+    while True:
         page.locator("#chat-send").click()
-        line.wait_for(timeout=TIMEOUT)
+        line.or_(refused).first.wait_for(timeout=TIMEOUT)
+        if line.count():
+            return
+        why = refused.inner_text()
+        assert "Not connected" in why or "Slow down" in why, why
+        assert time.monotonic() < deadline, f"{text!r} not sent: {why}"
+        assert page.locator("#chat-text").input_value() == text
+        expect(page.locator("#conn")).to_have_text("Connected")
+        page.wait_for_timeout(500)  # the room's least time between two lines of one player
+
+
+def test_a_chat_line_the_room_refuses_comes_back_to_the_box(browser: Any, room: str) -> None:
+    """Lines sent faster than the room takes them (five in ten seconds, one per half second): the refused line is
+    back in the box, and the page says to slow down."""
+    ann = player(browser, room)
+    go(ann, room, open_table(ann, room, "STUD7"))
+    refused = ann.locator("#chat-error.error")
+    for n in range(20):  # the sixth line within ten seconds is refused at the latest
+        text = f"line {n}"
+        ann.locator("#chat-text").fill(text)
+        ann.locator("#chat-send").click()
+        line = ann.locator("#log li.chat .text", has_text=re.compile(f"^{text}$"))
+        line.or_(refused).first.wait_for(timeout=TIMEOUT)
+        if refused.count():
+            break
+    else:
+        raise AssertionError("twenty lines in a row, none refused")
+    expect(refused).to_contain_text("Slow down")
+    assert ann.locator("#chat-text").input_value() == text
+    assert not line.count()
+    ann.context.close()
 
 
 def test_chat_is_text_and_a_player_can_mute_another(browser: Any, room: str) -> None:

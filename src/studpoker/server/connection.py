@@ -33,7 +33,7 @@ def _end_steps(loop: asyncio.AbstractEventLoop) -> None:
     for connection in _stepping.pop(loop, ()):
         try:
             connection._end_step(joined)
-        except Exception:  # one socket's failure is not the others': each had a callback of its own before
+        except Exception:  # one socket's failure does not hold back the other sockets' steps
             log.exception("a socket's frames could not be sent")
 
 

@@ -123,6 +123,15 @@ export function chatError(message) {
   node.classList.toggle("error", Boolean(message));
 }
 
+let lastSent = ""; // the last line sent: the server may still refuse it (too fast, a character it does not take)
+
+/** The server refused the last line: it goes back into an empty box, to send again or mend, and the page says why. */
+export function chatRefused(message) {
+  const input = document.getElementById("chat-text");
+  if (!input.value && lastSent) input.value = lastSent;
+  chatError(message);
+}
+
 document.getElementById("chat-form").addEventListener("submit", (event) => {
   event.preventDefault();
   const input = document.getElementById("chat-text");
@@ -133,6 +142,7 @@ document.getElementById("chat-form").addEventListener("submit", (event) => {
   if (!state.send({ type: "chat", text })) return chatError("Not connected: send it again once the table is back.");
   chatError("");
   state.lastChat = performance.now();
+  lastSent = text;
   input.value = "";
 });
 

@@ -9,7 +9,7 @@ import { renderActions } from "./table-actions.js";
 import { gatherBets, placeSeats, renderCenter, renderMyCards, renderSeats, renderShowdown, renderSign } from "./table-felt.js";
 import { apply, log, manager, nameOf, state, tableId } from "./table-model.js";
 import { loadNotes, renderNotes } from "./table-notes.js";
-import { chatError, renderChatBox, renderLog } from "./table-side.js";
+import { chatRefused, renderChatBox, renderLog } from "./table-side.js";
 import { renderTitle } from "./table-title.js";
 
 state.nameOf = nameOf;
@@ -163,9 +163,9 @@ function onMessage(msg) {
   if (msg.type === "error") {
     const chatty = performance.now() - (state.lastChat ?? -1e9) < 3000;
     if (msg.code === "chat_rate_limited")
-      chatError(`Slow down: try again in ${Math.max(1, Math.ceil(Number(msg.retry_after) || 1))} s.`);
+      chatRefused(`Slow down: try again in ${Math.max(1, Math.ceil(Number(msg.retry_after) || 1))} s.`);
     else if (msg.code?.startsWith("chat") || (chatty && (msg.code === "bad_message" || msg.code === "not_logged_in")))
-      chatError(msg.message);
+      chatRefused(msg.message);
     else status(msg.message, true);
   }
   if (state.wantSnapshot) {
