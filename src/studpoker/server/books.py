@@ -12,8 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, delete, insert, select, update
-from sqlalchemy.engine import CursorResult
+from sqlalchemy import Table, delete, insert, select, update
 from sqlalchemy.orm import Session
 
 from ..engine import HandState
@@ -23,32 +22,31 @@ from ..history.record import record_hand
 from ..table import PlayedHand, Seat
 from .context import SeatMeta, TableContext
 from .db import HandRow, SeatRow, TableRow, utcnow
+from .driversql import DriverStatement, json_text
 from .ledger import HOUSE, cash_out_kind, purse, table_account, transfer
 from .protocol import Award, ChatLine
 
 __all__ = ["Books", "FinishedHand", "Leaver"]
 
-# The books write with SQL statements on the tables, not through ORM objects: a table writes after every hand, and
-# the ORM's bookkeeping (loading a row to change it, one statement per seat) cost a table worker more CPU than the
-# rest of the hand's writing.
-_HANDS, _SEATS, _TABLES = (cast(Table, row.__table__) for row in (HandRow, SeatRow, TableRow))
-#: every kept seat's row after a hand, in one statement run for all of them
-_SEAT_AFTER = (
-    update(_SEATS)
-    .where(_SEATS.c.table_id == bindparam("table"), _SEATS.c.seat == bindparam("number"))
-    .values(
-        stack=bindparam("now_stack"),
-        queued=bindparam("now_queued"),
-        sitting_out=bindparam("now_out"),
-        leaving=bindparam("now_leaving"),
-        time_bank=bindparam("now_bank"),
-    )
+# The books write what every hand writes on the driver's cursor (studpoker.server.driversql): a table writes after
+# every hand, and SQLAlchemy's own work per statement (and before that, the ORM's bookkeeping) cost a table worker
+# more CPU than the rest of the hand's writing. What is rare (a hand row missing, cash-outs, the chat) stays Core.
+_HANDS, _TABLES = (cast(Table, row.__table__) for row in (HandRow, TableRow))
+_HAND_OPENED = DriverStatement(
+    "INSERT INTO hands (table_id, number, status, started_at, players, pot, winners) "
+    "VALUES (:table, :number, 'playing', :started, :players, 0, '[]')"
 )
-_SEAT_BANK = (
-    update(_SEATS)
-    .where(_SEATS.c.table_id == bindparam("table"), _SEATS.c.seat == bindparam("number"))
-    .values(time_bank=bindparam("now_bank"))
+_HAND_NUMBER = DriverStatement("UPDATE tables SET hand_number = :number WHERE id = :table")
+_HAND_FINISHED = DriverStatement(
+    "UPDATE hands SET status = 'finished', players = :players, pot = :pot, winners = :winners, phh = :phh, "
+    "finished_at = :finished WHERE table_id = :table AND number = :number"
 )
+#: every kept seat's row after a hand, run for all of them at once
+_SEAT_AFTER = DriverStatement(
+    "UPDATE seats SET stack = :stack, queued = :queued, sitting_out = :out, leaving = :leaving, time_bank = :bank "
+    "WHERE table_id = :table AND seat = :seat"
+)
+_SEAT_BANK = DriverStatement("UPDATE seats SET time_bank = :bank WHERE table_id = :table AND seat = :seat")
 
 
 @dataclass(frozen=True)
@@ -105,8 +103,7 @@ class Books:
 
         def work(session: Session) -> None:
             if kept:
-                banks = [{"table": table_id, "number": n, "now_bank": bank} for n, bank in kept.items()]
-                session.execute(_SEAT_BANK, banks)
+                _SEAT_BANK.run_many(session, [{"table": table_id, "seat": n, "bank": b} for n, b in kept.items()])
             carried = {"chat": lines, "waiting": waiting}
             values = {column: value for column, value in carried.items() if value is not None}
             if values:
@@ -136,9 +133,11 @@ class Books:
             for s in players
         ]
 
+        row = {"table": table_id, "number": number, "started": utcnow(), "players": json_text(started)}
+
         def work(session: Session) -> None:
-            session.execute(insert(_HANDS).values(table_id=table_id, number=number, status="playing", players=started))
-            session.execute(update(_TABLES).where(_TABLES.c.id == table_id).values(hand_number=number))
+            _HAND_OPENED.run(session, row)
+            _HAND_NUMBER.run(session, row)
 
         await self.context.db.run(work)
         return started
@@ -190,11 +189,13 @@ class Books:
         banks = {n: round(meta.time_bank, 3) for n, meta in context.seats.items()}
 
         def work(session: Session) -> None:
-            result = {"status": "finished", "players": hand.ended, "pot": hand.pot, "winners": hand.winners}
-            result |= {"phh": hand.phh, "finished_at": utcnow()}
-            row = (_HANDS.c.table_id == table_id) & (_HANDS.c.number == number)
-            if cast(CursorResult[Any], session.execute(update(_HANDS).where(row).values(**result))).rowcount == 0:
-                session.execute(insert(_HANDS).values(table_id=table_id, number=number, **result))
+            finished = utcnow()
+            result = {"players": json_text(hand.ended), "winners": json_text(hand.winners), "pot": hand.pot}
+            result |= {"phh": hand.phh, "finished": finished, "table": table_id, "number": number}
+            if _HAND_FINISHED.run(session, result) == 0:  # its row was never written (the database was away)
+                values = {"status": "finished", "players": hand.ended, "pot": hand.pot, "winners": hand.winners}
+                values |= {"phh": hand.phh, "finished_at": finished}
+                session.execute(insert(_HANDS).values(table_id=table_id, number=number, **values))
             for seat, amount in rebuys:
                 transfer(
                     session,
@@ -221,17 +222,16 @@ class Books:
             after = [
                 {
                     "table": table_id,
-                    "number": n,
-                    "now_stack": s.stack,
-                    "now_queued": s.queued,
-                    "now_out": s.sitting_out,
-                    "now_leaving": s.leaving,
-                    "now_bank": banks.get(n),
+                    "seat": n,
+                    "stack": s.stack,
+                    "queued": s.queued,
+                    "out": s.sitting_out,
+                    "leaving": s.leaving,
+                    "bank": banks.get(n),
                 }
                 for n, s in occupied.items()
             ]
-            if after:
-                session.execute(_SEAT_AFTER, after)
+            _SEAT_AFTER.run_many(session, after)
             carried(session)
 
         await context.db.run(work)

@@ -22,12 +22,15 @@ from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from .db import Database
+from .driversql import DriverStatement
 
 __all__ = ["FencedDatabase", "LeaseLostError", "claim", "lease_of", "release", "renew"]
 
 T = TypeVar("T")
 
 _NOW = "extract(epoch from clock_timestamp())"
+#: the lease row locked before each of a table's transactions (on the driver's cursor: it runs with every one)
+_FENCE = DriverStatement("SELECT generation FROM table_leases WHERE table_id = :table FOR UPDATE")
 
 
 class LeaseLostError(RuntimeError):
@@ -112,10 +115,8 @@ class FencedDatabase:
 
     def _fenced(self, work: Callable[[Session], T]) -> Callable[[Session], T]:
         def fenced(session: Session) -> T:
-            now = session.execute(
-                text("SELECT generation FROM table_leases WHERE table_id = :table FOR UPDATE"),
-                {"table": self.table_id},
-            ).scalar()
+            row = _FENCE.first(session, {"table": self.table_id})
+            now = None if row is None else row[0]
             if now is None or int(now) != self.generation:
                 raise LeaseLostError(
                     f"table {self.table_id}: lease generation {self.generation} has passed (now {now}): not written"
