@@ -1471,12 +1471,22 @@ class HandState:
             to_call=self._to_call,
             actor=self.actor,
             legal_actions=self.legal_actions(),
-            events=self._visible_events(viewer),
+            events=self.events_seen_by(viewer),
         )
 
-    def _visible_events(self, viewer: int | None) -> tuple[Event, ...]:
-        """The event log as ``viewer`` sees it. The log only grows and what a viewer may see changes only when a
-        hand is shown, so the last answer is extended rather than rebuilt (bots and servers ask at every turn)."""
+    def events_seen_by(self, viewer: int | None) -> tuple[Event, ...]:
+        """The event log as ``viewer`` sees it (``None``: a spectator), as :meth:`view` has it, without building
+        the rest of the view. The log only grows and what a viewer may see changes only when a hand is shown, so
+        the last answer is extended rather than rebuilt (bots and servers ask at every turn).
+
+        >>> state = HandState(Rules(Variant.RAZZ, ante=1, bring_in=2, small_bet=4, big_bet=8), [50, 50], seed=3)
+        >>> sorted({(e.face_up, e.card is None) for e in state.events_seen_by(None) if isinstance(e, CardDealt)})
+        [(False, True), (True, False)]
+        >>> state.events_seen_by(0) == state.view(0).events
+        True
+        """
+        if viewer is not None and not 0 <= viewer < self.n:
+            raise IllegalActionError(f"no player {viewer} at this table")
         key = -1 if viewer is None else viewer
         shown = tuple(self._shown)
         events = self._events

@@ -262,13 +262,12 @@ class Viewers:
                 events_texts = shared
                 if events_texts is None:
                     run = public.events[start:]
-                    view = public
-                    if any(type(e) is CardDealt and not e.face_up for e in run):
-                        view = state.view(key)
-                        run = view.events[start:]
-                    messages = wire.event_messages(run, view, context.hand_seats, hand, action_seqs, context.auto)
+                    private = any(type(e) is CardDealt and not e.face_up for e in run)
+                    if private:  # the viewer's own log, without the rest of his view: what it adds is public
+                        run = state.events_seen_by(key)[start:]
+                    messages = wire.event_messages(run, public, context.hand_seats, hand, action_seqs, context.auto)
                     events_texts = [wire.encode(m) for m in messages]
-                    if view is public:
+                    if not private:
                         shared = events_texts
                 texts = events_texts + after
             # a batching client takes the step as one piece of its frame, joined once for all who see it alike

@@ -92,7 +92,8 @@ def stakes_text(rules: Rules) -> str:
 def event_messages(
     events: Iterable[Event], view: View, seats: Sequence[int], hand: int, seqs: Sequence[int], auto: set[int]
 ) -> list[ToBrowser]:
-    """The messages for a run of one viewer's events (``view``: that viewer's view after them): ``seats[p]`` is
+    """The messages for a run of one viewer's events (``view``: the spectators' view after them, as what is taken
+    from it is public: the up cards, the board, the game): ``seats[p]`` is
     player ``p``'s seat, ``seqs`` the turn number of each ``ActionTaken`` in the run (in order), ``auto`` the turn
     numbers the server played for a player whose clock ran out."""
     out: list[ToBrowser] = []
