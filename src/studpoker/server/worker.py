@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Hashable
 from typing import Any, assert_never
 
 import orjson
@@ -220,6 +221,7 @@ class WorkerRoom:
         """Every second, each table's lobby entry into Redis, expiring after ``5`` s (so a table whose worker
         died leaves the cached lobby within seconds, and the gateways fall back on the database)."""
         written: dict[int, str] = {}
+        marks: dict[int, Hashable] = {}  # each table's lobby_mark when its entry was last made
         last_full = 0.0
         while True:
             await asyncio.sleep(1.0)
@@ -231,11 +233,17 @@ class WorkerRoom:
             for table_id, actor in list(self.actors.items()):
                 if actor.status == "closed":
                     continue
-                entry = table_entry(actor)
+                mark = lobby_mark(actor)
+                if table_id in written and marks.get(table_id) == mark:  # the entry as last made
+                    if full:
+                        entries[info_key(table_id)] = written[table_id]
+                    continue
+                marks[table_id], entry = mark, table_entry(actor)
                 if full or written.get(table_id) != entry:
                     entries[info_key(table_id)] = written[table_id] = entry
             for table_id in [t for t in written if t not in self.actors]:
                 del written[table_id]
+                marks.pop(table_id, None)
             if not entries:
                 continue
             with contextlib.suppress(Exception):
@@ -417,6 +425,18 @@ async def run_operation(actor: TableActor, operation: Operation) -> BaseModel:
             return await actor.move_in(account, seat)
         case _:
             assert_never(operation)
+
+
+def lobby_mark(actor: TableActor) -> Hashable:
+    """What a table's lobby entry (:func:`table_entry`) is made of that can change, in a few µs where the entry
+    takes tens: the worker makes an entry again only when its mark changed (a table's changes about once a hand)."""
+    table = actor.table
+    seats = tuple(
+        (s.number, s.name, s.stack, s.queued, s.sitting_out, s.leaving, actor.seats[s.number].bot_tag)
+        for s in table.occupied
+    )
+    connected = frozenset(c.account_id for c in actor.connections)
+    return actor.status, actor.hands_played, table.hand is None, len(actor.waiting), seats, connected
 
 
 def table_entry(actor: TableActor) -> str:
