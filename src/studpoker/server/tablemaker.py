@@ -26,7 +26,7 @@ from .schemas import CreateTable
 from .tablehost import signed_rules
 from .throttle import Throttle
 
-__all__ = ["DEFAULT_TABLE", "TRAINING_MAX_BUY_IN", "TableMaker", "name_taken", "numbered_name"]
+__all__ = ["DEFAULT_TABLE", "TRAINING_MAX_BUY_IN", "TableMaker", "name_taken", "numbered_name", "seat_bots"]
 
 log = logging.getLogger("studpoker.server")
 
@@ -55,6 +55,36 @@ def numbered_name(name: str, number: int) -> str:
     """
     suffix = f" #{number}"
     return table_name(name[: MAX_NAME - len(suffix)].rstrip() + suffix)
+
+
+#: How long a new table's bots are asked to sit while it changes hands (see :func:`seat_bots`), and how often.
+BOTS_PATIENCE, BOTS_RETRY = 10.0, 0.5
+
+
+async def seat_bots(table: TableHandle, count: int, patience: float = BOTS_PATIENCE, pause: float = BOTS_RETRY) -> None:
+    """Seat a new table's ``count`` bots. On several processes a table just opened may change hands at once (the
+    workers balance their shares, and a table with no hand in play moves at once): its worker answers 503 and
+    wrote nothing, so the bots are asked for again every ``pause`` seconds, for up to ``patience`` seconds.
+
+    >>> class Moving:
+    ...     asks = 0
+    ...     async def add_bots(self, count, tag):
+    ...         self.asks += 1
+    ...         if self.asks < 3:
+    ...             raise ApiError(503, "unavailable", "table 1 is changing hands between servers")
+    >>> table = Moving()
+    >>> asyncio.run(seat_bots(table, 5, pause=0.01)), table.asks
+    (None, 3)
+    """
+    deadline = asyncio.get_running_loop().time() + patience
+    while True:
+        try:
+            await table.add_bots(count, "tight-aggressive")
+            return
+        except ApiError as error:
+            if error.status != 503 or asyncio.get_running_loop().time() + pause > deadline:
+                raise
+        await asyncio.sleep(pause)
 
 
 class TableMaker:
@@ -160,7 +190,7 @@ class TableMaker:
         for caution in rules.cautions():
             log.info("table %s (%s): %s", saved.id, name, caution)
         if request.bots:
-            await actor.add_bots(request.bots, "tight-aggressive")
+            await seat_bots(actor, request.bots)
         return actor
 
     async def free_name(self, name: str) -> str:
