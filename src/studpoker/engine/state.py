@@ -1445,20 +1445,22 @@ class HandState:
         """What ``viewer`` may know (``None``: a spectator). Hidden cards are ``None``; nothing else leaks."""
         if viewer is not None and not 0 <= viewer < self.n:
             raise IllegalActionError(f"no player {viewer} at this table")
-        players = []
+        # built at every step of a served hand: locals, and no generator per player
+        stacks, bets, totals, folded, ups, downs, shown = (
+            self._stacks,
+            self._bet,
+            self._total,
+            self._folded,
+            self._up,
+            self._down,
+            self._shown,
+        )
+        players: list[PlayerView] = []
         for p in range(self.n):
-            visible = p == viewer or self._shown[p]
+            down: tuple[Card | None, ...] = tuple(downs[p]) if p == viewer or shown[p] else (None,) * len(downs[p])
+            out = folded[p]
             players.append(
-                PlayerView(
-                    player=p,
-                    stack=self._stacks[p],
-                    bet=self._bet[p],
-                    total=self._total[p],
-                    folded=self._folded[p],
-                    all_in=self.all_in(p),
-                    up=tuple(self._up[p]),
-                    down=tuple(c if visible else None for c in self._down[p]),
-                )
+                PlayerView(p, stacks[p], bets[p], totals[p], out, not out and stacks[p] == 0, tuple(ups[p]), down)
             )
         return View(
             viewer=viewer,
