@@ -39,6 +39,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from studpoker.server.app import create_app
 from studpoker.server.config import Settings
+from studpoker.server.db import Database
 from studpoker.server.ledger import Invariants, check_invariants
 from studpoker.server.protocol import TO_BROWSER
 
@@ -89,6 +90,15 @@ def database_url(path: Path) -> str:
             connection.execute(f'CREATE DATABASE "{name}"')
         _DATABASES[path] = make_url(POSTGRES).set(database=name).render_as_string(hide_password=False)
     return _DATABASES[path]
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Iterator[Database]:
+    """The test's database (:func:`database_url`), migrated, and closed at the end."""
+    database = Database(database_url(tmp_path))
+    database.migrate()
+    yield database
+    database.close()
 
 
 def drop_database(url: str) -> None:

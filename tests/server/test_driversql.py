@@ -3,9 +3,7 @@ alike, in the session's transaction, on SQLite and (``make test-postgres``) on P
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import datetime
-from pathlib import Path
 
 import pytest
 from sqlalchemy import select
@@ -14,8 +12,6 @@ from sqlalchemy.orm import Session
 from studpoker.server.db import Database, HandRow, SeatRow, TableRow
 from studpoker.server.driversql import DriverStatement, json_text, styled
 
-from .conftest import database_url
-
 _HAND = DriverStatement(
     "INSERT INTO hands (table_id, number, status, started_at, players, pot, winners) "
     "VALUES (:table, :number, 'playing', :started, :players, 0, '[]')"
@@ -23,14 +19,6 @@ _HAND = DriverStatement(
 _SEAT = DriverStatement(
     "UPDATE seats SET stack = :stack, sitting_out = :out, time_bank = :bank WHERE table_id = :table AND seat = :seat"
 )
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> Iterator[Database]:
-    database = Database(database_url(tmp_path))
-    database.migrate()
-    yield database
-    database.close()
 
 
 def _table(db: Database, seats: int) -> int:

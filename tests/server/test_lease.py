@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 from sqlalchemy import func, select, text
@@ -18,7 +17,7 @@ from sqlalchemy.orm import Session
 from studpoker.server.db import Database, LeaseRow, TableRow
 from studpoker.server.lease import FencedDatabase, LeaseLostError, claim, lease_of, release, renew
 
-from .conftest import POSTGRES, database_url
+from .conftest import POSTGRES
 
 pytestmark = pytest.mark.skipif(not POSTGRES, reason="leases need PostgreSQL: set STUDPOKER_TEST_POSTGRES")
 
@@ -44,14 +43,6 @@ def _tables(db: Database, count: int, status: str = "open") -> list[int]:
         return [r.id for r in rows]
 
     return db.transaction(work)
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> Iterator[Database]:
-    database = Database(database_url(tmp_path))
-    database.migrate()
-    yield database
-    database.close()
 
 
 def test_a_table_has_one_owner_and_a_new_generation_at_each_change(db: Database) -> None:
