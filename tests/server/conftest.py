@@ -35,11 +35,12 @@ pytest.importorskip("httpx")
 
 import anyio
 from fastapi.testclient import TestClient
+from sqlalchemy.orm import Session
 from starlette.websockets import WebSocketDisconnect
 
 from studpoker.server.app import create_app
 from studpoker.server.config import Settings
-from studpoker.server.db import Database
+from studpoker.server.db import Database, TableRow
 from studpoker.server.ledger import Invariants, check_invariants
 from studpoker.server.protocol import TO_BROWSER
 
@@ -99,6 +100,31 @@ def db(tmp_path: Path) -> Iterator[Database]:
     database.migrate()
     yield database
     database.close()
+
+
+def table_rows(db: Database, count: int, status: str = "open") -> list[int]:
+    """``count`` stud tables made straight in the database (no actor runs them): their ids."""
+
+    def work(session: Session) -> list[int]:
+        rows = [
+            TableRow(
+                name=f"T{status}{i}",
+                name_key=f"t{status}{i}",
+                variant="STUD7",
+                preset="casino",
+                ante=1,
+                bring_in=3,
+                small_bet=10,
+                big_bet=20,
+                status=status,
+            )
+            for i in range(count)
+        ]
+        session.add_all(rows)
+        session.flush()
+        return [r.id for r in rows]
+
+    return db.transaction(work)
 
 
 def drop_database(url: str) -> None:

@@ -9,8 +9,10 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from studpoker.server.db import Database, HandRow, SeatRow, TableRow
+from studpoker.server.db import Database, HandRow, SeatRow
 from studpoker.server.driversql import DriverStatement, json_text, styled
+
+from .conftest import table_rows
 
 _HAND = DriverStatement(
     "INSERT INTO hands (table_id, number, status, started_at, players, pot, winners) "
@@ -22,24 +24,11 @@ _SEAT = DriverStatement(
 
 
 def _table(db: Database, seats: int) -> int:
-    def work(session: Session) -> int:
-        row = TableRow(
-            name="T",
-            name_key="t",
-            variant="STUD7",
-            preset="casino",
-            ante=1,
-            bring_in=3,
-            small_bet=10,
-            big_bet=20,
-        )
-        session.add(row)
-        session.flush()
-        for n in range(1, seats + 1):
-            session.add(SeatRow(table_id=row.id, seat=n, name=f"p{n}", stack=100))
-        return row.id
-
-    return db.transaction(work)
+    (table,) = table_rows(db, 1)
+    db.transaction(
+        lambda s: s.add_all(SeatRow(table_id=table, seat=n, name=f"p{n}", stack=100) for n in range(1, seats + 1))
+    )
+    return table
 
 
 def test_the_parameters_take_the_drivers_style() -> None:

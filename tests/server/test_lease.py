@@ -17,37 +17,14 @@ from sqlalchemy.orm import Session
 from studpoker.server.db import Database, LeaseRow, TableRow
 from studpoker.server.lease import FencedDatabase, LeaseLostError, claim, lease_of, release, renew
 
-from .conftest import POSTGRES
+from .conftest import POSTGRES, table_rows
 
 pytestmark = pytest.mark.skipif(not POSTGRES, reason="leases need PostgreSQL: set STUDPOKER_TEST_POSTGRES")
 
 
-def _tables(db: Database, count: int, status: str = "open") -> list[int]:
-    def work(session: Session) -> list[int]:
-        rows = []
-        for i in range(count):
-            row = TableRow(
-                name=f"T{status}{i}",
-                name_key=f"t{status}{i}",
-                variant="STUD7",
-                preset="casino",
-                ante=1,
-                bring_in=3,
-                small_bet=10,
-                big_bet=20,
-                status=status,
-            )
-            session.add(row)
-            rows.append(row)
-        session.flush()
-        return [r.id for r in rows]
-
-    return db.transaction(work)
-
-
 def test_a_table_has_one_owner_and_a_new_generation_at_each_change(db: Database) -> None:
-    tables = _tables(db, 3)
-    _tables(db, 1, status="closed")
+    tables = table_rows(db, 3)
+    table_rows(db, 1, status="closed")
     first = db.transaction(lambda s: claim(s, "w1", 30.0, 10))
     assert first == [(t, 1) for t in tables]  # closed tables are never claimed; every lease row was made
     assert db.transaction(lambda s: claim(s, "w2", 30.0, 10)) == []  # live leases are not taken
@@ -61,7 +38,7 @@ def test_a_table_has_one_owner_and_a_new_generation_at_each_change(db: Database)
 
 
 def test_an_expired_lease_is_taken_and_the_old_owner_cannot_renew_it(db: Database) -> None:
-    (table,) = _tables(db, 1)
+    (table,) = table_rows(db, 1)
     assert db.transaction(lambda s: claim(s, "w1", 0.3, 5)) == [(table, 1)]
     assert db.transaction(lambda s: claim(s, "w2", 30.0, 5)) == []
     time.sleep(0.4)
@@ -71,7 +48,7 @@ def test_an_expired_lease_is_taken_and_the_old_owner_cannot_renew_it(db: Databas
 
 
 def test_a_claim_takes_at_most_its_share_and_skips_rows_being_taken(db: Database) -> None:
-    tables = _tables(db, 4)
+    tables = table_rows(db, 4)
     assert db.transaction(lambda s: claim(s, "w1", 30.0, 0)) == []
     assert db.transaction(lambda s: claim(s, "w1", 30.0, 2)) == [(tables[0], 1), (tables[1], 1)]
     # w2 claims inside a transaction that is still open: w3's claim skips the rows w2 has locked
@@ -87,7 +64,7 @@ def test_a_claim_takes_at_most_its_share_and_skips_rows_being_taken(db: Database
 
 
 def test_the_fence_refuses_every_write_once_the_lease_has_passed(db: Database) -> None:
-    (table,) = _tables(db, 1)
+    (table,) = table_rows(db, 1)
     assert db.transaction(lambda s: claim(s, "w1", 0.2, 1)) == [(table, 1)]
     lost: list[int] = []
     fenced = FencedDatabase(db, table, 1, lambda: lost.append(1))
