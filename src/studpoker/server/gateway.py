@@ -64,7 +64,7 @@ from .remote import RemoteTable, SocketMessage
 from .remotedirectory import CLAIM_SECONDS, LOBBY_SECONDS, RemoteDirectory
 from .schemas import CreateTable
 from .sockets import Sockets
-from .tablemaker import DEFAULT_TABLE, TableMaker
+from .tablemaker import DEFAULT_TABLE, TableMaker, seat_bots
 
 # RemoteTable (from .remote), CLAIM_SECONDS and LOBBY_SECONDS (from .remotedirectory): kept importable here
 __all__ = ["CALL_SECONDS", "CLAIM_SECONDS", "LOBBY_SECONDS", "GatewayRoom", "RemoteTable"]
@@ -202,16 +202,16 @@ class GatewayRoom:
             return
         if not self.settings.default_bots:
             return
-        deadline = asyncio.get_running_loop().time() + DEFAULT_TABLE_PATIENCE
-        while True:
-            try:
-                await (await self.find_table(table.id)).add_bots(self.settings.default_bots, "tight-aggressive")
-                return
-            except ApiError as error:
-                if error.status not in (503, 504) or asyncio.get_running_loop().time() > deadline:
-                    log.warning("gateway %s: the default table's bots: %s", self.gateway_id, error.message)
-                    return
-            await asyncio.sleep(DEFAULT_TABLE_RETRY)
+        try:
+            await seat_bots(
+                table,
+                self.settings.default_bots,
+                patience=DEFAULT_TABLE_PATIENCE,
+                pause=DEFAULT_TABLE_RETRY,
+                between_owners=(503, 504),  # no worker may hold it yet: nobody hears (503) or answers (504)
+            )
+        except ApiError as error:
+            log.warning("gateway %s: the default table's bots: %s", self.gateway_id, error.message)
 
     # -- calls to workers -------------------------------------------------------------------------------
 

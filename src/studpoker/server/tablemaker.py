@@ -61,10 +61,17 @@ def numbered_name(name: str, number: int) -> str:
 BOTS_PATIENCE, BOTS_RETRY = 10.0, 0.5
 
 
-async def seat_bots(table: TableHandle, count: int, patience: float = BOTS_PATIENCE, pause: float = BOTS_RETRY) -> None:
+async def seat_bots(
+    table: TableHandle,
+    count: int,
+    patience: float = BOTS_PATIENCE,
+    pause: float = BOTS_RETRY,
+    between_owners: tuple[int, ...] = (503,),
+) -> None:
     """Seat a new table's ``count`` bots. On several processes a table just opened may change hands at once (the
     workers balance their shares, and a table with no hand in play moves at once): its worker answers 503 and
-    wrote nothing, so the bots are asked for again every ``pause`` seconds, for up to ``patience`` seconds.
+    wrote nothing, so the bots are asked for again every ``pause`` seconds while the answer's status is one of
+    ``between_owners``, for up to ``patience`` seconds (then the last answer is raised).
 
     >>> class Moving:
     ...     asks = 0
@@ -82,7 +89,7 @@ async def seat_bots(table: TableHandle, count: int, patience: float = BOTS_PATIE
             await table.add_bots(count, "tight-aggressive")
             return
         except ApiError as error:
-            if error.status != 503 or asyncio.get_running_loop().time() + pause > deadline:
+            if error.status not in between_owners or asyncio.get_running_loop().time() > deadline:
                 raise
         await asyncio.sleep(pause)
 
