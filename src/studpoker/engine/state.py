@@ -1443,8 +1443,7 @@ class HandState:
 
     def view(self, viewer: int | None) -> View:
         """What ``viewer`` may know (``None``: a spectator). Hidden cards are ``None``; nothing else leaks."""
-        if viewer is not None and not 0 <= viewer < self.n:
-            raise IllegalActionError(f"no player {viewer} at this table")
+        events = self.events_seen_by(viewer)  # which refuses a viewer who is no player here
         # built at every step of a served hand: locals, and no generator per player
         stacks, bets, totals, folded, ups, downs, shown = (
             self._stacks,
@@ -1473,7 +1472,7 @@ class HandState:
             to_call=self._to_call,
             actor=self.actor,
             legal_actions=self.legal_actions(),
-            events=self.events_seen_by(viewer),
+            events=events,
         )
 
     def events_seen_by(self, viewer: int | None) -> tuple[Event, ...]:
