@@ -91,14 +91,14 @@ def test_a_busy_sender_gathers_its_messages_into_one_write(
     from studpoker.server.bus import Bus
 
     writes: list[int] = []
-    real = resp.Publisher.publish
+    real = resp.Publisher.write
 
-    def counted(self: resp.Publisher, messages: Any) -> int:
-        written = real(self, messages)
+    def counted(self: resp.Publisher, commands: Any) -> int:
+        written = real(self, commands)
         writes.append(written)
         return written
 
-    monkeypatch.setattr(resp.Publisher, "publish", counted)
+    monkeypatch.setattr(resp.Publisher, "write", counted)
     got: list[str] = []
 
     async def until(count: int) -> None:
@@ -125,6 +125,45 @@ def test_a_busy_sender_gathers_its_messages_into_one_write(
             await until(11)
             assert got == ["first", *(str(i) for i in range(10))]
             assert writes == [1, 10]  # the ten in one write
+        finally:
+            await sender.close()
+            await reader.close()
+
+    asyncio.run(scenario())
+
+
+def test_stored_values_go_with_the_messages_in_order_and_expire(redis_server: RedisServer) -> None:
+    """``store`` (a table's lobby entry) is written on the sender's connection, after what was sent before it,
+    answered without being waited for; the key expires as asked, and a later value replaces it."""
+    import redis
+
+    from studpoker.server.bus import Bus
+
+    got: list[str] = []
+    plain = redis.Redis.from_url(redis_server.url, decode_responses=True)
+
+    async def until(done: Any, what: str) -> None:
+        for _ in range(400):
+            if done():
+                return
+            await asyncio.sleep(0.05)
+        raise AssertionError(what)
+
+    async def scenario() -> None:
+        reader = Bus(redis_server.url, lambda _channel, data: got.append(data))
+        reader.subscribe("studpoker:test")
+        reader.start()
+        assert await reader.listening(5)
+        sender = Bus(redis_server.url, lambda *_: None)
+        sender.start()
+        try:
+            sender.send("studpoker:test", "before")
+            sender.store("studpoker:info:test", '{"n":1}', 5)
+            sender.store("studpoker:info:test", '{"n":2}', 7)
+            await until(lambda: plain.get("studpoker:info:test") == '{"n":2}', "the second value was not stored")
+            assert got == ["before"]
+            assert 0 < plain.ttl("studpoker:info:test") <= 7
+            assert sender.sent_lost == 0
         finally:
             await sender.close()
             await reader.close()

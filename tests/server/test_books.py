@@ -89,3 +89,27 @@ def test_a_hand_whose_row_is_missing_is_written_whole_at_its_end(tmp_path: Path)
         assert hands[0].started_at is not None and hands[0].winners
     finally:
         db.close()
+
+
+def test_the_chat_and_the_waiting_list_are_carried_with_a_hand_and_read_back(tmp_path: Path) -> None:
+    """What a table carries to its next worker, written on the driver's cursor as JSON text, reads back through
+    SQLAlchemy as the lists it was: with a finished hand when it changed, and whole when the table is handed
+    over (``keep``)."""
+    db, context, _ = _books(tmp_path)
+    chat = [{"type": "chat", "id": 1, "account_id": 7, "name": "Åsa", "seat": 1, "text": "gl", "at": "2026-12-06"}]
+    waiting = [[7, "Åsa"]]
+    books = Books(context, chat=[], waiting=lambda: waiting)
+    books.chat = chat  # a line said after the books were made
+    try:
+        _play(context, books, opened=True)
+        row = db.transaction(lambda s: s.scalars(select(TableRow)).one())
+        assert (row.chat, row.waiting) == (chat, waiting)
+        context.seats[2].time_bank = 3.5
+        waiting.append([8, "Bo"])
+        asyncio.run(books.keep())
+        row = db.transaction(lambda s: s.scalars(select(TableRow)).one())
+        assert (row.chat, row.waiting) == (chat, [[7, "Åsa"], [8, "Bo"]])
+        banks = db.transaction(lambda s: [r.time_bank for r in s.scalars(select(SeatRow).order_by(SeatRow.seat))])
+        assert banks == [7.25, 3.5, 12.5]
+    finally:
+        db.close()

@@ -3,6 +3,8 @@ alike, in the session's transaction, on SQLite and (``make test-postgres``) on P
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from datetime import datetime
 
 import pytest
@@ -10,7 +12,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from studpoker.server.db import Database, HandRow, SeatRow
-from studpoker.server.driversql import DriverStatement, json_text, styled
+from studpoker.server.driversql import DriverStatement, DriverTransaction, json_text, styled
 
 from .conftest import table_rows
 
@@ -21,6 +23,7 @@ _HAND = DriverStatement(
 _SEAT = DriverStatement(
     "UPDATE seats SET stack = :stack, sitting_out = :out, time_bank = :bank WHERE table_id = :table AND seat = :seat"
 )
+_SEAT_STACK = DriverStatement("SELECT stack FROM seats WHERE table_id = :table AND seat = 1")
 
 
 def _table(db: Database, seats: int) -> int:
@@ -72,3 +75,38 @@ def test_a_driver_write_is_undone_with_the_transaction_it_ran_in(db: Database) -
         db.transaction(write_then_fail)
     seat = db.transaction(lambda s: s.scalars(select(SeatRow)).one())
     assert (seat.stack, seat.sitting_out) == (100, False)
+
+
+def test_a_driver_transaction_commits_or_rolls_back_without_a_session(db: Database) -> None:
+    """``run_driver``: the work's statements on a pooled connection's own transaction, committed when it returns,
+    rolled back when it raises; the connection goes back to the pool usable either way."""
+    table = _table(db, 1)
+
+    def write(stack: int, fail: bool) -> Callable[[DriverTransaction], int]:
+        def work(where: DriverTransaction) -> int:
+            changed = _SEAT.run(where, {"table": table, "seat": 1, "stack": stack, "out": False, "bank": 3.0})
+            if fail:
+                raise RuntimeError("the rest of the work failed")
+            return changed
+
+        return work
+
+    async def scenario() -> None:
+        assert await db.run_driver(write(70, fail=False)) == 1
+        with pytest.raises(RuntimeError, match="rest of the work"):
+            await db.run_driver(write(5, fail=True))
+        for _ in range(20):  # more than the pool holds: every connection went back
+            assert await db.run_driver(lambda where: _SEAT_STACK.first(where, {"table": table})) == (70,)
+
+    asyncio.run(scenario())
+    seat = db.transaction(lambda s: s.scalars(select(SeatRow)).one())
+    assert (seat.stack, seat.time_bank) == (70, 3.0)
+
+
+def test_a_failed_statement_leaves_the_connection_usable(db: Database) -> None:
+    """A statement the database refuses rolls the transaction back; the next one on the pool works."""
+    table = _table(db, 1)
+    broken = DriverStatement("UPDATE no_such_table SET x = 1")
+    with pytest.raises(Exception, match="no_such_table"):
+        db.driver_transaction(broken.run)
+    assert db.driver_transaction(lambda where: _SEAT_STACK.first(where, {"table": table})) == (100,)

@@ -15,11 +15,15 @@ from sqlalchemy import func, select, text
 from sqlalchemy.orm import Session
 
 from studpoker.server.db import Database, LeaseRow, TableRow
+from studpoker.server.driversql import DriverStatement
 from studpoker.server.lease import FencedDatabase, LeaseLostError, claim, lease_of, release, renew
 
 from .conftest import POSTGRES, table_rows
 
 pytestmark = pytest.mark.skipif(not POSTGRES, reason="leases need PostgreSQL: set STUDPOKER_TEST_POSTGRES")
+
+_NAME = DriverStatement("SELECT name FROM tables")
+_RENAMED = DriverStatement("UPDATE tables SET name = 'stale'")
 
 
 def test_a_table_has_one_owner_and_a_new_generation_at_each_change(db: Database) -> None:
@@ -78,6 +82,7 @@ def test_the_fence_refuses_every_write_once_the_lease_has_passed(db: Database) -
 
     async def scenario() -> None:
         assert await fenced.run(rename("mine")) == "mine"  # the owner writes
+        assert await fenced.run_driver(_NAME.first) == ("mine",)  # on the driver's own transaction too
         time.sleep(0.3)
         # expired but not taken: nobody else can have written, so the owner still may
         assert await fenced.run(rename("still mine")) == "still mine"
@@ -90,3 +95,23 @@ def test_the_fence_refuses_every_write_once_the_lease_has_passed(db: Database) -
     assert lost == [1]
     assert db.transaction(lambda s: s.scalar(select(TableRow.name).where(TableRow.id == table))) == "still mine"
     assert db.transaction(lambda s: s.scalar(select(func.count()).select_from(LeaseRow))) == 1
+
+
+def test_the_fence_refuses_a_driver_transaction_too(db: Database) -> None:
+    """A hand's writes on the driver's own transaction (``run_driver``) are fenced alike: refused, and the loss
+    told, once another worker holds the lease."""
+    (table,) = table_rows(db, 1)
+    assert db.transaction(lambda s: claim(s, "w1", 0.2, 1)) == [(table, 1)]
+    lost: list[int] = []
+    fenced = FencedDatabase(db, table, 1, lambda: lost.append(1))
+
+    async def scenario() -> None:
+        assert await fenced.run_driver(_NAME.first) == ("Topen0",)
+        time.sleep(0.3)
+        assert db.transaction(lambda s: claim(s, "w2", 30.0, 1)) == [(table, 2)]
+        with pytest.raises(LeaseLostError, match="generation 1 has passed"):
+            await fenced.run_driver(_RENAMED.run)
+
+    asyncio.run(scenario())
+    assert lost == [1]
+    assert db.transaction(lambda s: s.scalar(select(TableRow.name).where(TableRow.id == table))) == "Topen0"

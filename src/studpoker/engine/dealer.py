@@ -276,9 +276,10 @@ def dealer_lines(events: Sequence[Event], start: int, view: View, names: Sequenc
             awards.append(event)
     if awards:
         lines += _award_lines(awards, events, view, names)
-    # a street dealt in this run, betting open, nobody has acted yet: who acts first
-    street = _street_start(events, len(events))
-    dealt_now = street >= start and isinstance(events[street], StreetStarted) if events else False
+    # a street dealt in this run, betting open, nobody has acted yet: who acts first (the run is looked through
+    # from its end, not the hand's log: a step is a few events)
+    street = next((i for i in range(len(events) - 1, start - 1, -1) if isinstance(events[i], StreetStarted)), -1)
+    dealt_now = street >= 0
     no_bring_in = view.variant is Variant.STUD5 and rules.stud5_opening is Stud5Opening.HIGH_CARD_OPENS
     if (
         dealt_now

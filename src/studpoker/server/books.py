@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, TypeAlias, cast
 
-from sqlalchemy import Table, delete, insert, select, update
+from sqlalchemy import Table, delete, select
 from sqlalchemy.orm import Session
 
 from ..engine import HandState
@@ -22,11 +22,13 @@ from ..history.record import record_hand
 from ..table import PlayedHand, Seat
 from .context import SeatMeta, TableContext
 from .db import HandRow, SeatRow, TableRow, utcnow
-from .driversql import DriverStatement, json_text
+from .driversql import DriverStatement, DriverTransaction, json_text
 from .ledger import HOUSE, cash_out_kind, purse, table_account, transfer
 from .protocol import Award, ChatLine
 
 __all__ = ["Books", "FinishedHand", "Leaver"]
+
+Where: TypeAlias = Session | DriverTransaction  # what a hand's writing runs in (see Books.close_hand)
 
 # The books write what every hand writes on the driver's cursor (studpoker.server.driversql): a table writes after
 # every hand, and SQLAlchemy's own work per statement (and before that, the ORM's bookkeeping) cost a table worker
@@ -47,6 +49,13 @@ _SEAT_AFTER = DriverStatement(
     "WHERE table_id = :table AND seat = :seat"
 )
 _SEAT_BANK = DriverStatement("UPDATE seats SET time_bank = :bank WHERE table_id = :table AND seat = :seat")
+#: a finished hand whose row was never written (the database was away at the deal)
+_HAND_INSERTED = DriverStatement(
+    "INSERT INTO hands (table_id, number, status, started_at, finished_at, players, pot, winners, phh) "
+    "VALUES (:table, :number, 'finished', :finished, :finished, :players, :pot, :winners, :phh)"
+)
+_TABLE_CHAT = DriverStatement("UPDATE tables SET chat = :chat WHERE id = :table")
+_TABLE_WAITING = DriverStatement("UPDATE tables SET waiting = :waiting WHERE id = :table")
 
 
 @dataclass(frozen=True)
@@ -94,20 +103,20 @@ class Books:
             pass
         return None if last is None else last.get("id")
 
-    def _carried(self, *, banks: bool, chat: bool, waiting: list[list[Any]] | None = None) -> Callable[[Session], None]:
+    def _carried(self, *, banks: bool, chat: bool, waiting: list[list[Any]] | None = None) -> Callable[[Where], None]:
         """The writing of (``banks``) the seats' time banks and (``chat``) the chat's last lines, as they are now,
         and of the waiting list ``waiting`` (``None``: not written)."""
         table_id = self.context.id
         kept = {n: round(meta.time_bank, 3) for n, meta in self.context.seats.items()} if banks else {}
         lines = list(self.chat) if chat else None
 
-        def work(session: Session) -> None:
+        def work(where: Where) -> None:
             if kept:
-                _SEAT_BANK.run_many(session, [{"table": table_id, "seat": n, "bank": b} for n, b in kept.items()])
-            carried = {"chat": lines, "waiting": waiting}
-            values = {column: value for column, value in carried.items() if value is not None}
-            if values:
-                session.execute(update(_TABLES).where(_TABLES.c.id == table_id).values(**values))
+                _SEAT_BANK.run_many(where, [{"table": table_id, "seat": n, "bank": b} for n, b in kept.items()])
+            if lines is not None:
+                _TABLE_CHAT.run(where, {"table": table_id, "chat": json_text(lines)})
+            if waiting is not None:
+                _TABLE_WAITING.run(where, {"table": table_id, "waiting": json_text(waiting)})
 
         return work
 
@@ -115,7 +124,7 @@ class Books:
         """Write what the table carries to its next worker besides its chips: the seats' time banks, the chat's
         last lines and the waiting list (a table worker handing the table over, once its actor has stopped)."""
         mark, names = self._chat_mark(), self.waiting()
-        await self.context.db.run(self._carried(banks=True, chat=True, waiting=names))
+        await self.context.db.run_driver(self._carried(banks=True, chat=True, waiting=names))
         self.chat_saved, self.waiting_saved = mark, names
 
     async def open_hand(self, number: int, players: Sequence[int]) -> list[dict[str, Any]]:
@@ -135,11 +144,11 @@ class Books:
 
         row = {"table": table_id, "number": number, "started": utcnow(), "players": json_text(started)}
 
-        def work(session: Session) -> None:
-            _HAND_OPENED.run(session, row)
-            _HAND_NUMBER.run(session, row)
+        def work(where: DriverTransaction) -> None:
+            _HAND_OPENED.run(where, row)
+            _HAND_NUMBER.run(where, row)
 
-        await self.context.db.run(work)
+        await self.context.db.run_driver(work)
         return started
 
     def summarize(self, state: HandState, played: PlayedHand) -> FinishedHand:
@@ -188,37 +197,15 @@ class Books:
         carried = self._carried(banks=False, chat=mark != self.chat_saved, waiting=changed)  # banks: with the stacks
         banks = {n: round(meta.time_bank, 3) for n, meta in context.seats.items()}
 
-        def work(session: Session) -> None:
+        def work(where: Where) -> None:
             finished = utcnow()
             result = {"players": json_text(hand.ended), "winners": json_text(hand.winners), "pot": hand.pot}
             result |= {"phh": hand.phh, "finished": finished, "table": table_id, "number": number}
-            if _HAND_FINISHED.run(session, result) == 0:  # its row was never written (the database was away)
-                values = {"status": "finished", "players": hand.ended, "pot": hand.pot, "winners": hand.winners}
-                values |= {"phh": hand.phh, "finished_at": finished}
-                session.execute(insert(_HANDS).values(table_id=table_id, number=number, **values))
-            for seat, amount in rebuys:
-                transfer(
-                    session,
-                    HOUSE,
-                    table_account(table_id),
-                    amount,
-                    "bot_top_up",
-                    table_id=table_id,
-                    memo=f"seat {seat}",
-                )
-            for leaver in leavers:
-                bot = leaver.meta.bot is not None
-                transfer(
-                    session,
-                    table_account(table_id),
-                    purse(leaver.meta.account_id, bot=bot, training=context.training),
-                    leaver.cashed,
-                    cash_out_kind(bot=bot, training=context.training),
-                    table_id=table_id,
-                    hand_number=number,
-                    memo=f"left {context.name} seat {leaver.seat}",
-                )
-                session.execute(delete(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == leaver.seat))
+            if _HAND_FINISHED.run(where, result) == 0:  # its row was never written (the database was away)
+                _HAND_INSERTED.run(where, result)
+            if rebuys or leavers:
+                assert isinstance(where, Session)  # the ledger's transfers are written through the session
+                _transfers(where, context, number, rebuys, leavers)
             after = [
                 {
                     "table": table_id,
@@ -231,10 +218,11 @@ class Books:
                 }
                 for n, s in occupied.items()
             ]
-            _SEAT_AFTER.run_many(session, after)
-            carried(session)
+            _SEAT_AFTER.run_many(where, after)
+            carried(where)
 
-        await context.db.run(work)
+        # the usual hand moves no chips in or out of the table: its writing needs no session
+        await (context.db.run(work) if rebuys or leavers else context.db.run_driver(work))
         self.chat_saved, self.waiting_saved = mark, names
 
     async def mark_shown(self, number: int, player: int) -> None:
@@ -248,3 +236,26 @@ class Books:
                 row.players = [{**p, "shown": True} if i == player else p for i, p in enumerate(row.players)]
 
         await self.context.db.run(work)
+
+
+def _transfers(
+    session: Session, context: TableContext, number: int, rebuys: list[tuple[int, int]], leavers: list[Leaver]
+) -> None:
+    """The ledger's side of hand ``number``: the bots' rebuys from the house (``(seat, amount)``), and each
+    leaver's cash-out, his seat's row gone."""
+    table_id = context.id
+    for seat, amount in rebuys:
+        transfer(session, HOUSE, table_account(table_id), amount, "bot_top_up", table_id=table_id, memo=f"seat {seat}")
+    for leaver in leavers:
+        bot = leaver.meta.bot is not None
+        transfer(
+            session,
+            table_account(table_id),
+            purse(leaver.meta.account_id, bot=bot, training=context.training),
+            leaver.cashed,
+            cash_out_kind(bot=bot, training=context.training),
+            table_id=table_id,
+            hand_number=number,
+            memo=f"left {context.name} seat {leaver.seat}",
+        )
+        session.execute(delete(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == leaver.seat))

@@ -46,7 +46,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 
 from .frames import pack_frames, unpack_frames
 from .messages import BadMessage
-from .resp import Publisher, Subscriber, take_over
+from .resp import Publisher, Subscriber, encode_command, encode_publish, take_over
 
 __all__ = [
     "ACL_RULES",
@@ -211,7 +211,7 @@ class Bus:
             redis_connect_func=self._handshake,
         )
         self.redis: Any = redis.Redis(connection_pool=pool)
-        self._outgoing: deque[tuple[str, str]] = deque()
+        self._outgoing: deque[bytes] = deque()  # commands queued by send and store, in RESP
         self._send_now = asyncio.Event()
         self._sender: asyncio.Task[None] | None = None
         self.sent_lost = 0  # messages of :meth:`send` lost (Redis away, or the queue full)
@@ -293,10 +293,19 @@ class Bus:
         """Queue a message: one task publishes everything queued, in order, a pipeline at a time. At most
         :data:`QUEUE_LIMIT` wait (while Redis is away); beyond, the oldest are dropped. Lost messages are
         counted and warned of; the gap they leave is found by the sequence numbers."""
+        self._queue(encode_publish(channel, message))
+
+    def store(self, key: str, value: str, seconds: int) -> None:
+        """Queue ``SET key value EX seconds`` with what :meth:`send` queues (in order, its answer counted, not
+        waited for): a value that is written again and again, such as a table's lobby entry, where a lost write
+        only leaves the older value a little longer."""
+        self._queue(encode_command("SET", key, value, "EX", str(seconds)))
+
+    def _queue(self, command: bytes) -> None:
         if len(self._outgoing) >= QUEUE_LIMIT:
             self._outgoing.popleft()
             self._lost(1, "the queue is full")
-        self._outgoing.append((channel, message))
+        self._outgoing.append(command)
         self._send_now.set()
 
     async def _drained(self) -> None:
@@ -338,7 +347,7 @@ class Bus:
                             continue
                     batch = [self._outgoing.popleft() for _ in range(min(len(self._outgoing), 1000))]
                     try:
-                        publisher.publish(batch)
+                        publisher.write(batch)
                         self._written = loop.time()
                     except ConnectionError as error:
                         self._lost(len(batch), str(error))

@@ -44,6 +44,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 from .._extras import install_hint
+from .driversql import DriverTransaction
 from .limits import MAX_BALANCE, MAX_NAME_KEY
 
 __all__ = [
@@ -433,9 +434,12 @@ def _first_line(error: object) -> str:
 
 
 class Runner(Protocol):
-    """What a table's actor needs of the database: run one unit of work in one transaction."""
+    """What a table's actor needs of the database: run one unit of work in one transaction (``run_driver``: work
+    made of driver statements alone, without a session)."""
 
     async def run(self, work: Callable[[Session], T]) -> T: ...
+
+    async def run_driver(self, work: Callable[[DriverTransaction], T]) -> T: ...
 
 
 class Database:
@@ -466,6 +470,36 @@ class Database:
         """Run ``work`` in one transaction on the database thread."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._worker, self.transaction, work)
+
+    def driver_transaction(self, work: Callable[[DriverTransaction], T]) -> T:
+        """Run ``work`` in one transaction on a pooled connection of the driver's own, here and now: committed if
+        it returns, rolled back if it raises (a connection found broken is dropped from the pool instead)."""
+        connection = self.engine.raw_connection()
+        try:
+            try:
+                result = work(DriverTransaction(connection, self.engine.dialect.name))
+            except Exception as error:
+                dialect = self.engine.dialect
+                broken = isinstance(error, dialect.loaded_dbapi.Error) and dialect.is_disconnect(
+                    error, connection.dbapi_connection, None
+                )
+                try:
+                    if not broken:
+                        connection.rollback()
+                except Exception:
+                    broken = True
+                if broken:
+                    connection.invalidate(error)
+                raise
+            connection.commit()
+            return result
+        finally:
+            connection.close()
+
+    async def run_driver(self, work: Callable[[DriverTransaction], T]) -> T:
+        """:meth:`driver_transaction` on the database thread: the hot path of every hand's writes."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._worker, self.driver_transaction, work)
 
     async def run_plain(self, work: Callable[[], T]) -> T:
         """Run ``work()`` on the database thread (for work that opens its own connection, e.g. migrations)."""

@@ -22,11 +22,12 @@ from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from .db import Database
-from .driversql import DriverStatement
+from .driversql import DriverStatement, DriverTransaction
 
 __all__ = ["FencedDatabase", "LeaseLostError", "claim", "lease_of", "release", "renew"]
 
 T = TypeVar("T")
+W = TypeVar("W", Session, DriverTransaction)  # where fenced work runs: a session, or the driver's own transaction
 
 _NOW = "extract(epoch from clock_timestamp())"
 #: the lease row locked before each of a table's transactions (on the driver's cursor: it runs with every one)
@@ -113,21 +114,28 @@ class FencedDatabase:
         self.generation = generation
         self.on_lost = on_lost
 
-    def _fenced(self, work: Callable[[Session], T]) -> Callable[[Session], T]:
-        def fenced(session: Session) -> T:
-            row = _FENCE.first(session, {"table": self.table_id})
+    def _fenced(self, work: Callable[[W], T]) -> Callable[[W], T]:
+        def fenced(where: W) -> T:
+            row = _FENCE.first(where, {"table": self.table_id})
             now = None if row is None else row[0]
             if now is None or int(now) != self.generation:
                 raise LeaseLostError(
                     f"table {self.table_id}: lease generation {self.generation} has passed (now {now}): not written"
                 )
-            return work(session)
+            return work(where)
 
         return fenced
 
     async def run(self, work: Callable[[Session], T]) -> T:
         try:
             return await self.db.run(self._fenced(work))
+        except LeaseLostError:
+            self.on_lost()
+            raise
+
+    async def run_driver(self, work: Callable[[DriverTransaction], T]) -> T:
+        try:
+            return await self.db.run_driver(self._fenced(work))
         except LeaseLostError:
             self.on_lost()
             raise

@@ -94,7 +94,10 @@ class Publisher(asyncio.Protocol):
 
     def publish(self, messages: Iterable[tuple[str, str]]) -> int:
         """Write ``PUBLISH`` for each ``(channel, message)``; how many were written."""
-        commands = [encode_publish(channel, message) for channel, message in messages]
+        return self.write([encode_publish(channel, message) for channel, message in messages])
+
+    def write(self, commands: list[bytes]) -> int:
+        """Write ``commands`` (in RESP, each answered by one line: ``PUBLISH``, ``SET``) in one go; how many."""
         if self.closed or self.transport is None or self.transport.is_closing():
             raise ConnectionError("the connection to Redis is closed")
         self.transport.write(b"".join(commands))

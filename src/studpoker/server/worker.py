@@ -244,13 +244,8 @@ class WorkerRoom:
             for table_id in [t for t in written if t not in self.actors]:
                 del written[table_id]
                 marks.pop(table_id, None)
-            if not entries:
-                continue
-            with contextlib.suppress(Exception):
-                async with self.bus.redis.pipeline(transaction=False) as pipe:
-                    for key, value in entries.items():
-                        pipe.set(key, value, ex=5)
-                    await pipe.execute()
+            for key, value in entries.items():  # with the frames, answers counted and not waited for
+                self.bus.store(key, value, 5)
 
     # -- frames to gateways ------------------------------------------------------------------------------
 
