@@ -203,3 +203,124 @@ def test_a_compressing_connection_sends_through_its_protocol() -> None:
     client.extensions = [PerMessageDeflate(False, False, 15, 15)]
     client.receive_data(protocol.transport.data)
     assert [e.data.decode() for e in client.events_received() if isinstance(e, Frame)] == [text]
+
+
+def _opened(base: str, table: tuple[int, str] | None = None) -> tuple[RawClient, list[Any]]:
+    """A raw client on ``table``'s socket (``(table id, cookie)``; default: a new table's), once the snapshot came
+    (the socket's reader is in place)."""
+    from websockets.frames import Opcode
+
+    table_id, cookie = table or _table_and_cookie(base)
+    client = RawClient(base, f"/ws/table/{table_id}", cookie)
+    seen: list[Any] = []
+    while not any(f.opcode == Opcode.TEXT for f in seen):
+        seen += client.frames()
+    return client, seen
+
+
+def _until_closed(client: RawClient) -> tuple[list[str], int | None]:
+    """The types of the messages the client gets until the server closes, and the close's code."""
+    from websockets.frames import Close, Opcode
+
+    types: list[str] = []
+    code = None
+    while not client.ended and code is None:
+        for frame in client.frames():
+            if frame.opcode == Opcode.TEXT:
+                message = json.loads(frame.data)
+                types.append(message["type"] if message["type"] != "error" else message["code"])
+            elif frame.opcode == Opcode.CLOSE:
+                code = Close.parse(frame.data).code
+    return types, code
+
+
+def test_a_live_socket_reads_each_text_in_the_read_that_brought_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under ``stud serve``'s uvicorn options the table socket takes its client's texts straight from the read
+    (:meth:`DirectFrames.take_texts`), in order, and answers each."""
+    from websockets.frames import Opcode
+
+    taken: list[str] = []
+    real = DirectFrames.take_texts
+
+    def counted(self: DirectFrames, take: Any) -> None:
+        real(self, lambda text: (taken.append(text), take(text)))
+
+    monkeypatch.setattr(edge.DirectFrames, "take_texts", counted)
+    with serve(make_settings(tmp_path)) as base:
+        client, _ = _opened(base)
+        try:
+            for n in range(5):
+                client.protocol.send_text(b'{"type":"ping","n":%d}' % n)
+            client.flush()
+            answers: list[str] = []
+            while len(answers) < 5:
+                answers += [json.loads(f.data)["type"] for f in client.frames() if f.opcode == Opcode.TEXT]
+        finally:
+            client.close()
+    assert answers == ["pong"] * 5
+    assert taken == [f'{{"type":"ping","n":{n}}}' for n in range(5)]
+
+
+@pytest.mark.parametrize(
+    ("send", "expected"),
+    [
+        (lambda p: p.send_text(b'{"type":"chat","text":"' + b"x" * 5000 + b'"}'), (["too_big"], 1009)),
+        (lambda p: p.send_binary(b'{"type":"ping"}'), (["bad_json"], 1008)),
+        (lambda p: p.send_text(b'{"type":"ping","x":"\xff\xfe"}'), ([], 1007)),
+        (lambda p: p.send_text(b'{"type":"ping","x":' + b"[" * 40 + b"]" * 40 + b"}"), (["bad_json"], 1008)),
+    ],
+    ids=["too big", "binary", "not UTF-8", "nested"],
+)
+def test_a_hostile_frame_read_directly_closes_only_its_socket(tmp_path: Path, send: Any, expected: Any) -> None:
+    """What the socket refuses when its texts are taken straight from the read, it refuses as through ASGI: the
+    error, then the close with its code; the room goes on serving another socket."""
+    from websockets.frames import Opcode
+
+    with serve(make_settings(tmp_path)) as base:
+        table = _table_and_cookie(base)
+        client, _ = _opened(base, table)
+        try:
+            send(client.protocol)
+            client.flush()
+            assert _until_closed(client) == expected
+        finally:
+            client.close()
+        other, seen = _opened(base, table)
+        try:
+            assert json.loads(next(f for f in seen if f.opcode == Opcode.TEXT).data)["type"] == "snapshot"
+        finally:
+            other.close()
+
+
+def test_what_asgi_must_carry_still_goes_through_its_queue() -> None:
+    """``take_texts`` hands on a text at once, and leaves to uvicorn's own path: a binary message, a text that is
+    not UTF-8, anything after the server closed, and a text behind a message still in ASGI's queue (in order)."""
+    from websockets.protocol import State
+
+    async def main() -> None:
+        queued: list[list[bytes]] = []
+        protocol = _protocol()
+        protocol.queue = asyncio.Queue()
+        protocol.frames, protocol.curr_msg_data_type = [], "text"
+        protocol.send_receive_event_to_app = lambda: queued.append(protocol.frames)
+        taken: list[str] = []
+        DirectFrames(protocol, State.OPEN).take_texts(taken.append)
+
+        def message(kind: str, *parts: bytes) -> None:
+            protocol.curr_msg_data_type, protocol.frames = kind, list(parts)
+            protocol.send_receive_event_to_app()
+
+        message("text", b'{"type":', b'"ping"}')  # in two frames
+        message("bytes", b"\x00")
+        message("text", b"\xff")
+        assert taken == ['{"type":"ping"}'] and queued == [[b"\x00"], [b"\xff"]]
+        protocol.queue.put_nowait({"type": "websocket.receive", "bytes": b"\x00"})  # not yet taken by the app
+        message("text", b"behind")
+        protocol.queue.get_nowait()
+        protocol.close_sent = True
+        message("text", b"after the close")
+        assert taken == ['{"type":"ping"}'] and queued[2:] == [[b"behind"], [b"after the close"]]
+
+    asyncio.run(main())

@@ -396,12 +396,9 @@ class TableActor:
         self.viewers.publish(state, events)
         await self._stepped(state, before)
 
-    async def act(self, connection: Connection, hand: int, seq: int, action: str, amount: int | None) -> None:
-        """A connection's ``act`` message (its own seat only); refusals go back to it as ``error``."""
-        self.post_act(connection, hand, seq, action, amount)
-
-    def post_act(self, connection: Connection, hand: int, seq: int, action: str, amount: int | None) -> None:
-        """:meth:`act` without a coroutine: what a worker calls for each ``act`` off the bus (no task per action)."""
+    def act(self, connection: Connection, hand: int, seq: int, action: str, amount: int | None) -> None:
+        """A connection's ``act`` message (its own seat only), played by a job on the actor; refusals go back to it
+        as ``error``."""
 
         async def job() -> None:
             problem = self._refusal(connection, hand, seq)
@@ -524,7 +521,7 @@ class TableActor:
         for n in occupied:
             self.viewers.seat_changed(n)
 
-    async def show(self, connection: Connection, hand: int) -> None:
+    def show(self, connection: Connection, hand: int) -> None:
         """A connection's ``show``: the winner of a hand nobody called shows it to the table (until the next
         deal; once). Refusals go back to the connection as ``error``."""
 

@@ -106,13 +106,13 @@ class RemoteTable:
     def disconnect(self, connection: Connection) -> None:
         self.room.detach(connection)
 
-    async def act(self, connection: Connection, hand: int, seq: int, action: str, amount: int | None) -> None:
+    def act(self, connection: Connection, hand: int, seq: int, action: str, amount: int | None) -> None:
         self.room.to_table(
             connection,
             lambda gw, s, a: Act(gateway=gw, socket=s, attachment=a, hand=hand, seq=seq, action=action, amount=amount),
         )
 
-    async def show(self, connection: Connection, hand: int) -> None:
+    def show(self, connection: Connection, hand: int) -> None:
         self.room.to_table(connection, lambda gw, s, a: Show(gateway=gw, socket=s, attachment=a, hand=hand))
 
     def chat(self, connection: Connection, text: str) -> None:

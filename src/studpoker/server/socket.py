@@ -13,6 +13,7 @@ import re
 import time
 
 from fastapi import APIRouter, WebSocket
+from starlette.types import Message
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from . import clientmessages, wire
@@ -22,6 +23,7 @@ from .connection import Connection, merge_batches
 from .edge import DIRECT_FRAMES, DirectFrames
 from .errors import ApiError
 from .front import CardRoom
+from .handle import TableHandle
 from .security import origin_key, same_origin
 
 __all__ = ["router"]
@@ -47,6 +49,85 @@ def _framed(websocket: WebSocket, text: str) -> str:
 def _refuse(connection: Connection, code: str, message: str, close_code: int) -> None:
     connection.push(wire.encode(wire.error(code, message)))
     connection.close(close_code)
+
+
+class _Reader:
+    """What a table socket does with each text its client sends: bounded in size and rate, decoded, and passed to
+    the table (or refused, which may close the socket). ``take`` is called for each text in order, from the
+    socket's task or straight from the read that brought it (:meth:`DirectFrames.take_texts`)."""
+
+    def __init__(self, connection: Connection, actor: TableHandle, max_bytes: int, per_second: int) -> None:
+        self.connection = connection
+        self.actor = actor
+        self.max_bytes = max_bytes
+        self.per_second = per_second
+        self.window_start, self.count = time.monotonic(), 0
+        self.last_snapshot, self.snapshot_due = -SNAPSHOT_INTERVAL, False
+        self.closing: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    async def next_event(self, websocket: WebSocket) -> Message | None:
+        """The next ASGI event of the socket, or ``None`` once a text taken straight from a read has closed it."""
+        if self.closing.done():
+            return None
+        receiving = asyncio.ensure_future(websocket.receive())
+        await asyncio.wait((receiving, self.closing), return_when=asyncio.FIRST_COMPLETED)
+        if not receiving.done():
+            receiving.cancel()
+            return None
+        return receiving.result()
+
+    def _close(self, code: str, message: str, close_code: int) -> None:
+        _refuse(self.connection, code, message, close_code)
+        if not self.closing.done():
+            self.closing.set_result(None)
+
+    def take(self, text: str) -> None:
+        connection, actor = self.connection, self.actor
+        if connection.closed:
+            return
+        if len(text) > self.max_bytes or len(text.encode()) > self.max_bytes:
+            self._close("too_big", f"a message is at most {self.max_bytes} bytes", 1009)
+            return
+        now = time.monotonic()
+        if now - self.window_start >= 1.0:
+            self.window_start, self.count = now, 0
+        self.count += 1
+        if self.count > self.per_second:
+            connection.push(wire.encode(wire.error("rate_limited", "too many messages: slow down")))
+            return
+        message = clientmessages.decode(text)  # what it asks, or why not (docs/server-protocol.md)
+        if isinstance(message, clientmessages.Refused):
+            if message.close is not None:
+                self._close(message.code, message.message, message.close)
+                return
+            connection.push(wire.encode(wire.error(message.code, message.message)))
+        elif isinstance(message, clientmessages.Act):
+            actor.act(connection, message.hand, message.seq, message.action, message.amount)
+        elif isinstance(message, clientmessages.Ping):
+            connection.push(wire.encode({"type": "pong"}))
+        elif isinstance(message, clientmessages.AskSnapshot):
+            # at most one snapshot a second per socket (a snapshot is the largest frame and the costliest to
+            # build); asks in between are answered once, when the second is over
+            if not self.snapshot_due:
+                wait = max(0.0, self.last_snapshot + SNAPSHOT_INTERVAL - now)
+                self.snapshot_due = True
+                asyncio.get_running_loop().call_later(wait, self._resend)
+        elif isinstance(message, clientmessages.Show):
+            actor.show(connection, message.hand)
+        elif connection.account_id is None:  # a chat line
+            connection.push(wire.encode(wire.error("not_logged_in", "sign in to chat")))
+        else:
+            try:
+                line = clean_text(message.text)
+            except ChatRefusedError as refused:
+                connection.push(wire.encode(wire.error(refused.code, str(refused))))
+                return
+            actor.chat(connection, line)
+
+    def _resend(self) -> None:
+        self.snapshot_due, self.last_snapshot = False, time.monotonic()
+        if not self.connection.closed:
+            self.actor.resend_snapshot(self.connection)
 
 
 @router.websocket("/ws/table/{table_id}")
@@ -102,62 +183,19 @@ async def _serve_socket(websocket: WebSocket, room: CardRoom, table_id: str) -> 
         await actor.connect(connection)
     except ApiError:  # the table closed meanwhile
         connection.close(4410)
-    window_start, count = time.monotonic(), 0
-    last_snapshot, snapshot_due = -SNAPSHOT_INTERVAL, False
+    reader = _Reader(connection, actor, settings.max_message_bytes, settings.max_messages_per_second)
     try:
+        if isinstance(direct, DirectFrames):  # each text goes to the reader in the read that brought it
+            direct.take_texts(reader.take)
         while not connection.closed:
-            frame = await websocket.receive()
-            if frame["type"] == "websocket.disconnect":
+            frame = await (reader.next_event(websocket) if isinstance(direct, DirectFrames) else websocket.receive())
+            if frame is None or frame["type"] == "websocket.disconnect":
                 break
             text = frame.get("text")
             if text is None:
                 _refuse(connection, "bad_json", "frames must be JSON text", 1008)
                 break
-            if len(text) > settings.max_message_bytes or len(text.encode()) > settings.max_message_bytes:
-                _refuse(connection, "too_big", f"a message is at most {settings.max_message_bytes} bytes", 1009)
-                break
-            now = time.monotonic()
-            if now - window_start >= 1.0:
-                window_start, count = now, 0
-            count += 1
-            if count > settings.max_messages_per_second:
-                connection.push(wire.encode(wire.error("rate_limited", "too many messages: slow down")))
-                continue
-            message = clientmessages.decode(text)  # what it asks, or why not (docs/server-protocol.md)
-            if isinstance(message, clientmessages.Refused):
-                if message.close is not None:
-                    _refuse(connection, message.code, message.message, message.close)
-                    break
-                connection.push(wire.encode(wire.error(message.code, message.message)))
-            elif isinstance(message, clientmessages.Act):
-                await actor.act(connection, message.hand, message.seq, message.action, message.amount)
-            elif isinstance(message, clientmessages.Ping):
-                connection.push(wire.encode({"type": "pong"}))
-            elif isinstance(message, clientmessages.AskSnapshot):
-                # at most one snapshot a second per socket (a snapshot is the largest frame and the costliest to
-                # build); asks in between are answered once, when the second is over
-                if not snapshot_due:
-                    wait = max(0.0, last_snapshot + SNAPSHOT_INTERVAL - now)
-                    snapshot_due = True
-
-                    def _resend() -> None:
-                        nonlocal snapshot_due, last_snapshot
-                        snapshot_due, last_snapshot = False, time.monotonic()
-                        if not connection.closed:
-                            actor.resend_snapshot(connection)
-
-                    asyncio.get_running_loop().call_later(wait, _resend)
-            elif isinstance(message, clientmessages.Show):
-                await actor.show(connection, message.hand)
-            elif connection.account_id is None:  # a chat line
-                connection.push(wire.encode(wire.error("not_logged_in", "sign in to chat")))
-            else:
-                try:
-                    line = clean_text(message.text)
-                except ChatRefusedError as refused:
-                    connection.push(wire.encode(wire.error(refused.code, str(refused))))
-                    continue
-                actor.chat(connection, line)
+            reader.take(text)
     except WebSocketDisconnect:
         pass
     finally:

@@ -312,9 +312,9 @@ class WorkerRoom:
                 if resume is None or not connection.resume(attachment, *resume):
                     actor.run_soon(lambda: self._resync(actor, connection, attachment))
             case Act(hand=hand, seq=seq, action=action, amount=amount):
-                actor.post_act(connection, hand, seq, action, amount)
+                actor.act(connection, hand, seq, action, amount)
             case Show(hand=hand):
-                self._spawn(actor.show(connection, hand))
+                actor.show(connection, hand)
             case Chat(text=text):
                 actor.chat(connection, text)
             case _:
