@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
+
 from studpoker.server.edge import GatheredWrites
 
 
@@ -72,3 +74,38 @@ def test_close_writes_what_is_gathered_first_and_abort_drops_it() -> None:
         assert other.writes == [] and other.aborted
 
     asyncio.run(main())
+
+
+@pytest.mark.allow_server_errors("gathered writes could not be written")
+def test_the_sockets_written_in_one_turn_are_flushed_together_and_one_failure_stays_its_own(
+    caplog: Any,
+) -> None:
+    """One callback at the end of the turn writes every connection's gathered bytes (a step goes to every socket
+    of a table), each in one write; a connection whose write fails is logged, and the others are written."""
+
+    class Broken(Recorder):
+        def write(self, data: Any) -> None:
+            raise OSError("the socket is gone")
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        scheduled: list[Any] = []
+        real_call_soon = loop.call_soon
+
+        def counting(callback: Any, *args: Any, **kwargs: Any) -> Any:
+            scheduled.append(callback)
+            return real_call_soon(callback, *args, **kwargs)
+
+        loop.call_soon = counting  # type: ignore[method-assign]
+        sockets = [Recorder(), Broken(), Recorder()]
+        gathered = [GatheredWrites(s) for s in sockets]
+        for n, transport in enumerate(gathered):
+            transport.write(b"step")
+            transport.write(b"%d" % n)
+        assert len(scheduled) == 1  # one callback for the three
+        loop.call_soon = real_call_soon  # type: ignore[method-assign]
+        await _turn()
+        assert sockets[0].writes == [b"step0"] and sockets[2].writes == [b"step2"]
+
+    asyncio.run(main())
+    assert "gathered writes could not be written" in caplog.text

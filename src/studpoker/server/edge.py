@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -56,6 +57,8 @@ __all__ = [
     "text_frame",
     "uvicorn_options",
 ]
+
+log = logging.getLogger("studpoker.server")
 
 #: The largest WebSocket message uvicorn takes before the room sees it (the room's own limit is 4 KiB).
 WS_MAX_SIZE = 65536
@@ -176,6 +179,19 @@ class Watch:
             self._peer = None
 
 
+# by event loop, the transports written to in this turn: one callback flushes them all, in the order they were
+# first written to (a step of a hand writes to every socket of the table)
+_flushing: dict[asyncio.AbstractEventLoop, list[GatheredWrites]] = {}
+
+
+def _flush_all(loop: asyncio.AbstractEventLoop) -> None:
+    for transport in _flushing.pop(loop, ()):
+        try:
+            transport._flush()
+        except Exception:  # one connection's failure does not hold back the others' bytes
+            log.exception("a connection's gathered writes could not be written")
+
+
 class GatheredWrites(asyncio.Transport):
     """A WebSocket connection's transport whose writes wait for the end of the event loop's turn and go out
     together: ``n`` frames sent in one turn cost one system call, not ``n``. Bytes keep their order; closing
@@ -191,7 +207,11 @@ class GatheredWrites(asyncio.Transport):
         if not data:
             return
         if not self._gathered:
-            self._loop.call_soon(self._flush)
+            waiting = _flushing.get(self._loop)
+            if waiting is None:
+                waiting = _flushing[self._loop] = []
+                self._loop.call_soon(_flush_all, self._loop)
+            waiting.append(self)
         self._gathered.append(bytes(data))
 
     def _flush(self) -> None:
