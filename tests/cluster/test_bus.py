@@ -132,12 +132,23 @@ def test_a_busy_sender_gathers_its_messages_into_one_write(
     asyncio.run(scenario())
 
 
+async def _reader_and_sender(url: str, got: list[str]) -> tuple[Any, Any]:
+    """A bus that listens on ``studpoker:test`` (what it hears goes to ``got``) and one that sends, both started."""
+    from studpoker.server.bus import Bus
+
+    reader = Bus(url, lambda _channel, data: got.append(data))
+    reader.subscribe("studpoker:test")
+    reader.start()
+    assert await reader.listening(5)
+    sender = Bus(url, lambda *_: None)
+    sender.start()
+    return reader, sender
+
+
 def test_stored_values_go_with_the_messages_in_order_and_expire(redis_server: RedisServer) -> None:
     """``store`` (a table's lobby entry) is written on the sender's connection, after what was sent before it,
     answered without being waited for; the key expires as asked, and a later value replaces it."""
     import redis
-
-    from studpoker.server.bus import Bus
 
     got: list[str] = []
     plain = redis.Redis.from_url(redis_server.url, decode_responses=True)
@@ -150,12 +161,7 @@ def test_stored_values_go_with_the_messages_in_order_and_expire(redis_server: Re
         raise AssertionError(what)
 
     async def scenario() -> None:
-        reader = Bus(redis_server.url, lambda _channel, data: got.append(data))
-        reader.subscribe("studpoker:test")
-        reader.start()
-        assert await reader.listening(5)
-        sender = Bus(redis_server.url, lambda *_: None)
-        sender.start()
+        reader, sender = await _reader_and_sender(redis_server.url, got)
         try:
             sender.send("studpoker:test", "before")
             sender.store("studpoker:info:test", '{"n":1}', 5)

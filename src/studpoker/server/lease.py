@@ -15,7 +15,7 @@ leases.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 from sqlalchemy import text
@@ -127,15 +127,15 @@ class FencedDatabase:
         return fenced
 
     async def run(self, work: Callable[[Session], T]) -> T:
-        try:
-            return await self.db.run(self._fenced(work))
-        except LeaseLostError:
-            self.on_lost()
-            raise
+        return await self._told(self.db.run(self._fenced(work)))
 
     async def run_driver(self, work: Callable[[DriverTransaction], T]) -> T:
+        return await self._told(self.db.run_driver(self._fenced(work)))
+
+    async def _told(self, fenced: Awaitable[T]) -> T:
+        """``fenced``'s result; a lease found gone is told (``on_lost``) before its error is raised."""
         try:
-            return await self.db.run_driver(self._fenced(work))
+            return await fenced
         except LeaseLostError:
             self.on_lost()
             raise
