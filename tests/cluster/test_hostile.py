@@ -115,6 +115,44 @@ def test_a_call_that_fails_tells_the_client_nothing_of_the_internals(books: Book
     asyncio.run(check())
 
 
+def test_a_call_that_meets_a_handover_is_asked_again_and_a_closed_table_is_not_found(books: Books) -> None:
+    """A call queued on a table whose actor stops because the table leaves the worker (handed over to another at
+    the end of a hand, or its lease lost) is refused by the stopped actor; nothing was done, so the gateway hears
+    503, which a new table's bots (``seat_bots``) ask again on. A table the cashier closed stays 404."""
+    from studpoker.server.errors import ApiError
+    from studpoker.server.messages import encode
+    from studpoker.server.worker import WorkerRoom
+
+    async def check() -> None:
+        room = WorkerRoom(_settings(books))
+        answers: list[dict[str, Any]] = []
+        room._answer = lambda _gateway, message: answers.append(json.loads(encode(message)))  # type: ignore[method-assign]
+
+        class Stopped(_Actor):
+            stopped = True
+
+            def __init__(self, status: str) -> None:
+                super().__init__()
+                self.status = status
+
+            async def add_bots(self, *_args: Any) -> dict[str, Any]:
+                raise ApiError(404, "not_found", "table 7 is closed")  # what a stopped actor answers
+
+        try:
+            for status in ("open", "closed"):
+                room.actors[7] = Stopped(status)  # type: ignore[assignment]
+                call = {"op": "call", "gw": "g", "id": status, "name": "add_bots", "args": {"count": 5}}
+                room._on_message("studpoker:table:7", json.dumps(call))
+                await asyncio.gather(*room._spawned)
+            moving, closed = (a["error"] for a in answers)
+            assert (moving["status"], moving["code"]) == (503, "unavailable") and "changing hands" in moving["message"]
+            assert (closed["status"], closed["code"]) == (404, "not_found")
+        finally:
+            room.db.close()
+
+    asyncio.run(check())
+
+
 def _hostile(table_id: int) -> list[str]:
     """Messages a hostile publisher (or a broken gateway) could put on a table's channel: none is a message."""
     sit = {"account_id": 1, "username": "ann", "buy_in": 9_000, "seat": 2}

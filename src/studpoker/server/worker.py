@@ -371,15 +371,13 @@ class WorkerRoom:
                 result = await run_operation(actor, call.operation)
                 answer = Answer(id=call.id, ok=result.model_dump(mode="json"))
             except ApiError as error:
-                body = ErrorBody(status=error.status, code=error.code, message=error.message)
-                answer = Answer(id=call.id, error=body, headers=error.headers)
+                if error.status == 404 and self._left(actor):  # its actor stopped under the call: not done here
+                    answer = _changing_hands(call, actor.id)
+                else:
+                    body = ErrorBody(status=error.status, code=error.code, message=error.message)
+                    answer = Answer(id=call.id, error=body, headers=error.headers)
             except LeaseLostError:  # nothing was written (the fence rolled it back): the table changes hands
-                body = ErrorBody(
-                    status=503,
-                    code="unavailable",
-                    message=f"table {actor.id} is changing hands between servers: try again in a few seconds",
-                )
-                answer = Answer(id=call.id, error=body, headers={"Retry-After": "3"})
+                answer = _changing_hands(call, actor.id)
             except Exception:
                 # the details (SQL, hosts, lease generations) are for the log, never for the client: the same
                 # answer as the embedded room's for a request that failed
@@ -389,6 +387,18 @@ class WorkerRoom:
             self._answer(call.gateway, answer)
 
         self._spawn(run())
+
+    def _left(self, actor: TableActor) -> bool:
+        """Whether the table of ``actor`` left this worker (handed over at the end of a hand, or its lease lost)
+        without being closed: a call its stopped actor refused is the next owner's to do."""
+        return actor.status != "closed" and (actor.stopped or self.actors.get(actor.id) is not actor)
+
+
+def _changing_hands(call: Call, table_id: int) -> Answer:
+    """The answer to a call that reached a table while it moved between workers: nothing was done, ask again."""
+    message = f"table {table_id} is changing hands between servers: try again in a few seconds"
+    body = ErrorBody(status=503, code="unavailable", message=message)
+    return Answer(id=call.id, error=body, headers={"Retry-After": "3"})
 
 
 async def run_operation(actor: TableActor, operation: Operation) -> BaseModel:
