@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeAlias, cast
+from typing import Any, TypeAlias
 
-from sqlalchemy import Table, delete, select
+from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from ..engine import HandState
@@ -21,7 +21,7 @@ from ..history import phh
 from ..history.record import record_hand
 from ..table import PlayedHand, Seat
 from .context import SeatMeta, TableContext
-from .db import HandRow, SeatRow, TableRow, utcnow
+from .db import HandRow, SeatRow, utcnow
 from .driversql import DriverStatement, DriverTransaction, json_text
 from .ledger import HOUSE, cash_out_kind, purse, table_account, transfer
 from .protocol import Award, ChatLine
@@ -32,8 +32,8 @@ Where: TypeAlias = Session | DriverTransaction  # what a hand's writing runs in 
 
 # The books write what every hand writes on the driver's cursor (studpoker.server.driversql): a table writes after
 # every hand, and SQLAlchemy's own work per statement (and before that, the ORM's bookkeeping) cost a table worker
-# more CPU than the rest of the hand's writing. What is rare (a hand row missing, cash-outs, the chat) stays Core.
-_HANDS, _TABLES = (cast(Table, row.__table__) for row in (HandRow, TableRow))
+# more CPU than the rest of the hand's writing. What is rare (the ledger's transfers of rebuys and cash-outs, a
+# leaver's seat row, a shown hand) stays on SQLAlchemy.
 _HAND_OPENED = DriverStatement(
     "INSERT INTO hands (table_id, number, status, started_at, players, pot, winners) "
     "VALUES (:table, :number, 'playing', :started, :players, 0, '[]')"
@@ -196,6 +196,7 @@ class Books:
         changed = None if names == self.waiting_saved else names
         carried = self._carried(banks=False, chat=mark != self.chat_saved, waiting=changed)  # banks: with the stacks
         banks = {n: round(meta.time_bank, 3) for n, meta in context.seats.items()}
+        ledger = bool(rebuys or leavers)  # chips move in or out of the table: the transfers need a session
 
         def work(where: Where) -> None:
             finished = utcnow()
@@ -203,8 +204,8 @@ class Books:
             result |= {"phh": hand.phh, "finished": finished, "table": table_id, "number": number}
             if _HAND_FINISHED.run(where, result) == 0:  # its row was never written (the database was away)
                 _HAND_INSERTED.run(where, result)
-            if rebuys or leavers:
-                assert isinstance(where, Session)  # the ledger's transfers are written through the session
+            if ledger:
+                assert isinstance(where, Session)
                 _transfers(where, context, number, rebuys, leavers)
             after = [
                 {
@@ -221,8 +222,7 @@ class Books:
             _SEAT_AFTER.run_many(where, after)
             carried(where)
 
-        # the usual hand moves no chips in or out of the table: its writing needs no session
-        await (context.db.run(work) if rebuys or leavers else context.db.run_driver(work))
+        await (context.db.run(work) if ledger else context.db.run_driver(work))
         self.chat_saved, self.waiting_saved = mark, names
 
     async def mark_shown(self, number: int, player: int) -> None:
