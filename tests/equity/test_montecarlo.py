@@ -4,9 +4,11 @@ standard errors of a brute-force enumeration in every game, for both samplers.""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from concurrent.futures import Future
 from functools import cache
 from itertools import combinations
 from math import comb, sqrt
+from typing import Any
 
 import numpy as np
 import pytest
@@ -263,6 +265,18 @@ def test_progress_is_reported_per_chunk(workers: int) -> None:
     mc.sample(spot, trials, seed=1, workers=workers, progress=lambda done, total: calls.append((done, total)))
     assert sorted(calls) == [(10, trials), (trials, trials)] or calls == [(mc.CHUNK, trials), (trials, trials)]
     assert calls[-1] == (trials, trials)
+
+
+def test_chunks_finished_together_are_each_reported() -> None:
+    """On a busy machine two chunks can finish before the parent looks: each still counts as one report."""
+    pending: dict[Future[Any], int] = {}
+    for size, value in ((mc.CHUNK, 1), (10, 2)):
+        future: Future[Any] = Future()
+        future.set_result(np.full(3, value, dtype=np.int64))
+        pending[future] = size
+    counts = np.zeros(3, dtype=np.int64)
+    assert sorted(mc._collect(pending, counts)) == [10, mc.CHUNK]
+    assert not pending and counts.tolist() == [3, 3, 3]
 
 
 @pytest.mark.parametrize(

@@ -211,13 +211,15 @@ def sample(
         for index, size in sizes:  # a few chunks ahead of the processes, not all of them at once
             pending[submit(executor, _worker_chunk, entropy, index, size)] = size
             while len(pending) >= 4 * processes:
-                done += _collect(pending, counts)
+                for came in _collect(pending, counts):
+                    done += came
+                    if progress is not None:
+                        progress(done, trials)
+        while pending:
+            for came in _collect(pending, counts):
+                done += came
                 if progress is not None:
                     progress(done, trials)
-        while pending:
-            done += _collect(pending, counts)
-            if progress is not None:
-                progress(done, trials)
     return _tally(plan, counts)
 
 
@@ -282,16 +284,17 @@ def _check_seed(seed: object) -> None:
         raise EquityError(f"seed must be a whole number from 0 to 2**128 - 1, got {seed!r}")
 
 
-def _collect(pending: dict[Future[Counts], int], counts: Counts) -> int:
-    """Wait for at least one pending chunk, add its counts, and return how many trials came in."""
+def _collect(pending: dict[Future[Counts], int], counts: Counts) -> list[int]:
+    """Wait for at least one pending chunk, add the counts of every finished one, and return their sizes (one
+    entry per chunk, so that progress is told per chunk even when several finish together)."""
     from concurrent.futures import FIRST_COMPLETED, wait
 
     finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-    trials = 0
+    sizes = []
     for future in finished:
         counts += future.result()
-        trials += pending.pop(future)
-    return trials
+        sizes.append(pending.pop(future))
+    return sizes
 
 
 def _range(spot: Spot, player: int, given: Combos | None) -> tuple[bytes, int, npt.NDArray[np.float64]] | None:
