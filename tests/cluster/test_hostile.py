@@ -153,6 +153,35 @@ def test_a_call_that_meets_a_handover_is_asked_again_and_a_closed_table_is_not_f
     asyncio.run(check())
 
 
+def test_a_call_to_a_table_the_worker_is_still_loading_is_asked_again(books: Books) -> None:
+    """A worker listens to a table's channel before it has loaded the table (so that attachments are heard): a
+    call heard then is answered 503 at once, not left unanswered for the gateway's 504 ten seconds later. A
+    table the worker neither holds nor loads is another's to answer: nothing is said."""
+    from studpoker.server.messages import encode
+    from studpoker.server.worker import WorkerRoom
+
+    async def check() -> None:
+        room = WorkerRoom(_settings(books))
+        answers: list[dict[str, Any]] = []
+        room._answer = lambda _gateway, message: answers.append(json.loads(encode(message)))  # type: ignore[method-assign]
+        try:
+            room.keeper._taking.add(7)
+            for table in (7, 8):
+                call = {"op": "call", "gw": "g", "id": f"t{table}", "name": "add_bots", "args": {"count": 5}}
+                room._on_message(f"studpoker:table:{table}", json.dumps(call))
+                attach = {"op": "attach", "account_id": 1, "username": "ann", "gw": "g", "s": table, "a": 1}
+                room._on_message(f"studpoker:table:{table}", json.dumps(attach))
+            await asyncio.gather(*room._spawned)
+            assert [a["id"] for a in answers] == ["t7"] and room.remote == {}
+            loading = answers[0]["error"]
+            assert (loading["status"], loading["code"]) == (503, "unavailable")
+            assert "changing hands" in loading["message"]
+        finally:
+            room.db.close()
+
+    asyncio.run(check())
+
+
 def _hostile(table_id: int) -> list[str]:
     """Messages a hostile publisher (or a broken gateway) could put on a table's channel: none is a message."""
     sit = {"account_id": 1, "username": "ann", "buy_in": 9_000, "seat": 2}

@@ -282,12 +282,19 @@ class WorkerRoom:
             return
         table_id = int(channel.rsplit(":", 1)[1])
         actor = self.actors.get(table_id)
-        if actor is None:
-            return
+        if actor is None and not self.keeper.taking(table_id):
+            return  # not this worker's table (any more): its owner answers
         try:
             message = decode(data, TO_WORKER)
         except BadMessage as error:
             dropped(channel, error)
+            return
+        if actor is None:
+            # this worker listens to the table while it loads it: a call is refused now (nothing was done, the
+            # gateway's callers ask again) rather than left to time out; an attachment comes again on the
+            # table's announcement
+            if isinstance(message, Call):
+                self._answer(message.gateway, _changing_hands(message, table_id))
             return
         if isinstance(message, Call):
             self._call(actor, message)
