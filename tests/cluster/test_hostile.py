@@ -46,6 +46,9 @@ class _Actor:
     def disconnect(self, connection: Any) -> None:
         self.connections.discard(connection)
 
+    def abandon(self) -> None:
+        self.connections.clear()
+
 
 def test_an_attach_and_detach_handled_together_leave_no_connection(books: Books) -> None:
     """A socket opened and closed at once: its attach and detach reach the worker in one read of the bus, and
@@ -153,10 +156,10 @@ def test_a_call_that_meets_a_handover_is_asked_again_and_a_closed_table_is_not_f
     asyncio.run(check())
 
 
-def test_a_call_to_a_table_the_worker_is_still_loading_is_asked_again(books: Books) -> None:
-    """A worker listens to a table's channel before it has loaded the table (so that attachments are heard): a
-    call heard then is answered 503 at once, not left unanswered for the gateway's 504 ten seconds later. A
-    table the worker neither holds nor loads is another's to answer: nothing is said."""
+def test_a_call_heard_for_a_table_the_worker_has_no_actor_for_is_asked_again(books: Books) -> None:
+    """A worker listens to a table's channel before it has loaded the table (so that attachments are heard), and
+    until Redis has heard it stop listening to a table that left: a call heard then is answered 503 at once, not
+    left unanswered for the gateway's 504 ten seconds later. An attachment waits for the table's announcement."""
     from studpoker.server.messages import encode
     from studpoker.server.worker import WorkerRoom
 
@@ -164,18 +167,20 @@ def test_a_call_to_a_table_the_worker_is_still_loading_is_asked_again(books: Boo
         room = WorkerRoom(_settings(books))
         answers: list[dict[str, Any]] = []
         room._answer = lambda _gateway, message: answers.append(json.loads(encode(message)))  # type: ignore[method-assign]
+        room.actors[8] = _Actor()  # type: ignore[assignment]
         try:
-            room.keeper._taking.add(7)
+            room.keeper._taking.add(7)  # being loaded
+            room.keeper.lose(8, "it is handed over")  # left: the unsubscription is on its way
             for table in (7, 8):
                 call = {"op": "call", "gw": "g", "id": f"t{table}", "name": "add_bots", "args": {"count": 5}}
                 room._on_message(f"studpoker:table:{table}", json.dumps(call))
                 attach = {"op": "attach", "account_id": 1, "username": "ann", "gw": "g", "s": table, "a": 1}
                 room._on_message(f"studpoker:table:{table}", json.dumps(attach))
             await asyncio.gather(*room._spawned)
-            assert [a["id"] for a in answers] == ["t7"] and room.remote == {}
-            loading = answers[0]["error"]
-            assert (loading["status"], loading["code"]) == (503, "unavailable")
-            assert "changing hands" in loading["message"]
+            assert [a["id"] for a in answers] == ["t7", "t8"] and room.remote == {}
+            for answer in answers:
+                assert (answer["error"]["status"], answer["error"]["code"]) == (503, "unavailable")
+                assert "changing hands" in answer["error"]["message"]
         finally:
             room.db.close()
 

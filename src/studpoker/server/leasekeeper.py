@@ -79,10 +79,6 @@ class LeaseKeeper:
             await self.db.run(lambda s: release(s, self.worker_id))
         return tables
 
-    def taking(self, table_id: int) -> bool:
-        """Whether this worker is loading table ``table_id`` (it listens to its channel, and has no actor yet)."""
-        return table_id in self._taking
-
     def forgotten(self, table_id: int) -> None:
         """A table that closed: its lease goes back (nobody claims a closed table) and its lobby entry goes."""
         self.generations.pop(table_id, None)

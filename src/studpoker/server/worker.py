@@ -282,17 +282,16 @@ class WorkerRoom:
             return
         table_id = int(channel.rsplit(":", 1)[1])
         actor = self.actors.get(table_id)
-        if actor is None and not self.keeper.taking(table_id):
-            return  # not this worker's table (any more): its owner answers
         try:
             message = decode(data, TO_WORKER)
         except BadMessage as error:
             dropped(channel, error)
             return
         if actor is None:
-            # this worker listens to the table while it loads it: a call is refused now (nothing was done, the
-            # gateway's callers ask again) rather than left to time out; an attachment comes again on the
-            # table's announcement
+            # the worker listens to a table it has no actor for only while it loads the table (it listens first,
+            # so that attachments are heard) or while Redis has not yet heard it stop listening to a table that
+            # left: a call is refused now (nothing was done, the gateway's callers ask again) rather than left to
+            # time out; an attachment comes again on the table's announcement
             if isinstance(message, Call):
                 self._answer(message.gateway, _changing_hands(message, table_id))
             return
