@@ -1,4 +1,4 @@
-"""Build hook: compile the rules engine's hot modules with mypyc, and the evaluation kernel, when possible.
+"""Build hook: compile the rules engine's and the card room's hot modules with mypyc, and the C kernels, when possible.
 
 The engine is plain, fully typed Python; mypyc turns the modules below into C
 extensions that play hands about twice as fast (see docs/performance.md). The
@@ -20,8 +20,30 @@ COMPILED = [
     "src/studpoker/engine/state.py",
     "src/studpoker/engine/pots.py",
     "src/studpoker/engine/settle.py",
+    "src/studpoker/engine/codec.py",
+    "src/studpoker/engine/dealer.py",
+    "src/studpoker/table.py",
     "src/studpoker/history/phh.py",
     "src/studpoker/history/replay.py",
+]
+
+# The card room's step path: what a table builds and sends at each action (issue 29). A group of its own, so that
+# the engine is compiled even where these cannot be: the build environment has none of the server's packages
+# (pydantic, orjson...), which mypy then takes as ``Any`` and does not look into.
+SERVER_COMPILED = [
+    "src/studpoker/server/wire.py",
+    "src/studpoker/server/viewers.py",
+    "src/studpoker/server/clock.py",
+    "src/studpoker/server/connection.py",
+    "src/studpoker/server/relay.py",
+]
+SERVER_FLAGS = [
+    "--ignore-missing-imports",
+    "--follow-imports=silent",
+    "--no-warn-return-any",
+    "--allow-subclassing-any",
+    "--allow-untyped-decorators",
+    "--no-warn-unused-ignores",
 ]
 
 
@@ -49,12 +71,19 @@ def extensions() -> list[object]:
 
 
 def mypyc_modules() -> list[object]:
+    return [
+        *mypyc_group(COMPILED, "studpoker.engine._native", "the engine"),
+        *mypyc_group([*SERVER_FLAGS, *SERVER_COMPILED], "studpoker.server._native", "the card room's step path"),
+    ]
+
+
+def mypyc_group(paths: list[str], group: str, what: str) -> list[object]:
     try:
         from mypyc.build import mypycify
 
-        modules = mypycify(COMPILED, opt_level="3", group_name="studpoker.engine._native")
+        modules = mypycify(paths, opt_level="3", group_name=group)
     except (Exception, SystemExit) as error:  # no mypyc, or it cannot compile: fall back to pure Python
-        print(f"studpoker: building without compiled modules ({error})", file=sys.stderr)
+        print(f"studpoker: building {what} without compiled modules ({error})", file=sys.stderr)
         return []
     for module in modules:
         module.optional = True  # a failed C compilation leaves the pure-Python modules in charge

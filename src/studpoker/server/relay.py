@@ -64,20 +64,9 @@ class RemoteConnection(Connection):
 
     def resume(self, attachment: int, previous: int, since: int) -> bool:
         """Send again, as attachment ``attachment`` numbered from 1, the frames of attachment ``previous`` from
-        number ``since`` on, if every one of them is still kept (``False``, and nothing done, if not).
-
-        >>> sent = []
-        >>> class Worker:
-        ...     def queue_frame(self, connection, frame):
-        ...         sent.append((connection.attachment, connection.number, frame))
-        >>> socket = RemoteConnection(1, "ann", attachment=1, worker=Worker())
-        >>> for text in ("a", "b", "c"):
-        ...     socket.push(text)
-        >>> socket.resume(2, previous=1, since=2), sent[3:]
-        (True, [(2, 1, 'b'), (2, 2, 'c')])
-        >>> socket.resume(3, previous=2, since=1 - HISTORY)  # older than the history: a snapshot is needed
-        False
-        """
+        number ``since`` on, if every one of them is still kept (``False``, and nothing done, if not); see
+        tests/server/test_relay.py (no examples here: the module is compiled, and its class cannot be subclassed
+        by a copy loaded from source to run them)."""
         missed = self.number - since + 1
         if self.worker is None or previous != self.attachment or not 0 <= missed <= len(self.history):
             return False
