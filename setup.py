@@ -22,7 +22,6 @@ COMPILED = [
     "src/studpoker/engine/settle.py",
     "src/studpoker/engine/codec.py",
     "src/studpoker/engine/dealer.py",
-    "src/studpoker/table.py",
     "src/studpoker/history/phh.py",
     "src/studpoker/history/replay.py",
 ]

@@ -26,7 +26,6 @@ COMPILED = [
     ("engine", "settle"),
     ("engine", "codec"),
     ("engine", "dealer"),
-    ("", "table"),
     ("history", "phh"),
     ("history", "replay"),
     ("server", "wire"),

@@ -9,11 +9,10 @@ player who leaves, so ``money_in == chips_on_table + queued + money_out`` at all
 >>> table = Table(Rules(Variant.STUD7, ante=1, bring_in=3, small_bet=10, big_bet=20), seed=1)
 >>> table.sit("Ann", 200), table.sit("Bob", 300, seat=5)
 (1, 5)
->>> try:
-...     table.sit("Cid", 150)
-... except TableError as error:
-...     print(error)
-a first buy-in of 150 is below the minimum buy-in of 200 (R3.3)
+>>> table.sit("Cid", 150)
+Traceback (most recent call last):
+    ...
+studpoker.table.TableError: a first buy-in of 150 is below the minimum buy-in of 200 (R3.3)
 >>> hand = table.start_hand()
 >>> table.players, table.actor_seat          # seat 5 has the low door card: the bring-in
 ((1, 5), 5)
