@@ -19,7 +19,7 @@ import pytest
 import studpoker
 
 PACKAGE = Path(studpoker.__file__).parent
-#: The modules setup.py compiles, as (package, module); "" is studpoker itself.
+#: The modules setup.py compiles, as (package, module).
 COMPILED = [
     ("engine", "state"),
     ("engine", "pots"),
@@ -42,12 +42,7 @@ PROMPT = re.compile(r"^[ \t]*>>>(?: |$)", re.MULTILINE)
 
 def test_the_list_is_setup_pys() -> None:
     setup = (PACKAGE.parent.parent / "setup.py").read_text(encoding="utf-8")
-    listed = [path.rpartition("/")[::2] for path in re.findall(r'"src/studpoker/([\w/]+)\.py"', setup)]
-    assert sorted(listed) == sorted(COMPILED)
-
-
-def _dotted(package: str, name: str) -> str:
-    return f"studpoker.{package}.{name}" if package else f"studpoker.{name}"
+    assert sorted(re.findall(r'"src/studpoker/(\w+)/(\w+)\.py"', setup)) == sorted(COMPILED)
 
 
 @pytest.mark.parametrize(("package", "name"), COMPILED)
@@ -56,7 +51,7 @@ def test_docstring_examples(package: str, name: str) -> None:
     if package == "server":
         pytest.importorskip("fastapi", reason="the card room's modules need the [server] extra")
     written = len(PROMPT.findall(source.read_text(encoding="utf-8")))
-    spec = importlib.util.spec_from_file_location(_dotted(package, f"_source_{name}"), source)
+    spec = importlib.util.spec_from_file_location(f"studpoker.{package}._source_{name}", source)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses look their module up while the class is built
@@ -78,7 +73,7 @@ def test_the_build_that_runs_is_the_one_installed(package: str, name: str) -> No
     ``pip install -e .``, or delete the .so files), and the source itself otherwise."""
     if package == "server":
         pytest.importorskip("fastapi", reason="the card room's modules need the [server] extra")
-    module = importlib.import_module(_dotted(package, name))
+    module = importlib.import_module(f"studpoker.{package}.{name}")
     assert module.__file__ is not None
     loaded, source = Path(module.__file__), PACKAGE / package / f"{name}.py"
     built = [source.with_suffix(s) for s in importlib.machinery.EXTENSION_SUFFIXES if source.with_suffix(s).exists()]
