@@ -148,61 +148,76 @@ def action_from_json(obj: object, legal: Sequence[Action]) -> Action:
     else raises :class:`ActionError` (not an action) or :class:`IllegalActionError` (not legal now), quoting
     what was received and listing the legal actions.
     """
-    received = _shown(obj)
+    # what was received is quoted only in a refusal: a served hand reads a reply at every turn
     amount: object = None
     if isinstance(obj, str):
         word: object = obj
     elif isinstance(obj, dict):
         kind_of_message = obj.get("type", "action")
         if kind_of_message != "action":
-            raise ActionError(f"expected an action, received a {_shown(kind_of_message)} message: {received}")
+            raise ActionError(f"expected an action, received a {_shown(kind_of_message)} message: {_shown(obj)}")
         if "action" not in obj:
             raise ActionError(
-                f'a reply needs an "action" key, e.g. {{"action": "call"}}; received {received};'
+                f'a reply needs an "action" key, e.g. {{"action": "call"}}; received {_shown(obj)};'
                 f" legal: {_legal_text(legal)}"
             )
         word, amount = obj["action"], obj.get("amount")
     else:
         raise ActionError(
             f'a reply must be an object such as {{"action": "raise", "amount": 20}} or an action name such as'
-            f' "call"; received {received}; legal: {_legal_text(legal)}'
+            f' "call"; received {_shown(obj)}; legal: {_legal_text(legal)}'
         )
     if not isinstance(word, str):
-        raise ActionError(f'the action must be a name such as "call"; received {received}; legal: {_legal_text(legal)}')
+        raise ActionError(
+            f'the action must be a name such as "call"; received {_shown(obj)}; legal: {_legal_text(legal)}'
+        )
     kind = _KINDS.get(word.strip().lower().replace("_", "-").replace(" ", "-"))
     if kind is None:
         raise ActionError(
-            f"unknown action {word!r} (received {received}): actions are {', '.join(_KINDS)};"
+            f"unknown action {word!r} (received {_shown(obj)}): actions are {', '.join(_KINDS)};"
             f" legal now: {_legal_text(legal)}"
         )
     if isinstance(amount, float) and amount.is_integer():
         amount = int(amount)
     if amount is not None and (not isinstance(amount, int) or isinstance(amount, bool)):
         legal_now = _legal_text(legal)
-        raise ActionError(f"the amount must be a whole number of chips; received {received}; legal: {legal_now}")
-    return resolve_action(kind, amount, legal, received)
+        raise ActionError(f"the amount must be a whole number of chips; received {_shown(obj)}; legal: {legal_now}")
+    chosen = _legal_of(kind, amount, legal)
+    return chosen if chosen is not None else resolve_action(kind, amount, legal, _shown(obj))
 
 
 def resolve_action(kind: ActionKind, amount: int | None, legal: Sequence[Action], said: str | None = None) -> Action:
     """The legal action of ``kind`` (and ``amount``, the round total, which may be left out when only one legal
     action has that kind); else :class:`IllegalActionError` saying why and listing the legal actions. ``said`` is
     the input quoted in the message (default: the kind and amount)."""
+    chosen = _legal_of(kind, amount, legal)
+    if chosen is not None:
+        return chosen
     received = said if said is not None else f"{kind.value}{'' if amount is None else f' {amount}'}"
     same_kind = [a for a in legal if a.kind is kind]
     if amount is None:
-        if len(same_kind) == 1:
-            return same_kind[0]
         if same_kind:
             raise IllegalActionError(
                 f"{kind.value} needs an amount here (received {received}): legal: {_legal_text(legal)}"
             )
-    else:
-        for action in same_kind:
-            if action.amount == amount:
-                return action
-        if same_kind:
-            raise IllegalActionError(
-                f"{kind.value} {amount} is not legal now (received {received}); legal: {_legal_text(legal)}"
-                " (amounts are the player's total for the betting round)"
-            )
+    elif same_kind:
+        raise IllegalActionError(
+            f"{kind.value} {amount} is not legal now (received {received}); legal: {_legal_text(legal)}"
+            " (amounts are the player's total for the betting round)"
+        )
     raise IllegalActionError(f"{kind.value} is not legal now (received {received}); legal: {_legal_text(legal)}")
+
+
+def _legal_of(kind: ActionKind, amount: int | None, legal: Sequence[Action]) -> Action | None:
+    """The legal action of ``kind`` and ``amount`` (``None``: the only one of that kind), if there is one."""
+    found: Action | None = None
+    for action in legal:
+        if action.kind is kind:
+            if amount is not None:
+                if action.amount == amount:
+                    return action
+            elif found is None:
+                found = action
+            else:
+                return None  # two of that kind: the amount says which
+    return found if amount is None else None
