@@ -1504,7 +1504,7 @@ class HandState:
     def _visible(self, event: Event, viewer: int | None) -> Event:
         if isinstance(event, CardDealt) and not event.face_up and event.player != viewer:
             if not self._shown[event.player]:
-                return event._replace(card=None)
+                return CardDealt(event.player, None, False, event.street)  # not _replace: built at every step
         elif isinstance(event, Burned) and event.card is not None:
             return Burned(None)
         return event
