@@ -59,7 +59,11 @@ class TableContext:
 
     def seat_of(self, account_id: int | None) -> int | None:
         """The seat ``account_id`` holds (``None``: none, or no account)."""
-        return None if account_id is None else self.seats_by_account().get(account_id)
+        if account_id is not None:
+            for number, meta in self.seats.items():  # as seats_by_account has it, without building the dict
+                if meta.account_id == account_id:
+                    return number
+        return None
 
     def seats_by_account(self) -> dict[int, int]:
         """Each seated account's seat (its first, in seat order, should it hold two): :meth:`seat_of` for every

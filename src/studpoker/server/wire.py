@@ -13,6 +13,7 @@ from typing_extensions import TypedDict
 
 from ..cards import Card
 from ..engine import HandState, View, action_words, describe_hand
+from ..engine.actions import ActionKind
 from ..engine.codec import card_to_json
 from ..engine.dealer import dealer_lines
 from ..engine.events import (
@@ -55,6 +56,11 @@ __all__ = [
     "stakes_text",
     "uncalled_show_message",
 ]
+
+# an action kind's name and whether it is a wager others must answer, looked up at every step without the enum's
+# property calls
+_KIND_NAMES: dict[ActionKind, str] = {kind: kind.value for kind in ActionKind}
+_AGGRESSIVE = frozenset(kind for kind in ActionKind if kind.aggressive)
 
 
 def encode(message: ToBrowser) -> str:
@@ -127,7 +133,7 @@ def event_messages(
                 "hand": hand,
                 "seq": seq,
                 "seat": seats[event.player],
-                "action": event.action.kind.value,
+                "action": _KIND_NAMES[event.action.kind],
                 "amount": event.action.amount,
                 "added": event.added,
                 "label": action_words(event.action, event.added),
@@ -262,14 +268,16 @@ def legal_entries(state: HandState) -> list[Legal]:
     cap_at = state.rules.raise_cap
     for action in state.legal_actions():
         cap = False
-        if action.kind.aggressive and cap_at is not None and state.raises + 1 >= cap_at:
+        if cap_at is not None and state.raises + 1 >= cap_at and action.kind in _AGGRESSIVE:
             after = state.copy()
             after.apply(action)
             cap = after.street == state.street and after.capped
         cost = state.cost(action)
         words = action_words(action, cost)
         label = f"{words} (cap)" if cap else words
-        out.append({"action": action.kind.value, "amount": action.amount, "cost": cost, "label": label, "cap": cap})
+        out.append(
+            {"action": _KIND_NAMES[action.kind], "amount": action.amount, "cost": cost, "label": label, "cap": cap}
+        )
     return out
 
 
