@@ -35,6 +35,7 @@ SERVER_COMPILED = [
     "src/studpoker/server/clock.py",
     "src/studpoker/server/connection.py",
     "src/studpoker/server/relay.py",
+    "src/studpoker/server/inbox.py",
 ]
 SERVER_FLAGS = [
     "--ignore-missing-imports",

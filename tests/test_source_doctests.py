@@ -33,6 +33,7 @@ COMPILED = [
     ("server", "clock"),
     ("server", "connection"),
     ("server", "relay"),
+    ("server", "inbox"),
 ]
 #: Compiled modules whose docstrings hold no examples (relay's class cannot be subclassed from source: its tests)
 WITHOUT_EXAMPLES = {"settle", "viewers", "clock", "relay"}

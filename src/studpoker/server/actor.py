@@ -36,6 +36,7 @@ from .connection import Connection
 from .context import SeatMeta, TableContext
 from .db import Runner, TableRow
 from .errors import ApiError
+from .inbox import Inbox, Job
 from .moves import Moves
 from .protocol import SeatState, Snapshot, TableSummary, VoidedHand
 from .showdown import UncalledShow, automatic_choice, uncalled_winner
@@ -50,7 +51,6 @@ __all__ = ["RoomSide", "TableActor", "showdown_pause", "table_info"]
 
 log = logging.getLogger("studpoker.server")
 
-Job = Callable[[], Awaitable[Any]]
 Result = TypeVar("Result", bound=BaseModel)  # what an operation returns (studpoker.server.schemas)
 
 
@@ -92,7 +92,7 @@ class TableActor:
         self.context = TableContext(self.id, self.name, self.training, self.settings, self.db, table, seats, row.status)
         self.hands_played = len(pots)
         self.pots: deque[int] = deque(pots[-100:], maxlen=100)
-        self.inbox: asyncio.Queue[tuple[Job, asyncio.Future[Any] | None] | None] = asyncio.Queue()
+        self.inbox = Inbox()
         self.task: asyncio.Task[None] | None = None
         self.failed = False
         self.paused = False  # deal no new hand (a table worker that is draining before it stops)
@@ -137,7 +137,7 @@ class TableActor:
     async def stop(self) -> None:
         """Stop the actor (the hand in play stays unfinished: the next start voids it)."""
         self.clock.cancel_all()
-        self.inbox.put_nowait(None)
+        self.inbox.put(None)
         if self.task is not None:
             await self.task
         for connection in list(self.connections):
@@ -150,7 +150,7 @@ class TableActor:
         self.clock.cancel_all()
         self.failed = True
         self.connections.clear()
-        self.inbox.put_nowait(None)
+        self.inbox.put(None)
         self._close_bots()
 
     def _close_bots(self) -> None:
@@ -161,7 +161,7 @@ class TableActor:
     def _closed(self) -> None:
         """The cashier closed the table: it leaves the room, and the actor stops after this job."""
         self._forget(self.id)
-        self.inbox.put_nowait(None)
+        self.inbox.put(None)
 
     def run_soon(self, job: Job) -> None:
         """Run ``job`` on the actor, between two of its steps, without waiting for it."""
@@ -213,7 +213,7 @@ class TableActor:
 
     def _post(self, job: Job) -> None:
         if not self.stopped:
-            self.inbox.put_nowait((job, None))
+            self.inbox.put((job, None))
 
     @property
     def stopped(self) -> bool:
@@ -224,7 +224,7 @@ class TableActor:
         if self.stopped or self.status == "closed":
             raise self._gone()
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self.inbox.put_nowait((job, future))
+        self.inbox.put((job, future))
         return await future
 
     # -- reading ---------------------------------------------------------------------------------------
