@@ -217,6 +217,21 @@ def test_mixed_game_files_replay_their_stud_hands(
     assert code == 0 and out.startswith("1 hand written to") and "3 hands of other games skipped" in out
 
 
+def test_a_file_of_other_games_only_replays_nothing_and_fails(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    omaha = MIXED_HOLDEM.replace("Hold'em Limit", "Omaha Hi/Lo Limit").replace("#164954571000", "#164954571001")
+    path = write(tmp_path, "holdem.txt", MIXED_HOLDEM + omaha)
+    code, out, err = stud(capsys, "replay", path)
+    assert code == 1
+    assert err == (
+        f"stud replay: error: {path}: no stud hand replayed: 2 hands of other games skipped"
+        " (Hold'em Limit 1, Omaha Hi/Lo Limit 1)\n"
+    )
+    code, out, _ = stud(capsys, "replay", path, "--json")
+    assert code == 1 and json.loads(out)["failures"] == 1
+
+
 def test_pokertracker_upper_case_headers_are_read(tmp_path: Path, shared_data: Path) -> None:
     text = (shared_data / "pokerstars" / "7-StudHL-USD-0.04-0.08-200911.txt").read_text(encoding="utf-8-sig")
     upper = text.replace("7 Card Stud Hi/Lo Limit", "7 CARD STUD HI/LO LIMIT")
@@ -291,8 +306,15 @@ def test_games_outside_the_four_are_counted(capsys: pytest.CaptureFixture[str], 
         shared_data / SITES / "Merge" / "cash" / "NL7-StudHL-0.01-0.02-0.10-201204.xml",
     ]
     code, out, err = stud(capsys, "replay", *files)
+    # a file of other games only replays nothing: it fails, and says why (issue 30)
+    assert code == 1 and err == (
+        f"stud replay: error: {files[0]}: no stud hand replayed: 1 hand of other games skipped (2-7 Razz 1)\n"
+        f"stud replay: error: {files[2]}: no stud hand replayed: 1 hand of other games skipped"
+        " (7-Stud H/L8 No Limit 1)\n"
+    )
     # KingsClub's bring-in is the ante: unusual, but the room's own (no warning); a --rule that keeps it unusual
     # is the user's sign, and is warned of once
+    code, _, err = stud(capsys, "replay", files[1])
     assert code == 0 and err == ""
     code, _, err = stud(capsys, "replay", files[1], "--rule", "raise_cap=4")
     assert code == 0 and err == (

@@ -33,7 +33,7 @@ def add_commands(sub: Any) -> None:
             "other than the "
             "four stud games are skipped and counted; a hand that cannot be read is reported with its line and the "
             "others are still replayed. Exits 1 if any hand breaks a rule, does not match its file, or cannot be "
-            "read, or if a file holds no hand."
+            "read, or if a file has no stud hand to replay (no hand, or hands of other games only)."
         ),
         epilog="example: stud replay ../shared/data/phh/wsop-2023-43-5/*.phh --preset tournament",
     )
@@ -354,10 +354,12 @@ def _replay(args: argparse.Namespace) -> int:
         errors = _Errors("replay", path, now=True)
         held: HandRecord | None = None  # a hand is replayed once the next is read: is it the file's only one?
         index = 0
+        others: dict[str, int] = {}  # this file's hands of other games
         for hand in _hands(path, args.source_format, errors):
             unreadable += hand.error is not None
             if hand.skipped is not None:
                 skipped[hand.skipped] = skipped.get(hand.skipped, 0) + 1
+                others[hand.skipped] = others.get(hand.skipped, 0) + 1
             if hand.record is not None:
                 if held is not None:
                     one(path, held, index, True)
@@ -365,6 +367,8 @@ def _replay(args: argparse.Namespace) -> int:
                 held = hand.record
         if held is not None:
             one(path, held, index, index > 0)
+        elif others and not errors.count:  # a file of other games only: nothing replayed is no success
+            errors.add(f"{path}: no stud hand replayed: {_skipped_line(others)}")
         errors.close()
         failures += errors.count
     if document is not None:
