@@ -5,7 +5,8 @@ A console example is a fenced block marked ``console`` (or ``sh``, ``bash``, ``s
 together, in the order a terminal shows them. Each page's commands run in order, in one temporary directory, with
 bash (so quotes, pipes and ``> FILE`` mean what they mean in a terminal), ``stud`` being ``python -m studpoker``
 on this process's ``sys.path`` (the sources under test). A command may use a file an earlier one wrote. The
-directory holds a copy of ``tests/docs/files/`` (``bad.phh``, ``typo.phh``, ``empty.txt``), ``session.txt`` (made
+directory holds a copy of ``tests/docs/files/`` (``bad.phh``, ``typo.phh``, ``empty.txt``, ``holdem.txt``: two hold'em
+hands of a PokerStars 8-Game file of tests/history/wild), ``session.txt`` (made
 from the shared razz file below) and, one level up, ``shared/data``: the shared hand histories, so that a page's
 ``../shared/data/...`` resolves as it does from a clone (a page that names them skips where they are absent, as
 every test of the shared data does).

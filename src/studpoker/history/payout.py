@@ -28,8 +28,17 @@ class RakedPots(NamedTuple):
     payouts: list[list[tuple[int, int]]]
 
 
-def raked_pots(state: HandState, rake: int, *, odd_chip_low: bool = False) -> RakedPots:
-    """The pots of the finished ``state`` with ``rake`` taken from them (:func:`rake_shares`, :func:`net_of_rake`)."""
+def raked_pots(
+    state: HandState,
+    rake: int,
+    *,
+    odd_chip_low: bool = False,
+    from_main: bool = False,
+    shares: Sequence[int] | None = None,
+) -> RakedPots:
+    """The pots of the finished ``state`` with ``rake`` taken from them (:func:`rake_shares`, :func:`net_of_rake`;
+    ``from_main``: the whole rake from the main pot, as Full Tilt takes it; ``shares``: what each pot pays, as a
+    file says it)."""
     live = [not state.folded(p) for p in range(state.n)]
     pots = build_pots(state.totals, live)
     count = max([len(pots), 1, *(a.pot + 1 for a in state.awards)])
@@ -38,7 +47,10 @@ def raked_pots(state: HandState, rake: int, *, odd_chip_low: bool = False) -> Ra
     for award in state.awards:
         gross[award.pot] += award.amount
         awards[award.pot].append((award.player, award.amount, award.share))
-    shares = rake_shares(gross, rake)
+    if shares is None:
+        shares = rake_shares(gross, rake, from_main=from_main)
+    else:
+        shares = [shares[i] if i < len(shares) else 0 for i in range(count)]
     unit = state.rules.chip_unit
     payouts = [
         net_of_rake(entries, g - r, unit, odd_chip_low=odd_chip_low)
@@ -47,12 +59,23 @@ def raked_pots(state: HandState, rake: int, *, odd_chip_low: bool = False) -> Ra
     return RakedPots(pots, gross, awards, shares, payouts)
 
 
-def rake_shares(gross: Sequence[int], rake: int) -> list[int]:
+def rake_shares(gross: Sequence[int], rake: int, *, from_main: bool = False) -> list[int]:
     """The rake taken from each pot: in proportion to the pots, the cents left over to the largest
-    remainders, the main pot first on a tie (PokerStars' way; the default of every room that shows no other)."""
+    remainders, the main pot first on a tie (PokerStars' way; the default of every room that shows no other);
+    ``from_main``: from the main pot, then the side pots in order should it be larger than the main pot.
+
+    >>> rake_shares([8510, 1000], 300), rake_shares([8510, 1000], 300, from_main=True)
+    ([269, 31], [300, 0])
+    """
     total = sum(gross)
     if not total or not rake:
         return [0] * len(gross)
+    if from_main:
+        shares, left = [], rake
+        for g in gross:
+            shares.append(min(g, left))
+            left -= shares[-1]
+        return shares
     shares = [rake * g // total for g in gross]
     order = sorted(range(len(gross)), key=lambda i: (-(rake * gross[i] % total), i))
     for i in order[: rake - sum(shares)]:

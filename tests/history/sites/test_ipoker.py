@@ -105,9 +105,13 @@ def test_a_changed_amount_is_named_with_its_line(shared_data: Path) -> None:
     assert hand.record is not None
     with pytest.raises(sites.SiteError, match=r"hand 4044860560 \(line 249\): .*Player2.* may not"):
         sites.verify(hand.record)
+    # the rake is not written: a cent more won is a cent less of rake (implied, and said so); more than the pot fails
     won = _hand(_text(shared_data, CASH5).replace('win="$0.42"', 'win="$0.43"'), "3013529647")
+    assert won.record is not None and won.record.rake == 1
+    assert "the rake, $0.01, is implied" in " ".join(sites.verify(won.record).notes)
+    won = _hand(_text(shared_data, CASH5).replace('win="$0.42"', 'win="$0.52"'), "3013529647")
     assert won.error is not None and won.error.line == 25
-    assert "a rake of $0.01 on a pot of $0.44; iPoker takes 5% rounded down: $0.02" in str(won.error)
+    assert "the players take $0.52, more than the $0.44 they put in" in str(won.error)
 
 
 def test_a_broken_hand_costs_only_itself(shared_data: Path) -> None:

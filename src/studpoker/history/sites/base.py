@@ -30,6 +30,7 @@ __all__ = [
     "StatedAction",
     "StatedAmount",
     "decode",
+    "moves_chips",
     "read_hands",
     "read_one",
     "room_rules",
@@ -112,6 +113,27 @@ def room_rules(
         return Rules.from_preset(preset, variant, ante, bring_in, small_bet, big_bet, **options)
 
 
+#: What a line that moves chips or cards says (an amount, a betting verb, a pot, a show): such a line that its
+#: reader cannot read fails its hand. Any other line about a player (chat, an emote, a time-out, sitting out, a
+#: return to the table) is kept as a comment and never fails one.
+_CHIP_WORDS = re.compile(
+    r"\d|\b(?:antes?|posts?|bets?|calls?|raises?|folds?|checks?|completes?|brings?|bring-in|all[- ]in|collect(?:s|ed)?"
+    r"|wins?|won|ties?|returned|pot|rake|shows?|showed|mucks?|mucked|caps?|capped|dealt|discards?)\b",
+    re.IGNORECASE,
+)
+
+
+def moves_chips(said: str) -> bool:
+    """Whether what a line says of a player (the line without his name) may move chips or cards.
+
+    >>> moves_chips("is feeling confused"), moves_chips("has returned"), moves_chips("callz $0.02")
+    (False, False, True)
+    >>> moves_chips("raises to 40"), moves_chips("mucks hand")
+    (True, True)
+    """
+    return _CHIP_WORDS.search(said) is not None
+
+
 #: The betting verbs a reader tells the builder, and the engine's classes they must match when replayed.
 BET_KINDS = ("bring-in", "complete", "bet", "raise", "call", "check", "fold")
 
@@ -169,6 +191,9 @@ class Stated:
     folds: list[StatedAmount] = field(default_factory=list)  # amount: the street a summary says he folded on
     returns_stated: bool = False  # the room writes every uncalled bet returned (a missing one is an error)
     odd_chip_low: bool = False  # the room gives a hi/lo split's odd chip to the low half (Winning), not the high
+    rake_from_main: bool = False  # the room takes the whole rake from the main pot (Full Tilt), not from each pot
+    rake_implied: bool = False  # the file does not state the rake: it is the total pot less what the players take
+    pot_rakes: list[StatedAmount] = field(default_factory=list)  # the rake each pot pays, where the file says it
 
 
 _AMOUNT = re.compile(r"[-+]?\d[\d,]*(?:\.\d+)?|[-+]?\.\d+")
@@ -221,6 +246,10 @@ class HandBuilder:
         if value > 10**12:
             raise self.fail(f"{text.strip()!r} is too large an amount", line)
         return int(value)
+
+    def money(self, chips: int, symbol: str = "$") -> str:
+        """``chips`` as the file writes money (``$1.25``), or a count of chips (``1,250``), for a message."""
+        return f"{symbol}{chips / 100:,.2f}" if self.scale == 100 else f"{chips:,}"
 
     def card(self, text: str, line: int | None = None) -> Card:
         try:
@@ -287,6 +316,22 @@ class HandBuilder:
                 held[i] = card
             elif held[i] != card:
                 raise self.fail(f"{name}'s card {i + 1} is {held[i]} and then {card}", line)
+
+    def reveal_in_any_order(self, name: str, cards: Sequence[Card], line: int) -> None:
+        """``name``'s whole hand, listed in an order of the room's (not the deal's): each card already known must be
+        among them, and the others fill the unknown places in the order listed (down cards all: which went where
+        changes nothing)."""
+        held = self.cards.get(name, [])
+        if len(cards) != len(held):
+            raise self.fail(f"{name} shows {len(cards)} cards, but {len(held)} were dealt to him", line)
+        rest = list(cards)
+        for card in held:
+            if card is not None:
+                if card not in rest:
+                    raise self.fail(f"{name}'s {card} is not among the cards he shows", line)
+                rest.remove(card)
+        unknown = iter(rest)
+        self.reveal(name, [card if card is not None else next(unknown) for card in held], line)
 
     def bet(
         self,
@@ -458,6 +503,13 @@ class HandBuilder:
             if name not in index:
                 raise self.fail(f"{name} is named in the result but was not dealt in", amount.line)
             getattr(stated, kind).append(StatedAmount(amount.amount, amount.line, index[name], amount.pot))
+        if stated.rake is None and stated.total_pot is not None and stated.total_includes_rake:
+            # a room that writes the pot and what each player takes, and no rake: the difference is the rake, which
+            # is only checked not to be negative (no formula of ours may refuse a hand)
+            paid = sum(a.amount for a in (stated.collected or stated.won))
+            if (stated.collected or stated.won) and stated.total_pot.amount > paid:
+                stated.rake = StatedAmount(stated.total_pot.amount - paid, stated.total_pot.line)
+                stated.rake_implied = True
         winnings: list[int] | None = None
         if stated.collected or stated.won:
             winnings = [0] * len(names)

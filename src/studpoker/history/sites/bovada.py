@@ -89,7 +89,9 @@ _SEAT = re.compile(r"^(?P<name>Seat\+(?P<seat>\d+)(?: \[ME\])?): (?P<stack>\$?[\
 _LINE = re.compile(r"^(?P<name>Seat\+\d+(?: \[ME\])?) : (?P<what>.*)$")
 _MARK = re.compile(r"^\*\*\* (?P<name>[^*]+?) \*\*\*$")
 _MONEY = r"\$?\d[\d,]*(?:\.\d+)?"
-_VERB = re.compile(rf"^(?P<verb>[A-Za-z_/ -]+?)(?:\((?P<how>[a-z]+)\))?(?: (?P<amount>{_MONEY}))?$")
+_VERB = re.compile(
+    rf"^(?P<verb>[A-Za-z_/ -]+?)(?:\((?P<how>[a-z]+)\))?(?: (?P<amount>{_MONEY})(?: to (?P<to>{_MONEY}))?)?$"
+)
 _CARDS = re.compile(r"^(?P<verb>Card dealt to a spot|Showdown|Mucks|Does not show) \[(?P<cards>[^\]]*)\](?: \(.*\))?$")
 _TOTAL = re.compile(rf"^Total Pot\((?P<total>{_MONEY})\)(?: \| Rake \((?P<rake>{_MONEY})\))?$")
 _SUMMARY_SEAT = re.compile(r"^Seat[ +](?P<seat>\d+):\s*(?P<rest>.*)$")
@@ -240,13 +242,23 @@ class _Hand:
             pot = (1 if verb.endswith("side pot") else 0) if self.side_lines <= 1 else None
             b.collected(name, chips, number, pot)
         elif verb in _WAGERS:
-            self.wager(b, name, verb, found["how"], chips, number)
+            total = b.chips(found["to"], number) if found["to"] is not None else None
+            self.wager(b, name, verb, found["how"], chips, number, total)
         else:
             raise b.fail(f"cannot read the line {name} : {what}", number)
 
-    def wager(self, b: HandBuilder, name: str, verb: str, how: str | None, chips: int, number: int) -> None:
+    def wager(
+        self, b: HandBuilder, name: str, verb: str, how: str | None, chips: int, number: int, total: int | None
+    ) -> None:
+        """A wager line; ``total`` the round total of the newer files' ``Raises $5 to $10``, whose first amount
+        is then what the raise puts in."""
         street, before = b.street, b.round.get(name, 0)
         highest = max(b.round.values(), default=0)
+        added: int | None = None
+        if total is not None:
+            added, chips = chips, total
+            if verb == "all-in" and how is None:
+                how = "raise"
         if verb == "all-in" and how is None:
             if before + chips <= highest:  # a call all-in: what it adds
                 b.bet(name, "call", number, added=chips, all_in=True)
@@ -266,7 +278,7 @@ class _Hand:
             elif self.big is None:
                 self.big, self.big_line = to, number
         self.wagered.add(street)
-        b.bet(name, kind, number, to=to, all_in=all_in)
+        b.bet(name, kind, number, added=added, to=to, all_in=all_in)
 
     def cards(self, b: HandBuilder, name: str, verb: str, cards: list[Card | None], number: int) -> None:
         held = b.cards.get(name, [])

@@ -92,7 +92,18 @@ def replayed(record: HandRecord, state: HandState, rake: int) -> Replayed:
             invested[p] += to - bets[p]
             bets[p] = to
     stated = record.info.get("stated")
-    raked = raked_pots(state, rake, odd_chip_low=isinstance(stated, Stated) and stated.odd_chip_low)
+    shares: list[int] | None = None
+    if isinstance(stated, Stated) and stated.pot_rakes:  # the file says what each pot pays
+        shares = [0] * (max(a.pot or 0 for a in stated.pot_rakes) + 1)
+        for paid in stated.pot_rakes:
+            shares[paid.pot or 0] += paid.amount
+    raked = raked_pots(
+        state,
+        rake,
+        odd_chip_low=isinstance(stated, Stated) and stated.odd_chip_low,
+        from_main=isinstance(stated, Stated) and stated.rake_from_main,
+        shares=shares,
+    )
     gross, shares = raked.gross, raked.shares
     payouts = [dict(pot) for pot in raked.payouts]
     won = [0] * n
@@ -206,6 +217,11 @@ class _Check:
                         f" ({self.money(total)})",
                     )
                 )
+        if stated.pot_rakes and stated.rake is not None:
+            paid = sum(a.amount for a in stated.pot_rakes)
+            if paid != stated.rake.amount:
+                written = self.money(stated.rake.amount)
+                self.differ(stated.rake.line, "the rake", written, f"the pots' {self.money(paid)}")
         for a in stated.pots:
             assert a.pot is not None
             if a.pot >= len(gross):
@@ -285,6 +301,11 @@ def verify(record: HandRecord) -> ReplayResult:
         first, *others = problems
         message = "; ".join([first[1], *(f"line {line}: {text}" for line, text in others)])
         raise SiteError(message, room=room, hand=hand, line=first[0])
+    if isinstance(stated, Stated) and stated.rake_implied and stated.rake is not None:
+        result.notes.append(
+            f"the rake, {_Check(record, stated, replayed(record, result.state, 0)).money(stated.rake.amount)}, is"
+            " implied: the file does not state it (the pot less what the players take)"
+        )
     return result
 
 

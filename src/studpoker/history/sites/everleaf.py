@@ -4,9 +4,12 @@ A hand starts ``Everleaf Gaming Game #<id>``, then ``***** Hand history for game
 game and date (``$0.05/$0.10 7 Card Stud - 2011/07/08 - 00:08:53``), ``Table <name>``, and the seats
 (``Seat 1: Player1 (  $ 0.54 USD )``). Antes are ``NAME: posts ante [$ 0.01 USD]``; ``** Dealing down cards **``
 opens the first street and ``**** dealing 4th street ****`` ... ``**** dealing river ****`` the others. The
-file names no card until the showdown (``NAME shows [ 5d, 8d, Kd, 7d, 9d, Jh, Qc ]``, the seven cards in
-dealing order; ``NAME does not show cards`` is a muck): every card is dealt unknown, and who brings in and who
-opens each street is whoever the file says acts first. Bets and calls give the chips they add
+file of July 2011 names no card until the showdown (``NAME shows [ 5d, 8d, Kd, 7d, 9d, Jh, Qc ]``, the seven
+cards in dealing order; ``NAME does not show cards`` is a muck): every card is dealt unknown, and who brings in
+and who opens each street is whoever the file says acts first. The file of August 2011 (``** Dealing 4th
+Street **``) writes the cards the saver saw dealt on each street, one line a player (``Dealt to NAME [ Ah ].``:
+an opponent's up card; ``Dealt to NAME [ 5d, Qs, 7s ].``: the saver's own three), and shows a hand in no set
+order (the known cards must be among those shown). Bets and calls give the chips they add
 (``NAME: bets [$ 0.10 USD]``, ``NAME calls [$ 0.03 USD]``); the bring-in and the completion give the total
 (``posts bring-in $0.02.``, ``completes to $0.05.``). The result is ``NAME wins $ 0.98 USD from main pot``,
 after the rake; there is no summary, no rake line, no final stack and no returned bet.
@@ -17,11 +20,11 @@ after the rake; there is no summary, no rake line, no final stack and no returne
   otherwise turn the table's order around unseen: nothing else in a hand names a seat);
 * players act clockwise from the lowest seat (every street's order in the file is the seat order from its
   first actor, e.g. #285998238: Player1 brings in, then Player2, Player3, Player4);
-* **the rake is not written, but it is a rule**: two cents for each whole 25 cents of the pot
-  (:func:`rake_of`). Every hand agrees: pots of $0.02-$0.24 pay nothing (#285998978: $0.24, Player3 wins
-  $0.24, and his next stack, $2.40, says so), #286000360 $0.26 pays $0.02, #285997675 $0.34 $0.02,
-  #285999596 $0.63 $0.04, #285998708 $0.76 $0.06, #285998238 $0.94 $0.06, #285997876 $1.06 $0.08. No pot of
-  the file is large enough to show a cap;
+* **the rake is not written**: it is what the players put in less what the winners take, implied and checked
+  not to be negative. The file of July 2011 shows two cents for each whole 25 cents of the pot
+  (:func:`rake_of`: pots of $0.02-$0.24 pay nothing, #285998978's $0.24 goes whole to Player3, and his next
+  stack, $2.40, says so; #286000360 $0.26 pays $0.02, #285997876 $1.06 $0.08), but the file of August 2011
+  takes otherwise (€0.02 of €0.52, #295679998), so no formula is imposed;
 * the bring-in is fixed by the stakes: $0.02 at $0.05/$0.10 in all 19 hands (so a bring-in that nobody
   calls, which comes back, is still checked against it: #285999807, #286000221);
 * ``Player raises [$ 0.20 USD]`` is read as the chips the raise adds, as the brackets of bets and calls are;
@@ -70,14 +73,15 @@ _STAKES = re.compile(
 )
 _SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<name>.+?) \(\s*(?P<stack>[$€]?\s?[\d.,]+)(?: \w+)?\s*\)$")
 _ANTE = re.compile(r"^(?P<name>.+?): posts ante \[(?P<amount>[^\]]+)\]$")
-_STREET = re.compile(
-    r"^\*\*+ [Dd]ealing (?P<street>down cards|\d)(?:th|rd)? ?(?:street)? ?\*\*+$|^\*+ dealing river \*+$"
+_STREET = re.compile(  # "** Dealing down cards **", "**** dealing 4th street ****" (2011: "** Dealing 4th Street **")
+    r"^\*\*+ dealing (?:(?P<street>down cards|\d)(?:th|rd)? ?(?:street)?|river) ?\*\*+$", re.IGNORECASE
 )
 _BRING = re.compile(r"^(?P<name>.+?) posts bring-in (?P<amount>[$€]?\s?[\d.,]+?)\.?$")
 _COMPLETE = re.compile(r"^(?P<name>.+?) completes to (?P<amount>[$€]?\s?[\d.,]+?)\.?$")
 _WAGER = re.compile(r"^(?P<name>.+?):? (?P<verb>bets|calls|raises) \[(?P<amount>[^\]]+)\](?P<rest>.*)$")
 _SIMPLE = re.compile(r"^(?P<name>.+?) (?P<verb>folds|checks|does not show cards)$")
 _SHOWS = re.compile(r"^(?P<name>.+?) shows \[(?P<cards>[^\]]*)\]")
+_DEALT = re.compile(r"^Dealt to (?P<name>.+?) \[(?P<cards>[^\]]*)\]\.?$")
 _WINS = re.compile(r"^(?P<name>.+?) wins (?P<amount>[$€]?\s?[\d.,]+)(?: \w+)? from (?P<pot>main pot|side pot(?: \d+)?)")
 
 
@@ -202,7 +206,17 @@ class _Hand:
             raise b.fail("no player is dealt in", self.first)
         if last == self.first:
             raise b.fail("the hand names no winner (truncated?)", self.first + len(self.lines) - 1)
-        b.rake(rake_of(settled(self.spent)) if cents else 0, last)
+        # the rake is not written: it is what the players put in less what the winners take (rake_of is the rule
+        # the first files show; it is not imposed, and a later file's hands take otherwise)
+        paid = sum(amount.amount for kind, _, amount in b.results if kind == "collected")
+        rake = settled(self.spent) - paid
+        if rake < 0:
+            sign = "€" if "€" in found["small"] else "$"
+            pot = settled(self.spent)
+            raise b.fail(f"the winners take {b.money(paid, sign)}, more than the {b.money(pot, sign)} pot", last)
+        if rake:
+            b.rake(rake, last)
+            b.stated.rake_implied = True
         return b.build(
             variant,
             ante=None,
@@ -256,9 +270,26 @@ class _Hand:
             else:
                 b.show(name, None, number)
         elif (found := _SHOWS.match(line)) is not None:
-            b.show(found["name"], _cards(b, found["cards"], number), number)
+            name, cards = b.known(found["name"], number), _cards(b, found["cards"], number)
+            if any(card is not None for card in b.cards.get(name, [])):  # the newer files: not in dealing order
+                b.reveal_in_any_order(name, [c for c in cards if c is not None], number)
+                cards = list(b.cards[name])
+            b.show(name, cards, number)
+        elif (found := _DEALT.match(line)) is not None:
+            # the newer files (August 2011) list the cards the saver saw dealt on the street: his own, and the others'
+            # up cards; they are the last ones the street dealt (the street's line dealt them unknown)
+            name = b.known(found["name"], number)
+            cards = _cards(b, found["cards"], number)
+            held = b.cards.get(name, [])
+            if not cards or len(cards) > self.dealt_now(b, name):
+                raise b.fail(f"{name} is shown {len(cards)} cards, not those of this street", number)
+            b.reveal(name, [None] * (len(held) - len(cards)) + cards, number)
         else:
             raise b.fail(f"cannot read the line {line!r}", number)
+
+    def dealt_now(self, b: HandBuilder, name: str) -> int:
+        """How many cards the current street dealt ``name``."""
+        return sum(1 for street in b.street_of.get(name, []) if street == b.street)
 
 
 def _cards(b: HandBuilder, text: str, line: int) -> list[Card | None]:

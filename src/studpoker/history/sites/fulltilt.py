@@ -31,7 +31,7 @@ from typing import Any, Final
 from ...cards import Card
 from ...engine import Variant
 from ..model import HandRecord
-from .base import HandBuilder, NotStudGameError, SiteError, read_hands
+from .base import HandBuilder, NotStudGameError, SiteError, moves_chips, read_hands
 
 __all__ = ["OPTIONS", "TITLE", "detect", "loads_each", "read_hand", "read_head", "starts_hand"]
 
@@ -66,7 +66,10 @@ TITLE: Final = "Full Tilt Poker"
 #:     every fold of the files faces a bet (or the bring-in): the files cannot tell; it stands.
 #: ``odd_chip_rule`` (casino HIGH_CARD_IN_HAND); the rake
 #:     no pot of the files is split. The rake is taken from the whole pot (#11111112961: ``Total pot $42.80
-#:     | Rake $2``, the winner collects $40.80; razz #26190453000: $1.17, $0.05, $1.12).
+#:     | Rake $2``, the winner collects $40.80; razz #26190453000: $1.17, $0.05, $1.12), and with a side pot,
+#:     from the main pot alone, the summary's pots written before it: 10-Game stud hi/lo #29705138396,
+#:     ``Total pot $95.10 Main pot $85.10. Side pot $10. | Rake $3``, pays $41.05 high and low from the main pot
+#:     ($82.10) and $5 and $5 from the side pot (fpdb's regression file ``10Game-6max-USD-2.50-5.201104``).
 #: the bring-in
 #:     posted by the low card (razz: ``is high with``, the high card), as the engine deals it; the header
 #:     names no bring-in, so it is taken from the ``brings in for`` line. In #28333847000 Villain brings in
@@ -124,7 +127,7 @@ _LOW = re.compile(r"^(?P<name>.+?) is (?:low|high) with \[(?P<cards>[^\]]*)\]$")
 _TABLE_TALK = re.compile(
     r"^(?:(?P<name>.+?) (?:has \d+ seconds? left to act|has timed out|has returned|has reconnected|is disconnected"
     r"|is sitting out|stands up|sits down|adds .+|has been disconnected|is connected)"
-    r"|\d+ seconds? left to act|(?P<speaker>[^:]+): .*)$"
+    r"|\d+ seconds? left to act|(?!\*\*\* )(?P<speaker>[^:]+): .*)$"  # a street's "(Total Pot: 12" is no chat
 )
 _TOTAL = re.compile(rf"^Total pot (?P<total>{_AMT})(?P<pots>(?: (?:Main|Side) pot(?: #?\d+)? {_AMT}\.)*)"
                     rf" \| Rake (?P<rake>{_AMT})$")  # fmt: skip
@@ -136,7 +139,7 @@ _FOLDED = re.compile(r"^folded on (?P<n>\d)(?P<suffix>st|nd|rd|th) St\.$")
 _COLLECTED = re.compile(rf"^collected \((?P<amount>{_AMT})\)(?:, mucked)?$")
 _SHOWED = re.compile(r"^showed \[(?P<cards>[^\]]*)\] and (?P<rest>(?:won|lost) .*)$")
 _WON = re.compile(rf"\bwon \((?P<amount>{_AMT})\)")
-_MUCKED = re.compile(r"^mucked \[(?P<cards>[^\]]*)\](?: - .*)?$")
+_MUCKED = re.compile(r"^mucked(?: \[(?P<cards>[^\]]*)\](?: - .*)?)?$")  # the cards, or none (2008)
 
 
 def detect(text: str) -> bool:
@@ -242,7 +245,7 @@ class _Hand:
             if not symbol:
                 b.info["money"] = "play"
         b.stated.returns_stated = True  # every uncalled bet is written
-        b.stated.pots_after_rake = True  # the summary's main and side pots are what their winners collect
+        b.stated.rake_from_main = True  # the rake comes from the main pot; the summary's pots are before it
         for offset, raw in enumerate(self.lines[1:], 1):
             number = self.first + offset
             b.line = number
@@ -326,12 +329,21 @@ class _Hand:
             if ante["allin"]:
                 self.all_in.add(ante["name"])
             return
+        uncalled = _UNCALLED.match(line)
+        if uncalled is not None:  # an ante nobody can match, after an all-in ante: given back before the deal
+            amount = b.chips(uncalled["amount"], number)
+            b.returned(uncalled["name"], amount, number)
+            self.pot -= amount
+            return
         self.talk(line, number)
 
     def talk(self, line: str, number: int) -> None:
-        """A line about the table; a seated player's line of another form is an error."""
+        """A line about the table (chat, an emote: ``NAME is feeling confused``); a seated player's line of another
+        form that may move chips is an error."""
         b = self.b
-        if _TABLE_TALK.match(line) is None and any(line.startswith(name + " ") for name in b.seats):
+        if _TABLE_TALK.match(line) is None and any(
+            line.startswith(name + " ") and moves_chips(line[len(name) + 1 :]) for name in b.seats
+        ):
             raise b.fail(f"cannot read the line {line!r}", number)
         b.comment(line, number)
 
@@ -493,6 +505,7 @@ class _Hand:
             elif not showed["rest"].startswith("lost"):
                 raise b.fail(f"cannot read the summary line {line!r}", number)
         elif (mucked := _MUCKED.match(rest)) is not None:
-            self.match(name, self.cards(mucked["cards"], number), number, whole_only=True)
+            if mucked["cards"] is not None:
+                self.match(name, self.cards(mucked["cards"], number), number, whole_only=True)
         else:
             raise b.fail(f"cannot read the summary line {line!r}", number)

@@ -65,9 +65,10 @@ TITLE: Final = "iPoker"
 #: Numbering: a hand's actions are numbered 1 to N (all 120 hands); a gap or a repeat is refused. A player
 #:     other than the file's hero (``<nickname>``) whose down cards are written never folds (they are written
 #:     for a hand shown down, and in 4044860560 for a winner who showed): such a fold is refused.
-#: **The rake** (cash): exactly 5% of the pot, rounded down to the cent: $0.13 pays nothing (2418629537), $0.34
-#:     $0.01 (2418630592), $0.44 $0.02 (3013529647). The reader refuses a hand whose winnings leave another rake
-#:     (no pot of the files is large enough to show a cap).
+#: **The rake** (cash) is not written: it is what the players put in less what they win, taken as implied and
+#:     checked not to be negative. The files of 2010-2011 show 5% of the pot rounded down to the cent ($0.13 pays
+#:     nothing, 2418629537; $0.34 $0.01, 2418630592; $0.44 $0.02, 3013529647), a hi/lo file of 2014 less (5710054735:
+#:     $0.03 of $0.82; fpdb's ``7-StudHL-EUR-0.05-0.10-201405``): no formula is imposed.
 #: **A raiser's bet**: ``type="23"`` writes the raiser's total for the round (every other type the chips
 #:     added), and the ``bet`` of a player who raised counts his ante twice in 17 of the 18 raisers of the files
 #:     (4044860560 Player20: 376 for 368 put in); Player0 of 4044982218 is written exactly. Both are accepted
@@ -91,9 +92,6 @@ LEVELS: Final[Mapping[int, tuple[int, int, int, int]]] = MappingProxyType(
         150: (10, 300, 1000, 2000),
     }
 )
-
-#: The cash rake: this share of the pot, rounded down to the cent.
-RAKE_PERCENT: Final = 5
 
 _GAME_START = re.compile(r"<game[\s>/]")
 _GAME_OR_SESSION = re.compile(r"<game[\s>/]|<session[\s>/]")
@@ -583,47 +581,27 @@ class _Game:
         for name, (win, bet, line) in claims.items():
             actual = put_in.get(name, 0)
             if bet != actual and not (name in self.raised and bet == actual + b.anted.get(name, 0)):
-                raise b.fail(f"{name}'s bet is {_money(b, bet)}, but his actions put in {_money(b, actual)}", line)
+                raise b.fail(f"{name}'s bet is {b.money(bet)}, but his actions put in {b.money(actual)}", line)
             if name in dealt:
                 b.net(name, win - actual, line)
             elif win:
-                raise b.fail(f"{name} wins {_money(b, win)} but was not dealt in", line)
+                raise b.fail(f"{name} wins {b.money(win)} but was not dealt in", line)
         total = sum(put_in.values())
         won = sum(win for win, _, _ in claims.values())
         line = min((line for win, _, line in claims.values() if win), default=b.first_line)
         if won > total:
-            raise b.fail(f"the players take {_money(b, won)}, more than the {_money(b, total)} they put in", line)
+            raise b.fail(f"the players take {b.money(won)}, more than the {b.money(total)} they put in", line)
         rake = total - won
         if tour:
             if rake:
                 raise b.fail(
-                    f"the players take {_money(b, won)} of the {_money(b, total)} they put in"
-                    " (a tournament takes no rake)",
+                    f"the players take {b.money(won)} of the {b.money(total)} they put in (a tournament takes no rake)",
                     line,
                 )
             return
-        pot = total - _uncalled(put_in)
-        due = pot * RAKE_PERCENT // 100
-        if rake != due:
-            raise b.fail(
-                f"the winnings leave a rake of {_money(b, rake)} on a pot of {_money(b, pot)}; iPoker takes"
-                f" {RAKE_PERCENT}% rounded down: {_money(b, due)}",
-                line,
-            )
-        if rake:
+        if rake:  # not written: implied, and only checked not to be negative (no formula of ours refuses a hand)
             b.rake(rake, line)
-
-
-def _uncalled(put_in: Mapping[str, int]) -> int:
-    """The chips the largest contributor gets back: what no one else matched."""
-    totals = sorted(put_in.values(), reverse=True)
-    if len(totals) < 2:
-        return totals[0] if totals else 0
-    return totals[0] - totals[1]
-
-
-def _money(b: HandBuilder, chips: int) -> str:
-    return f"${chips / 100:,.2f}" if b.scale == 100 else f"{chips:,}"
+            b.stated.rake_implied = True
 
 
 def _card(b: HandBuilder, token: str, line: int) -> Card | None:

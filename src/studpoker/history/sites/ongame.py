@@ -1,17 +1,17 @@
 """OnGame network text hand histories.
 
-A hand runs from ``***** History for hand R5-82086688-607 *****`` to ``***** End of hand ... *****``: the
-date (``Start hand: Mon Sep 13 22:31:30 GMT+0100 2010``), the table, game and stakes (``Table: Milwaukee
-[82086688] (LIMIT SEVEN_CARD_STUD $0.10/$0.20, ante: $0.02, Real money)``), the seats (``Seat 1: NAME
-($6.53)``), the antes (``NAME posts ante $0.02``), then each street after a ``---`` line: ``Dealing pocket
-cards``, ``Dealing 4th street`` ... ``Dealing river``, one ``Dealing to NAME: [-, -, Kh]`` line a player
-(``-`` a card the viewer does not see; the river lists only the viewer's card), and the betting: ``NAME small
-bring in $0.05``, ``NAME big bring in $1`` (the bring-in completed at once), ``NAME bets $0.10`` (on the first
-street, after the bring-in, a completion), ``NAME raises $2 to $2`` (the chips added, then the total),
-``NAME calls $0.05`` (the chips added), ``checks``, ``folds``. The summary says the pot before the rake and
-what its winners take after it (``Main pot: $2.35 won by Hero ($2.24)``), ``Rake taken: $0.11``, and for every
-seat the final stack and the net result, with the seven cards of a hand shown (``Seat 2: Hero ($3.47), net:
-+$1.47, [Jh, 9d, Ac, 7h, Js, 5c, 9h] (TWO_PAIR JACK, NINE)``).
+A hand runs from ``***** History for hand R5-82086688-607 *****`` to ``***** End of hand ... *****``: the date
+(``Start hand: Mon Sep 13 22:31:30 GMT+0100 2010``), the table, game and stakes (``Table: Milwaukee [82086688]
+(LIMIT SEVEN_CARD_STUD $0.10/$0.20, ante: $0.02, Real money)``), the seats (``Seat 1: NAME ($6.53)``), the antes
+(``NAME posts ante $0.02``), then each street after a ``---`` line: ``Dealing pocket cards``, ``Dealing 4th
+street`` ... ``Dealing river``, one ``Dealing to NAME: [-, -, Kh]`` line a player (``-`` a card the viewer does not
+see; the river lists only the viewer's card), and the betting: ``NAME small bring in $0.05``, ``NAME big bring in
+$1`` (the bring-in completed at once), ``NAME bets $0.10`` (on the first street, after the bring-in, a completion),
+``NAME raises $1 to $1.37`` (the chips added, then what his bets of the whole hand come to), ``NAME calls $0.05``
+(the chips added), ``checks``, ``folds``. The summary says the pot before the rake and what its winners take after
+it (``Main pot: $2.35 won by Hero ($2.24)``), ``Rake taken: $0.11``, and for every seat the final stack and the net
+result, with the seven cards of a hand shown (``Seat 2: Hero ($3.47), net: +$1.47, [Jh, 9d, Ac, 7h, Js, 5c, 9h]
+(TWO_PAIR JACK, NINE)``).
 
 **Rules** (:data:`OPTIONS`, the ``casino`` preset otherwise), from the five hands of 2010 and 2012:
 
@@ -103,6 +103,7 @@ class _Hand:
     def __init__(self, lines: list[str], first: int) -> None:
         self.lines, self.first = lines, first
         self.folded: set[str] = set()
+        self.bets: dict[str, int] = {}  # what each player's betting lines put in so far (antes apart)
         self.dealing: set[str] | None = None  # who got cards on the street being dealt
         self.count = 0
         self.date: re.Match[str] | None = None
@@ -257,6 +258,11 @@ class _Hand:
             return
         self.fill(b, number)
         name, rest = self.who(b, line, number)
+        before = b.round.get(name, 0)
+        self.bet(b, name, rest, line, number)
+        self.bets[name] = self.bets.get(name, 0) + b.round.get(name, 0) - before
+
+    def bet(self, b: HandBuilder, name: str, rest: str, line: str, number: int) -> None:
         words = rest.split()
         verb = " ".join(words[:3])
         if rest == "folds":
@@ -275,7 +281,17 @@ class _Hand:
             else:
                 b.bet(name, "bet" if b.bring_in is None or b.street != 3 else "complete", number, added=chips)
         elif words[0] == "raises" and len(words) == 4 and words[2] == "to":
-            b.bet(name, "raise", number, added=b.chips(words[1], number), to=b.chips(words[3], number))
+            # the chips added, then what the player's bets come to in the whole hand: "raises $1 to $1.37" on 5th
+            # street after $0.12 and $0.25 on the streets before (R5-78227816-62); on the first bet of the hand
+            # both are the round's total ("raises $2 to $2")
+            added, hand_total = b.chips(words[1], number), b.chips(words[3], number)
+            if hand_total != self.bets.get(name, 0) + added:
+                raise b.fail(
+                    f"{name} raises {words[1]} to {words[3]}: his bets before it and the raise come to"
+                    f" {b.money(self.bets.get(name, 0) + added)}",
+                    number,
+                )
+            b.bet(name, "raise", number, added=added)
         else:
             raise b.fail(f"cannot read the line {line!r}", number)
 

@@ -10,8 +10,9 @@ follow; antes are ``NAME posts ante [$0.05 USD]``. Streets start ``** Dealing **
 others are unknown until a showdown lists a whole hand in dealing order (``NAME shows [ Ad, Qd, ... ]``, or
 ``NAME doesn't show [ ... ]``: cards known, hand mucked). ``NAME opens`` names the first to act. Every
 bracket is the chips the line adds: ``bring-ins``, ``completes``, ``bets``, ``double bets``, ``raises``,
-``calls``, ``is all-In``. The result is ``NAME wins $8.45 USD from the main pot with ...``; no rake, no
-returned bet, no summary.
+``calls``, ``is all-In``. The result is ``NAME wins $8.45 USD from the main pot with ...`` (a hi/lo pot's low
+half ``wins Lo ($90.50 USD)``, after ``NAME shows8,5,3,2,A  for low.``); no rake, no returned bet, no summary.
+The game may name its limit: ``$10/$20 USD FL 7 Card Stud Hi-Lo`` (2012).
 
 **Rules** (:data:`OPTIONS`: the ``casino`` preset for cash games and tournaments alike), from the three
 hands of 2010-2012:
@@ -22,9 +23,11 @@ hands of 2010-2012:
   3, 5; the button, seat 0, is before them all);
 * the open-pair double bet stands in tournaments too, against the ``tournament`` preset: in #11792805420
   Player4, who shows 2h 2d on 4th street, ``double bets [120]``, the big bet (60/120);
-* **the rake is not written, but it is a rule**: five cents for each whole dollar of the pot (5%, rounded
-  down to five cents; :func:`rake_of`): #9581478205's $8.85 pays $0.40 (PPPPPositive wins $8.45);
-  #10399817763's $12.80 pays $0.60. Tournaments pay none (#11792805420: 2,560 chips won of 2,560);
+* **the rake is not written**: it is the pot less what the winners take, implied and checked not to be
+  negative. The first files show five cents for each whole dollar of the pot (:func:`rake_of`: #9581478205's
+  $8.85 pays $0.40, #10399817763's $12.80 $0.60), but a larger pot pays less (hi/lo #11480841734 of 2012:
+  $1.00 of $182.00, a cap the files do not state), so no formula is imposed. Tournaments pay none
+  (#11792805420: 2,560 chips won of 2,560), and a tournament hand that leaves a rake is refused;
 * **a winner's ``wins`` includes his uncalled bet**: in #10399817763 Player8 bets $1 on the river, Player4
   folds, and Player8 ``wins $13.20``: the $12.80 pot less its $0.60 rake, plus his $1 back. The reader
   states the returned bet and the pot's share apart (:func:`settled`);
@@ -113,9 +116,12 @@ _BRACKET = re.compile(
 )
 _DEALT = re.compile(r"^Dealt to (?P<name>.+?) \[(?P<cards>[^\]]*)\]$")
 _SHOWS = re.compile(r"^(?P<verb>shows|doesn't show) \[(?P<cards>[^\]]*)\]")
-_WINS = re.compile(
-    r"^wins (?P<amount>" + _AMT + r")(?: chips)?(?: from the (?P<pot>main pot|side pot(?: (?P<index>\d+))?))?(?: .*)?$"
+_WINS = re.compile(  # a hi/lo pot's low half: "wins Lo ($90.50 USD) from the main pot with 8,5,3,2,A."
+    r"^wins (?:Lo \((?P<low>" + _AMT + r")\)|(?P<amount>" + _AMT + r"))(?: chips)?"
+    r"(?: from the (?P<pot>main pot|side pot(?: (?P<index>\d+))?))?(?: .*)?$"
 )
+#: The low hand said after the hand is shown (``NAME shows8,5,3,2,A  for low.``): words, no cards or chips.
+_LOW_SAID = re.compile(r"^shows ?[2-8A](?:,[2-8A]){4} +for low\.?$")
 
 
 def rake_of(pot: int) -> int:
@@ -210,7 +216,8 @@ class _Hand:
         if header is None:
             raise SiteError(f"cannot read the header {head!r}", room=TITLE, hand=hand, line=line_no)
         game = header["game"].strip()
-        variant = _GAMES.get(game.lower())
+        limit_said = cash is not None and game.upper().startswith("FL ")  # 2012: "$10/$20 USD FL 7 Card Stud Hi-Lo"
+        variant = _GAMES.get(game[3:].lower() if limit_said else game.lower())
         if variant is None or (tour is not None and tour["limit"] != "FL") or game.upper().startswith(("NL ", "PL ")):
             raise NotStudGameError(
                 game if tour is None else f"{tour['limit']} {game}", room=TITLE, hand=hand, line=line_no
@@ -307,6 +314,7 @@ class _Hand:
         if not self.wins:
             raise b.fail("the hand names no winner (truncated?)", self.first + len(self.lines) - 1)
         last = max(line for _, _, line, _ in self.wins)
+        paid = 0
         for name, won, line, index in self.wins:
             share = won
             if name == back_to and back:
@@ -315,7 +323,16 @@ class _Hand:
                 b.returned(name, back, line)
                 share, back = won - back, 0
             b.collected(name, share, line, index)
-        b.rake(rake_of(pot) if cash else 0, last)
+            paid += share
+        # the rake is not written: the pot less what the winners take, implied (rake_of is what the first files show;
+        # it is not imposed: a hi/lo hand of 2012 pays $181.00 of a $182.00 pot)
+        rake = pot - paid
+        if rake < 0 or (rake and not cash):
+            taken = "more than the pot" if rake < 0 else "less than the pot (a tournament takes no rake)"
+            raise b.fail(f"the winners take {b.money(paid)} of {b.money(pot)}: {taken}", last)
+        if rake:
+            b.rake(rake, last)
+            b.stated.rake_implied = True
 
     def who(self, b: HandBuilder, line: str, number: int) -> tuple[str, str]:
         names = [n for n in b.seats if line.startswith(n + " ")]
@@ -355,7 +372,11 @@ class _Hand:
             return
         if (wins := _WINS.match(rest)) is not None:
             index = None if wins["pot"] is None else (0 if wins["pot"] == "main pot" else int(wins["index"] or 1))
-            self.wins.append((b.known(name, number), b.chips(wins["amount"], number), number, index))
+            amount = wins["amount"] if wins["amount"] is not None else wins["low"]
+            self.wins.append((b.known(name, number), b.chips(amount, number), number, index))
+            return
+        if _LOW_SAID.match(rest) is not None:
+            b.comment(line, number)
             return
         if (shows := _SHOWS.match(rest)) is not None:
             cards: list[Card | None] = [b.card(t.strip(), number) for t in shows["cards"].split(",") if t.strip()]

@@ -17,8 +17,9 @@ OPTIONS: Mapping[str, Any] = _stars.POKERSTARS_OPTIONS
 
 
 def detect(text: str) -> bool:
-    """A PokerStars export starts with ``PokerStars Game #`` or ``PokerStars Hand #``."""
-    return text.startswith(("PokerStars Game #", "PokerStars Hand #", "PokerStars Home Game #"))
+    """A PokerStars export starts with ``PokerStars Game #``, ``PokerStars Hand #``, ``PokerStars Zoom Hand #`` or
+    (a home game) ``PokerStars Home Game Hand #``."""
+    return text.startswith(("PokerStars Game #", "PokerStars Hand #", "PokerStars Home Game", "PokerStars Zoom Hand #"))
 
 
 def loads_each(text: str) -> list[tuple[int, HandRecord | SiteError]]:

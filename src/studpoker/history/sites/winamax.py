@@ -77,7 +77,9 @@ _STREETS: Final = {
     "SEVENTH": 7,
 }
 _DEALT = re.compile(r"^Dealt to (?P<name>.+?) (?P<cards>(?:\[[^\]]*\] ?)+)$")
-_COLLECTED = re.compile(rf"^(?P<name>.+) collected (?P<amount>{_MONEY}) from (?P<pot>pot|main pot|side pot ?\d*)$")
+_COLLECTED = re.compile(  # a hi/lo half: "collected 114€ from pot(HI)"
+    rf"^(?P<name>.+) collected (?P<amount>{_MONEY}) from (?P<pot>pot|main pot|side pot ?\d*)(?:\((?:HI|LO)\))?$"
+)
 _TOTAL = re.compile(rf"^Total pot (?P<total>{_MONEY})(?: \| (?:Rake (?P<rake>{_MONEY})|No rake))?$", re.I)
 _SUMMARY_SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<name>.+?) (?P<rest>(?:showed|won|lost|mucked|folded).*)$")
 _WON = re.compile(rf"\bwon (?P<amount>{_MONEY})")
@@ -228,19 +230,23 @@ class _Hand:
         assert self.total is not None
         chips, line = self.total
         if excess:
+            # in it, or in it in parts: an uncontested hi/lo pot is collected as two halves, pot(HI) and pot(LO)
             mine = [r for r in self.results if r[1] == bettor and r[0] == "collected"]
-            if len(mine) != 1 or mine[0][2] < excess or chips < excess:
+            if not mine or sum(r[2] for r in mine) < excess or chips < excess:
                 raise b.fail(f"{bettor}'s uncalled {_money(excess, b)} is not in what he collects", line)
             b.returned(bettor, excess, mine[0][3])
         b.total_pot(chips - excess, line, includes_rake=False)
+        left = {"collected": excess, "won": excess}  # the uncalled chips still to take off the bettor's lines
         for kind, name, amount, where, pot in self.results:
-            back = excess if name == bettor else 0
-            if amount < back:
-                raise b.fail(f"{bettor}'s uncalled {_money(excess, b)} is not in what he wins", where)
+            back = min(amount, left[kind]) if name == bettor else 0
+            if name == bettor:
+                left[kind] -= back
             if kind == "collected":
                 b.collected(name, amount - back, where, pot)
             else:
                 b.won(name, amount - back, where)
+        if excess and left["won"] and any(r[0] == "won" and r[1] == bettor for r in self.results):
+            raise b.fail(f"{bettor}'s uncalled {_money(excess, b)} is not in what he wins", line)
 
     def add_round(self, b: HandBuilder) -> None:
         for name, chips in b.round.items():
@@ -310,7 +316,12 @@ class _Hand:
                     f"{_money(self.level, b)} he faces: the line contradicts the hand (a negative raise)",
                     number,
                 )
-            if b.chips(amount, number) != total - self.level:
+            # a completion counts from nothing in the files of 2016 ("raises 25€ to 25€"), from the bring-in in those
+            # of 2022 ("raises 0.03€ to 0.05€" over 0.02€)
+            from_bring_in = self.level == 0 and b.bring_in is not None and _STREETS[section] == 3
+            if b.chips(amount, number) != total - self.level and not (
+                from_bring_in and b.chips(amount, number) == total - (b.bring_in or 0)
+            ):
                 raise b.fail(
                     f"{name} raises {amount.strip()} to {to.strip()}: a raise to {to.strip()} over a bet of "
                     f"{_money(self.level, b)} is {_money(total - self.level, b)}",

@@ -22,6 +22,18 @@ half where the SPEC (R11.5) gives it to the high half. The reader says so (``Sta
 checker shares out the pot after the rake that way.
 
 The data's hi/lo file is cut short inside its second hand (only the seats are left): that hand is refused.
+
+**The later format** (2019: fpdb's ``7Stud-8max-USD-0.04-0.08-201907``; 2023: a hi/lo hand kept by the
+hand-history-parser project) reads like PokerStars': ``Hand #85198832 - 7Stud(Fixed Limit) - $0.04/$0.08 -
+2019/07/28 16:15:58 UTC`` (``7Stud H/L``, ``Razz``), the table (``Gorham 8-max``), ``Seat 1: Hero ($0.39)``,
+``NAME posts ante $0.01``, ``*** 3rd STREET ***`` to ``*** 7th STREET ***`` each followed by the pots so far
+after the rake (``Main pot $0.21 | Rake $0.00``, ``Side pot(1) $0.60 | Rake $0.00``), ``Dealt to NAME [Qd]`` (an
+opponent's up cards; the saver's own three, then ``[old] [new]``), ``brings in $0.02``, ``bets``, ``calls``
+(the chips added), ``raises $0.20 to $0.30`` (added, then the round's total; a completion counts from the
+bring-in: ``raises $0.04 to $0.04`` over $0.02), ``and is all-in``, ``Uncalled bet ($0.08) returned to NAME``,
+``shows [seven cards] (...)``, ``does not show``, ``collected $4.18 from main pot`` (``side pot-1``), and the
+summary's ``Total pot $8.96 | Rake $0.08 | JP Fee $0.02`` (after both, which are one deduction, as before) and
+seat lines (``folded on the 3rd Street``, ``showed [...] and won $4.48 with ...``, ``did not show and won``).
 """
 
 from __future__ import annotations
@@ -34,7 +46,7 @@ from typing import Any, Final
 from ...cards import Card
 from ...engine import Variant
 from ..model import HandRecord
-from .base import HandBuilder, NotStudGameError, SiteError, read_hands
+from .base import HandBuilder, NotStudGameError, SiteError, StatedAmount, moves_chips, read_hands
 
 __all__ = ["OPTIONS", "TITLE", "detect", "loads_each", "read_hand", "starts_hand"]
 
@@ -73,28 +85,61 @@ _RESULT = re.compile(
     rf"(?P<sign>Wins|Loses): (?P<net>{_NUMBER})\.$"
 )
 _ENDED = re.compile(r"^Game ended at: \d{4}/\d\d?/\d\d? \d\d?:\d\d?:\d\d?$")
+# the later format
+_MONEY = r"\$?\d[\d,]*(?:\.\d+)?"
+_HAND = re.compile(
+    rf"^Hand #(?P<id>\d+) - (?P<game>[^()]+?)\((?P<limit>Fixed Limit|No Limit|Pot Limit)\) - "
+    rf"(?P<small>{_MONEY})/(?P<big>{_MONEY}) - (?P<y>\d{{4}})/(?P<mo>\d\d)/(?P<d>\d\d) (?P<time>\d\d:\d\d:\d\d)"
+)
+_MODERN_GAMES: Final = {"7stud": Variant.STUD7, "7stud h/l": Variant.STUD7_HL8, "razz": Variant.RAZZ}
+_MODERN_SEAT = re.compile(rf"^Seat (?P<seat>\d+): (?P<name>.+) \((?P<stack>{_MONEY})\)$")
+_MARK = re.compile(r"^\*\*\* (?:(?P<n>[3-7])(?:rd|th) STREET|(?P<other>SHOW DOWN|SUMMARY)) \*\*\*$")
+_POTS = re.compile(rf"^(?:Main pot|Side pot\((?P<n>\d+)\)) (?P<pot>{_MONEY}) \| Rake (?P<rake>{_MONEY})$")
+_MODERN_VERB = re.compile(
+    rf"^(?P<verb>posts ante|brings in|bets|calls|raises) (?P<amount>{_MONEY})(?: to (?P<to>{_MONEY}))?"
+    r"(?P<all_in> and is all-in)?$|^(?P<bare>checks|folds|does not show|mucks)$"
+)
+_DEALT = re.compile(r"^Dealt to (?P<name>.+?) \[(?P<a>[^\]]*)\](?: \[(?P<b>[^\]]*)\])?$")
+_SHOWS = re.compile(r"^(?P<name>.+?) shows \[(?P<cards>[^\]]*)\]")
+_COLLECTED = re.compile(
+    rf"^(?P<name>.+) collected (?P<amount>{_MONEY}) from (?P<pot>main pot|side pot-(?P<n>\d+)|pot)$"
+)
+_UNCALLED = re.compile(rf"^Uncalled bet \((?P<amount>{_MONEY})\) returned to (?P<name>.+)$")
+_TOTAL = re.compile(rf"^Total pot (?P<total>{_MONEY}) \| Rake (?P<rake>{_MONEY})(?: \| JP Fee (?P<jp>{_MONEY}))?$")
+_SUMMARY_SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<rest>.+)$")
+_FOLDED = re.compile(r"^folded on the (?P<n>[3-7])(?:rd|th) Street(?: and did not bet)?$")
+_WON = re.compile(rf"\band won (?P<amount>{_MONEY})")
 
 
 def detect(text: str) -> bool:
-    """A Winning export starts with ``Game started at:`` and names the game on a ``Game ID:`` line."""
+    """A Winning export starts with ``Game started at:`` and names the game on a ``Game ID:`` line, or (2019 on)
+    with ``Hand #N - GAME(Fixed Limit) - ``."""
+    if _HAND.match(text) is not None:
+        return True
     return text.startswith(_START) and re.search(r"^Game ID: \d+ ", text[:1000], re.M) is not None
 
 
 def starts_hand(line: str) -> bool:
     """Whether a line of the text begins a hand."""
-    return line.lstrip("\ufeff").startswith(_START)
+    line = line.lstrip("\ufeff")
+    return line.startswith(_START) or _HAND.match(line) is not None
 
 
 def read_hand(lines: list[str], first: int) -> HandRecord:
     """One hand: its lines (the first begins it) and the 1-based line of the file it starts on."""
-    return _Hand(lines, first).read()
+    return _reader(lines, first).read()
 
 
 def loads_each(text: str) -> list[tuple[int, HandRecord | SiteError]]:
     """Every hand of the text, each read on its own."""
     lines = text.split("\n")
     starts = [i for i, line in enumerate(lines) if starts_hand(line)]
-    return read_hands(text, starts, _Hand)
+    return read_hands(text, starts, _reader)
+
+
+def _reader(lines: list[str], first: int) -> _Hand | _Modern:
+    """The reader of a hand's format: the 2016 one (``Game started at:``) or the later one (``Hand #``)."""
+    return _Modern(lines, first) if _HAND.match(lines[0].lstrip("\ufeff")) else _Hand(lines, first)
 
 
 class _Hand:
@@ -258,3 +303,162 @@ class _Hand:
 
 def _cards(b: HandBuilder, text: str, line: int) -> list[Card | None]:
     return [b.card(token, line) for token in text.split()]
+
+
+class _Modern:
+    """A hand of the later format (``Hand #``): see the module."""
+
+    def __init__(self, lines: list[str], first: int) -> None:
+        self.lines, self.first = lines, first
+        self.folded: set[str] = set()
+        self.dealing = False  # a street's deal lines are being read
+
+    def read(self) -> HandRecord:
+        header = _HAND.match(self.lines[0].lstrip("\ufeff").strip())
+        if header is None:
+            raise SiteError("the hand's first line is not a Winning header", room=TITLE, line=self.first)
+        hand, game = header["id"], header["game"].strip()
+        variant = _MODERN_GAMES.get(game.lower())
+        if variant is None or header["limit"] != "Fixed Limit":
+            raise NotStudGameError(f"{game} ({header['limit']})", room=TITLE, hand=hand, line=self.first)
+        b = HandBuilder(TITLE, hand, self.first, cents=True)
+        small, big = b.chips(header["small"], self.first), b.chips(header["big"], self.first)
+        b.info.update(
+            {"year": int(header["y"]), "month": int(header["mo"]), "day": int(header["d"]), "time": header["time"]}
+        )
+        b.stated.returns_stated = True
+        b.stated.odd_chip_low = True
+        section, summary = "seats", False
+        for offset, raw in enumerate(self.lines[1:], 1):
+            number, line = self.first + offset, raw.strip()
+            b.line = number
+            if not line:
+                continue
+            mark = _MARK.match(line)
+            if mark is not None:
+                self.close_street(b, number)
+                if mark["n"] is not None:
+                    b.new_street(int(mark["n"]), number)
+                    section, self.dealing = "street", True
+                else:
+                    section = "summary" if mark["other"] == "SUMMARY" else "showdown"
+                    summary = summary or section == "summary"
+                continue
+            if section == "seats":
+                self.seat(b, line, number, offset)
+            elif section == "summary":
+                self.summary(b, line, number)
+            else:
+                self.play(b, line, number, section)
+        if not summary:
+            raise b.fail("the hand has no summary: it is cut short", self.first + len(self.lines) - 1)
+        return b.build(variant, ante=None, bring_in=None, small_bet=small, big_bet=big, options=OPTIONS, currency="USD")
+
+    def seat(self, b: HandBuilder, line: str, number: int, offset: int) -> None:
+        if (seat := _MODERN_SEAT.match(line)) is not None:
+            b.seat(seat["name"], int(seat["seat"]), b.chips(seat["stack"], number), number)
+        elif offset == 1:
+            b.info["table"] = line
+        else:
+            name, rest = self.player(b, line, number)
+            found = _MODERN_VERB.match(rest)
+            if found is None or found["verb"] != "posts ante":
+                raise b.fail(f"cannot read the line {line!r}", number)
+            b.ante(name, b.chips(found["amount"], number), number, True if found["all_in"] else None)
+
+    def close_street(self, b: HandBuilder, number: int) -> None:
+        """The end of a street's deal: a live player whose card the saver did not see (7th street) gets it unknown."""
+        street = b.street
+        if not street or not self.dealing:
+            return
+        self.dealing = False
+        for name in b.dealt_in():
+            if name not in self.folded and street not in b.street_of.get(name, []):
+                b.deal(name, [None], number)
+
+    def player(self, b: HandBuilder, text: str, number: int) -> tuple[str, str]:
+        """The seated player a line begins with (the longest name that fits) and the rest of it."""
+        best = max((n for n in b.seats if text.startswith(n + " ")), key=len, default=None)
+        if best is None:
+            raise b.fail(f"cannot read the line {text!r}", number)
+        return best, text[len(best) + 1 :]
+
+    def play(self, b: HandBuilder, line: str, number: int, section: str) -> None:
+        if (pots := _POTS.match(line)) is not None:
+            if section == "showdown":  # the pots at the end, after the rake each paid (earlier: the pots so far)
+                index = int(pots["n"]) if pots["n"] else 0
+                b.stated.pots_after_rake = True
+                b.pot(index, b.chips(pots["pot"], number), number)
+                b.stated.pot_rakes.append(StatedAmount(b.chips(pots["rake"], number), number, None, index))
+            return
+        if (dealt := _DEALT.match(line)) is not None:
+            name = b.known(dealt["name"], number)
+            if b.street == 3 and dealt["b"] is None:
+                cards: list[Card | None] = [b.card(t, number) for t in dealt["a"].split()]
+                b.deal(name, [None] * (3 - len(cards)) + cards, number)
+            elif dealt["b"] is not None:
+                b.deal(name, [b.card(t, number) for t in dealt["b"].split()], number)
+            else:
+                raise b.fail(f"cannot read the line {line!r}", number)
+            return
+        self.close_street(b, number)
+        if (uncalled := _UNCALLED.match(line)) is not None:
+            b.returned(b.known(uncalled["name"], number), b.chips(uncalled["amount"], number), number)
+            return
+        if (collected := _COLLECTED.match(line)) is not None:
+            pot = int(collected["n"]) if collected["n"] else 0
+            b.collected(b.known(collected["name"], number), b.chips(collected["amount"], number), number, pot)
+            return
+        if (shows := _SHOWS.match(line)) is not None and shows["name"] in b.seats:
+            name = shows["name"]
+            b.reveal_in_any_order(name, [b.card(t, number) for t in shows["cards"].split()], number)
+            b.show(name, list(b.cards[name]), number)
+            return
+        name, rest = self.player(b, line, number)
+        found = _MODERN_VERB.match(rest)
+        if found is None:
+            if moves_chips(rest):
+                raise b.fail(f"cannot read the line {line!r}", number)
+            b.comment(line, number)
+            return
+        if found["bare"] in ("checks", "folds"):
+            b.bet(name, "check" if found["bare"] == "checks" else "fold", number)
+            if found["bare"] == "folds":
+                self.folded.add(name)
+            return
+        if found["bare"] is not None:  # does not show, mucks
+            b.show(name, None, number) if found["bare"] == "mucks" else b.comment(line, number)
+            return
+        chips = b.chips(found["amount"], number)
+        all_in = True if found["all_in"] else None
+        verb = found["verb"]
+        if verb == "raises":
+            if found["to"] is None:
+                raise b.fail(f"cannot read the line {line!r}", number)
+            to = b.chips(found["to"], number)
+            kind = "complete" if b.street == 3 and max(b.round.values(), default=0) <= (b.bring_in or 0) else "raise"
+            b.bet(name, kind, number, to=to, all_in=all_in)
+        elif verb in ("brings in", "bets", "calls") and found["to"] is None:
+            kind = {"brings in": "bring-in", "bets": "bet", "calls": "call"}[verb]
+            b.bet(name, kind, number, added=chips, all_in=all_in)
+        else:
+            raise b.fail(f"cannot read the line {line!r}", number)
+
+    def summary(self, b: HandBuilder, line: str, number: int) -> None:
+        if (total := _TOTAL.match(line)) is not None:
+            taken = b.chips(total["rake"], number) + (b.chips(total["jp"], number) if total["jp"] else 0)
+            b.total_pot(b.chips(total["total"], number), number, includes_rake=False)
+            b.rake(taken, number)
+            return
+        seat = _SUMMARY_SEAT.match(line)
+        if seat is None:
+            raise b.fail(f"cannot read the summary line {line!r}", number)
+        name, rest = self.player(b, seat["rest"], number)
+        if b.seats[name][0] != int(seat["seat"]):
+            raise b.fail(f"{name} sits in seat {b.seats[name][0]}, not {seat['seat']}", number)
+        if (folded := _FOLDED.match(rest)) is not None:
+            b.folded_on(name, int(folded["n"]), number)
+        elif (won := _WON.search(rest)) is not None:
+            b.won(name, b.chips(won["amount"], number), number)
+        elif not rest.startswith(("showed", "mucked", "lost")):
+            raise b.fail(f"cannot read the summary line {line!r}", number)
