@@ -131,7 +131,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Final
 
-from ..cards import Card, Rank, parse_card
+from ..cards import CARDS, Card, Rank
 from ..engine import (
     ActionKind,
     HandState,
@@ -289,6 +289,19 @@ _ACTIONS = {
     "muck": re.compile(r"^mucks hand$"),
     "no show": re.compile(r"^doesn't show hand$"),
 }
+#: The first word of an action, and its pattern's name in :data:`_ACTIONS`.
+_ACTION_WORDS = {
+    "posts": "ante",
+    "brings": "pb",
+    "calls": "call",
+    "bets": "bet",
+    "raises": "raise",
+    "checks": "check",
+    "folds": "fold",
+    "shows": "show",
+    "mucks": "muck",
+    "doesn't": "no show",
+}
 #: ``NAME: ...`` lines about the player, not the hand.
 _COLON_INFO = re.compile(r"^(?:is sitting out|sits out|is back|has returned|is connected|is disconnected)$")
 #: Lines PokerStars derives from the hand itself (written again from the replay).
@@ -311,7 +324,8 @@ _SUMMARY_KINDS = {
     "lost": re.compile(r"^showed \[(?P<cards>[^\]]*)\] and lost with .*$"),
     "mucked": re.compile(r"^mucked(?: \[(?P<cards>[^\]]*)\])?$"),
 }
-_CARD = re.compile(r"^[2-9TJQKA][cdhs]$")
+#: A card as PokerStars writes it (``Ah``, ``Tc``), and the card.
+_CARD_OF: dict[str, Card] = {str(card): card for card in CARDS}
 _DATE = re.compile(r"^(?P<y>\d{4})/(?P<m>\d{1,2})/(?P<d>\d{1,2}) (?P<H>\d{1,2}):(?P<M>\d{2}):(?P<S>\d{2}) (?P<tz>\w+)")
 
 
@@ -511,24 +525,28 @@ class _HandText:
         return PokerStarsError(f"{where}: {message}")
 
     def chips(self, text: str, line: str) -> int:
-        """An amount in chips (the cents of a cash game, tournament chips as they are)."""
+        """An amount in chips (the cents of a cash game, tournament chips as they are): the digits of
+        :data:`_AMOUNT`, read without a ``Fraction`` (a hand has a hundred of them)."""
         symbol = text[0] if text[0] in _CURRENCIES else ""
         if symbol and self.currency != _CURRENCIES[symbol]:
             raise self.fail(f"{text} is not in the hand's currency", line)
-        value = Fraction(text[len(symbol) :]) * self.scale
-        if value.denominator != 1:
+        whole, _, fraction = text[len(symbol) :].partition(".")
+        fraction = fraction.rstrip("0")
+        places = 2 if self.scale == 100 else 0
+        if len(fraction) > places:
             raise self.fail(f"{text} is not a whole number of chips", line)
-        return int(value)
+        return int(whole) * self.scale + (int(fraction.ljust(places, "0")) if fraction else 0)
 
     def cards(self, text: str, line: str) -> tuple[Card, ...]:
-        tokens = text.split()
-        for token in tokens:
-            if not _CARD.match(token):
+        out: list[Card] = []
+        for token in text.split():
+            card = _CARD_OF.get(token)
+            if card is None:
                 raise self.fail(f"{token!r} is not a card", line)
-        out = tuple(parse_card(t) for t in tokens)
+            out.append(card)
         if len(set(out)) != len(out):
             raise self.fail("the same card twice", line)
-        return out
+        return tuple(out)
 
     def player(self, text: str) -> tuple[str, str] | None:
         """The seated player whose name begins ``text`` (the longest that fits), and the rest."""
@@ -654,7 +672,7 @@ class _HandText:
         if self.section == "summary":
             self.parse_summary(line)
             return
-        section = _SECTION.match(line)
+        section = _SECTION.match(line) if line.startswith("*** ") else None
         if section is not None:
             self.parse_section(section["name"], section["cards"], line)
         elif line in (_CAPPED, _PAIR, _NO_LOW):
@@ -673,7 +691,7 @@ class _HandText:
             amount = self.chips(uncalled["amount"], line)
             self.returned.append((name, amount))
             self.contributions[name] = self.contributions.get(name, 0) - amount
-        elif _CHAT.match(line) and not any(line.startswith(n + ":") for n in self.names):
+        elif 'said, "' in line and _CHAT.match(line) and not any(line.startswith(n + ":") for n in self.names):
             self.items.append(_Item("comment", text=line))
         else:
             found = self.player(line)
@@ -736,7 +754,9 @@ class _HandText:
         self.items.append(_Item("deal", player=name, street=self.street, cards=new, old=old, text=line))
 
     def parse_action(self, name: str, text: str, line: str) -> None:
-        found = _first_match(_ACTIONS, text)
+        kind_of = _ACTION_WORDS.get(text.partition(" ")[0])  # the verb says which pattern to try
+        matched = _ACTIONS[kind_of].match(text) if kind_of is not None else None
+        found = (kind_of, matched.groupdict()) if kind_of is not None and matched is not None else None
         if found is None:
             if _COLON_INFO.match(text):
                 self.items.append(_Item("comment", text=line))
