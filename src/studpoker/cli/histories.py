@@ -13,6 +13,7 @@ from typing import Any
 
 from ..engine import RulesError, RulesWarning
 from ..history import HandRecord, ReplayError, ReplayResult, replay
+from ..history.audit import after_rake, check, won
 from ..history.files import SOURCES, FileHand, HandWriter, HistoryFileError, iter_each
 from ..history.sites.check import action_line
 from .options import UsageError  # defined there (light to import), used and re-exported here
@@ -111,67 +112,21 @@ def _money(record: HandRecord, chips: int) -> str:
     return f"{sign}{symbol}{amount}" if symbol else f"{sign}{amount} {record.currency}"
 
 
-def _won(result: ReplayResult, n: int) -> list[int]:
-    won = [0] * n
-    for award in result.state.awards:
-        won[award.player] += award.amount
-    return won
-
-
-def _after_rake(record: HandRecord, result: ReplayResult) -> tuple[list[int], list[int]]:
-    """Each player's winnings and stack once the room has taken its rake: the engine pays whole
-    pots, so with a rake the file's winnings (after it) say who paid how much of it."""
-    won, stacks = _won(result, record.n), list(result.state.stacks)
-    if record.rake and record.winnings is not None and len(record.winnings) == record.n:
-        for p in range(record.n):
-            stacks[p] -= won[p] - record.winnings[p]
-        won = list(record.winnings)
-    return won, stacks
-
-
 def _check(record: HandRecord, result: ReplayResult) -> list[str]:
-    """What in the file the replay contradicts."""
-    problems = []
-    state = result.state
-    _, stacks = _after_rake(record, result)
-    if record.finishing_stacks is not None and tuple(stacks) != record.finishing_stacks:
-        problems.append(
-            f"finishing stacks differ: the file says {list(record.finishing_stacks)}, the replay gives {stacks}"
-        )
-    if record.winnings is not None and state.is_over and not {"pokerstars", "stated"} & record.info.keys():
-        gross = _won(result, record.n)
-        if len(record.winnings) != record.n:
-            problems.append(f"winnings has {len(record.winnings)} entries for {record.n} players")
-        elif record.rake:
-            taken = [g - w for g, w in zip(gross, record.winnings, strict=True)]
-            if sum(taken) != record.rake or min(taken) < 0:
-                problems.append(
-                    f"winnings differ: the file says {list(record.winnings)} after a rake of {record.rake},"
-                    f" the replay pays {gross} before it"
-                )
-        elif list(record.winnings) != gross:
-            problems.append(f"winnings differ: the file says {list(record.winnings)}, the replay gives {gross}")
-    if "pokerstars" in record.info:
-        from ..history import pokerstars
-
-        problems += pokerstars.check(record, result)
-    elif "stated" in record.info:
-        from ..history import sites
-
-        problems += [f"line {line}: {text}" if line else text for line, text in sites.check(record, result)]
-    return problems
+    """What in the file the replay contradicts (:func:`studpoker.history.audit.check`), as lines to print."""
+    return [str(problem) for problem in check(record, result)]
 
 
 def _summary(label: str, record: HandRecord, result: ReplayResult, problems: list[str]) -> dict[str, Any]:
     state = result.state
-    won, stacks = _after_rake(record, result) if not problems else (_won(result, record.n), state.stacks)
+    paid, stacks = after_rake(record, result) if not problems else (won(result, record.n), state.stacks)
     return {
         "hand": label,
         "variant": state.rules.variant.value,
         "complete": state.is_over,
         "pot": sum(a.amount for a in state.awards),
         "rake": record.rake if not problems else 0,
-        "winners": [{"player": record.name(p), "amount": amount} for p, amount in enumerate(won) if amount],
+        "winners": [{"player": record.name(p), "amount": amount} for p, amount in enumerate(paid) if amount],
         "net": {record.name(p): stacks[p] - record.starting_stacks[p] for p in range(record.n)},
         "finishing_stacks": "absent"
         if record.finishing_stacks is None

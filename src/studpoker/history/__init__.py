@@ -9,10 +9,13 @@ through the engine.
 * :mod:`~studpoker.history.model`: :class:`HandRecord`, a hand as a history tells it.
 * :mod:`~studpoker.history.phh`: the open PHH format (``.phh``, ``.phhs``).
 * :mod:`~studpoker.history.replay`: :func:`replay` a record through the rules engine.
+* :mod:`~studpoker.history.audit`: :func:`verify` replays a record and checks it against everything its history
+  states, whatever the format (:class:`MismatchError` lists what disagrees).
 * :mod:`~studpoker.history.record`: :func:`record_hand` turns a played hand into a record; :func:`seen_by` is a
   record as one seat (or a spectator) saw it.
 """
 
+from .audit import MismatchError, Problem, verify
 from .files import FileHand, HistoryFileError
 from .formats import FORMATS, dump, dumps, load, load_each, loads
 from .model import Bet, Board, Comment, Deal, HandRecord, HistoryAction, ShowMuck
@@ -32,6 +35,8 @@ __all__ = [
     "HandRecord",
     "HistoryAction",
     "HistoryFileError",
+    "MismatchError",
+    "Problem",
     "ReplayError",
     "ReplayResult",
     "ShowMuck",
@@ -44,4 +49,5 @@ __all__ = [
     "record_hand",
     "replay",
     "seen_by",
+    "verify",
 ]
