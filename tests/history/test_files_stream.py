@@ -320,3 +320,22 @@ def test_reading_a_30_mb_xml_session_keeps_memory_bounded(tmp_path: Path, shared
     assert found["count"] == count and found["errors"] == 0
     grown_mb = (found["peak_kb"] - found["base_kb"]) / 1024
     assert grown_mb < 20, f"reading 30 MB grew the peak RSS by {grown_mb:.0f} MB"
+
+
+@pytest.mark.parametrize(
+    "name", ["Winamax/7-StudHL-6max-EUR-25-50-201611._8games_.txt", "Merge/HORSE-Tournament-Freeroll.201107.xml"]
+)
+def test_a_files_encoding_is_found_once(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    # a UTF-8 file is checked whole before it is read (Windows-1252 otherwise): once for detecting its room and
+    # reading it, not once for each (issue 30)
+    found: list[Path] = []
+    real = files._find_encoding
+
+    def counted(path: Path) -> files.Encoding:
+        found.append(path)
+        return real(path)
+
+    monkeypatch.setattr(files, "_find_encoding", counted)
+    path = Path(__file__).parent / "wild" / name
+    hands = list(iter_each(path))
+    assert hands and all(h.error is None for h in hands) and len(found) == 1

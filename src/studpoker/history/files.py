@@ -66,10 +66,12 @@ class FileHand:
     skipped: str | None = None
 
 
-def format_of(path: Path, explicit: str | None = None, option: str = "--from") -> str:
+def format_of(
+    path: Path, explicit: str | None = None, option: str = "--from", *, encoding: Encoding | None = None
+) -> str:
     """The format of ``path``: ``explicit`` if given (a format or a room), else PHH by extension, else the room
     detected from the file's first lines; ``option`` is the command's option that names it, for the message when
-    nothing tells."""
+    nothing tells (``encoding``: the file's, when the caller has found it already)."""
     if explicit is not None:
         if explicit not in SOURCES:
             raise HistoryFileError(f"unknown format {explicit!r}: use {', '.join(SOURCES)}")
@@ -85,7 +87,7 @@ def format_of(path: Path, explicit: str | None = None, option: str = "--from") -
         raise HistoryFileError(
             f"{path}: cannot tell the format from the extension (.phh, .phhs or .txt); say it with --to"
         )
-    text, first = _head(path)
+    text, first = _head(path, encoding)
     if not first:
         return "pokerstars"  # nothing to tell it by, and no hand in it either
     room = sites.detect(text)
@@ -97,12 +99,12 @@ def format_of(path: Path, explicit: str | None = None, option: str = "--from") -
     return room
 
 
-def _head(path: Path) -> tuple[str, str]:
+def _head(path: Path, encoding: Encoding | None = None) -> tuple[str, str]:
     """The start of the file at ``path`` (decoded; past its leading blanks, at least what
     :func:`~studpoker.history.sites.detect` looks at) and its first character that is not white space ("" for a
     blank file), read without reading the file whole."""
     head, first = "", ""
-    pieces = _decoded(path)
+    pieces = _decoded(path, encoding)
     try:
         for piece in pieces:
             first = first or piece.lstrip()[:1]
@@ -149,24 +151,28 @@ def iter_each(path: Path, fmt: str | None = None, option: str = "--from", limit:
     """:func:`read_each` one hand at a time: the file is read as the hands are asked for, and each is dropped once
     given, so memory does not grow with the file; a hand over ``limit`` characters is an error of its own. The
     format is found at once (:class:`HistoryFileError` from the call); the file is read from the first hand on."""
-    name = format_of(path, fmt, option)
+    # the encoding is found once (a UTF-8 file is checked whole before it is read), before detecting the room if
+    # the room must be detected, after checking the format named if one is
+    encoding = _encoding(path) if fmt is None and path.suffix.lower() not in FORMATS["phh"] else None
+    name = format_of(path, fmt, option, encoding=encoding)
+    encoding = encoding or _encoding(path)
     if name == "phh":
-        tables = path.suffix.lower() == ".phhs" or (fmt == "phh" and _head(path)[1] == "[")
-        return _phh_each(path, tables, limit)
+        tables = path.suffix.lower() == ".phhs" or (fmt == "phh" and _head(path, encoding)[1] == "[")
+        return _phh_each(path, tables, limit, encoding)
     if name == "pokerstars":
-        return _stars_each(path, limit)
+        return _stars_each(path, limit, encoding)
     module = sites.room(name)
     if hasattr(module, "starts_hand"):
-        return _room_each(path, module, limit)
-    return _xml_each(path, module, limit)  # iPoker, Merge: read_pieces
+        return _room_each(path, module, limit, encoding)
+    return _xml_each(path, module, limit, encoding)  # iPoker, Merge: read_pieces
 
 
-def _stars_each(path: Path, limit: int) -> Iterator[FileHand]:
+def _stars_each(path: Path, limit: int, encoding: Encoding) -> Iterator[FileHand]:
     """The hands of a PokerStars text, read a hand at a time."""
     from . import pokerstars
 
     def split() -> Iterator[tuple[int, list[str] | ValueError, list[int]]]:
-        lines = _without_bom(_lines(_decoded(path), limit, universal=True))
+        lines = _without_bom(_lines(_decoded(path, encoding), limit, universal=True))
         for start, raw, _ in _split(lines, lambda line: pokerstars.is_header(line.strip()), limit):
             if raw is None:
                 yield start + 1, ValueError(_too_long(limit)), []
@@ -184,12 +190,12 @@ def _stars_each(path: Path, limit: int) -> Iterator[FileHand]:
             yield FileHand(number, line, record=hand)
 
 
-def _room_each(path: Path, module: ModuleType, limit: int) -> Iterator[FileHand]:
+def _room_each(path: Path, module: ModuleType, limit: int, encoding: Encoding) -> Iterator[FileHand]:
     """The hands of a room whose hands start at a line of their own, read a hand at a time."""
     from .sites.base import read_one
 
     number = 0
-    pieces: Iterable[str] = _decoded(path)
+    pieces: Iterable[str] = _decoded(path, encoding)
     if hasattr(module, "clean"):  # PartyPoker: NUL characters dropped
         pieces = map(module.clean, pieces)
     lines = _lines(pieces, limit, universal=False)
@@ -220,26 +226,26 @@ def _room_hand(number: int, line: int, found: HandRecord | sites.SiteError) -> F
     return FileHand(number, line, record=found)
 
 
-def _xml_each(path: Path, module: ModuleType, limit: int) -> Iterator[FileHand]:
+def _xml_each(path: Path, module: ModuleType, limit: int, encoding: Encoding) -> Iterator[FileHand]:
     """The hands of an XML session file (iPoker, Merge), read a ``<game>`` at a time. The file is looked over for a
     DOCTYPE or ENTITY first, a piece at a time (:class:`HistoryFileError` from the call, as the whole-text reader
     refuses it), so that no hand of a hostile file is parsed."""
     try:
-        module.refuse_hostile(_without_bom(p for p in _decoded(path) if p), module.TITLE)
+        module.refuse_hostile(_without_bom(p for p in _decoded(path, encoding) if p), module.TITLE)
     except sites.SiteError as failure:
         raise HistoryFileError(f"{path}: {failure}") from None
 
     def each() -> Iterator[FileHand]:
-        pieces = _without_bom(p for p in _decoded(path) if p)
+        pieces = _without_bom(p for p in _decoded(path, encoding) if p)
         for number, (line, found) in enumerate(module.read_pieces(pieces, limit, _too_long(limit)), 1):
             yield _room_hand(number, line, found)
 
     return each()
 
 
-def _phh_each(path: Path, tables: bool, limit: int) -> Iterator[FileHand]:
+def _phh_each(path: Path, tables: bool, limit: int, encoding: Encoding) -> Iterator[FileHand]:
     """The hands of a PHH file: a ``.phhs`` (``tables``) a table at a time, else its one hand."""
-    lines = _lines(_decoded(path), limit, universal=True)
+    lines = _lines(_decoded(path, encoding), limit, universal=True)
     if not tables:
         for _, whole, _ in _split(lines, lambda line: False, limit):
             if whole is None:
@@ -284,9 +290,21 @@ def _without_bom(lines: Iterable[str]) -> Iterator[str]:
     yield from it
 
 
-def _encoding(path: Path) -> tuple[str, int, int]:
+#: How a file is decoded: its codec, the bytes to skip (a UTF-8 byte-order mark) and the bytes to read.
+Encoding = tuple[str, int, int]
+
+
+def _encoding(path: Path) -> Encoding:
     """How :func:`~studpoker.history.sites.decode` would decode the file at ``path``, without reading it whole: the
-    codec, how many bytes to skip (a UTF-8 byte-order mark) and how many to read (UTF-16: whole pairs)."""
+    codec, how many bytes to skip (a UTF-8 byte-order mark) and how many to read (UTF-16: whole pairs).
+    :class:`HistoryFileError` names the file when it cannot be read."""
+    try:
+        return _find_encoding(path)
+    except OSError as failure:
+        raise HistoryFileError(f"{path}: {failure.strerror or failure}") from None
+
+
+def _find_encoding(path: Path) -> Encoding:
     from .sites.base import _utf16_order
 
     with path.open("rb") as file:
@@ -309,12 +327,12 @@ def _encoding(path: Path) -> tuple[str, int, int]:
     return "utf-8", 0, size
 
 
-def _decoded(path: Path) -> Generator[str, None, None]:
+def _decoded(path: Path, encoding: Encoding | None = None) -> Generator[str, None, None]:
     """The text of the file at ``path`` a piece at a time, decoded as :func:`~studpoker.history.sites.decode`
-    decodes it whole (its encoding detected, every line end ``\n``); :class:`HistoryFileError` names the file when
-    it cannot be read."""
+    decodes it whole (its ``encoding`` detected unless given, every line end ``\n``); :class:`HistoryFileError`
+    names the file when it cannot be read."""
+    codec, skip, end = encoding or _encoding(path)
     try:
-        codec, skip, end = _encoding(path)
         file = path.open("rb")
     except OSError as failure:
         raise HistoryFileError(f"{path}: {failure.strerror or failure}") from None
