@@ -53,7 +53,12 @@ def outcome(path: Path) -> Outcome:
 
 def assert_file(data: Path, name: str, expected: Expected) -> Outcome:
     """The file ``name`` (under ``data/sites``) gives exactly what ``expected`` says."""
-    found = outcome(data / "sites" / name)
+    return assert_path(data / "sites" / name, expected)
+
+
+def assert_path(path: Path, expected: Expected) -> Outcome:
+    """The file at ``path`` gives exactly what ``expected`` says."""
+    found = outcome(path)
     assert found.room == expected.room
     assert found.skipped == expected.skipped
     assert set(found.refused) == set(expected.refused), found.refused

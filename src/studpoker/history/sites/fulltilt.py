@@ -401,16 +401,8 @@ class _Hand:
         b = self.b
         held = b.cards.get(name, [])
         if len(shown) == len(held):
-            rest = list(shown)
-            for card in held:
-                if card is not None:
-                    if card not in rest:
-                        raise b.fail(f"{name}'s {card} is not among the cards listed", number)
-                    rest.remove(card)
-            unknown = iter(rest)
-            full = [card if card is not None else next(unknown) for card in held]
-            b.reveal(name, full, number)
-            return full
+            b.reveal_in_any_order(name, [card for card in shown if card is not None], number)
+            return list(b.cards[name])
         ups = [held[i] for i in range(len(held)) if self.hole <= i < self.hole + 4]
         if whole_only or list(shown) != ups:
             raise b.fail(f"the cards listed for {name} are not the {len(held)} dealt to him", number)
