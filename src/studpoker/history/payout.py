@@ -65,7 +65,7 @@ def rake_shares(gross: Sequence[int], rake: int, *, from_main: bool = False) -> 
     ``from_main``: from the main pot, then the side pots in order should it be larger than the main pot.
 
     >>> rake_shares([8510, 1000], 300), rake_shares([8510, 1000], 300, from_main=True)
-    ([269, 31], [300, 0])
+    ([268, 32], [300, 0])
     """
     total = sum(gross)
     if not total or not rake:

@@ -118,7 +118,7 @@ def room_rules(
 #: return to the table) is kept as a comment and never fails one.
 _CHIP_WORDS = re.compile(
     r"\d|\b(?:antes?|posts?|bets?|calls?|raises?|folds?|checks?|completes?|brings?|bring-in|all[- ]in|collect(?:s|ed)?"
-    r"|wins?|won|ties?|returned|pot|rake|shows?|showed|mucks?|mucked|caps?|capped|dealt|discards?)\b",
+    r"|wins?|won|ties?|pot|rake|shows?|showed|mucks?|mucked|caps?|capped|dealt|discards?)\b",
     re.IGNORECASE,
 )
 

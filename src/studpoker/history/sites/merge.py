@@ -61,12 +61,12 @@ _GAMES: Final = {
 #: (a cash table's codes, then a tournament's: stud 39/41, stud hi/lo 43/45, razz 47/49, as the hands' own
 #: ``hand=`` descriptions show in fpdb's ``HORSE-Tournament-Freeroll.201107`` and ``HORSE-8max-...-201409``).
 _MULTI_GAMES: Final = {
-    "39": Variant.STUD7,
-    "41": Variant.STUD7,
-    "43": Variant.STUD7_HL8,
-    "45": Variant.STUD7_HL8,
-    "47": Variant.RAZZ,
-    "49": Variant.RAZZ,
+    "39": "7-stud",
+    "41": "7-stud",
+    "43": "7-stud h/l8",
+    "45": "7-stud h/l8",
+    "47": "razz",
+    "49": "razz",
 }
 _OTHER_GAMES: Final = {"23": "Hold'em", "37": "Omaha Hi/Lo"}
 _DESCRIPTION = re.compile(r"<description\b[^>]*>")
@@ -157,7 +157,7 @@ class _Game:
         variant = _GAMES.get(kind.lower())
         code = game.get("multigametype").strip()
         if variant is None and code:
-            variant = _MULTI_GAMES.get(code)
+            variant = _GAMES.get(_MULTI_GAMES.get(code, ""))
             kind = f"{kind} ({_OTHER_GAMES.get(code, f'game {code}')})" if variant is None else kind
         if variant is None or stakes is None or stakes["limit"] != "Limit":
             limit = stakes["limit"] if stakes is not None else stakes_text
