@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from . import pokerstars
 from .model import HandRecord
 from .replay import ReplayResult, replay
+from .sites.check import check as check_stated
 
 __all__ = ["MismatchError", "Problem", "after_rake", "check", "verify", "won"]
 
@@ -89,13 +91,9 @@ def check(record: HandRecord, result: ReplayResult) -> list[Problem]:
             problems.append(
                 Problem(None, f"winnings differ: the file says {list(record.winnings)}, the replay gives {gross}")
             )
-    if "pokerstars" in record.info:
-        from . import pokerstars  # the room's own check, until its reader states amounts as the others do
-
+    if "pokerstars" in record.info:  # the room's own check, until its reader states amounts as the others do
         problems += [Problem(None, text) for text in pokerstars.check(record, result)]
     elif "stated" in record.info:
-        from .sites.check import check as check_stated
-
         problems += [Problem(line, text) for line, text in check_stated(record, result)]
     return problems
 
