@@ -1,0 +1,353 @@
+"""A PokerStars hand as its lines were parsed (:class:`_Parsed`) made into a record: the players in position
+order, the cards each was dealt, the actions, and what :mod:`.checker` and :mod:`.writer` need of the text."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+from ...cards import Card
+from ...engine import (
+    Rules,
+    RulesError,
+    Variant,
+)
+from ..model import Bet, Board, Comment, Deal, HandRecord, HistoryAction, ShowMuck
+from .vocabulary import (
+    _DATE,
+    PokerStarsError,
+    _card_text,
+    pokerstars_rules,
+)
+
+
+@dataclass
+class _Item:
+    """One thing the text says happened, in its order."""
+
+    kind: str  # street, deal, bet, show, muck, comment, showdown
+    player: str = ""
+    street: int = 0
+    verb: str = ""  # bet: pb, cc, f or cbr
+    amount: int = 0  # bet: the round total of a cbr
+    stated: tuple[str, int, bool] = ("", 0, False)  # bet: the line's verb, the amount it names, all-in
+    cards: tuple[Card, ...] = ()
+    old: tuple[Card, ...] | None = None  # deal: the cards in the first brackets of a later street
+    board: Card | None = None
+    text: str = ""
+
+
+@dataclass
+class _Parsed:
+    """A hand as its text tells it, before it becomes a :class:`HandRecord`."""
+
+    number: int
+    hand_id: str
+    header: str
+    date: str
+    game: str
+    variant: Variant
+    small_bet: int
+    big_bet: int
+    chip_value: float
+    currency: str | None
+    table: str
+    max_seats: int
+    table_rest: str
+    seats: list[tuple[int, str, int, str]]  # seat, name, stack, what follows "(... in chips)"
+    antes: dict[str, tuple[int, bool]]
+    items: list[_Item]
+    returned: list[tuple[str, int]]
+    collected: list[tuple[str, int, str]]
+    total_pot: int
+    rake: int
+    pots: list[tuple[str, int]]
+    board: Card | None
+    summary: dict[str, tuple[str, tuple[Card, ...] | None, int]]  # name: kind, cards, amount (folded: street)
+    bring_in: int | None
+    capped: list[int]  # "Betting is capped" after these betting lines (0-based)
+    open_pair: list[int]  # streets with "Pair on board - a double bet is allowed"
+    no_low: int  # "No low hand qualified" lines
+
+    @property
+    def stakes(self) -> tuple[object, ...]:
+        return (self.variant, self.small_bet, self.big_bet, self.currency, self.chip_value)
+
+    def fail(self, message: str) -> PokerStarsError:
+        return PokerStarsError(f"hand {self.number} (#{self.hand_id}): {message}")
+
+
+@dataclass
+class _Dealt:
+    """A deal whose cards are not final yet: the player and his card slots (see :class:`_Builder`)."""
+
+    player: int
+    slots: list[int]
+
+
+class _Builder:
+    """Turns a :class:`_Parsed` hand into a :class:`HandRecord`: players in position order, the cards
+    of each player in dealing order (completed by the summary's mucked hands), actions, rules."""
+
+    def __init__(self, parsed: _Parsed, bring_in: int | None) -> None:
+        self.p = parsed
+        self.bring_in = bring_in
+        five = parsed.variant is Variant.STUD5
+        self.first, self.last = (2, 5) if five else (3, 7)
+        self.downs = 1 if five else 2
+
+    def fail(self, message: str) -> PokerStarsError:
+        return self.p.fail(message)
+
+    def build(self) -> HandRecord:
+        p = self.p
+        self.order_players()
+        rules = self.rules()
+        actions = self.actions()
+        self.fill_from_summary()
+        self.check_showdown()
+        self.check_duplicates()
+        final = tuple(
+            Deal(a.player, tuple(self.slots[a.player][i][0] for i in a.slots)) if isinstance(a, _Dealt) else a
+            for a in actions
+        )
+        index = self.index
+        collected = [0] * len(self.players)
+        for name, amount, _ in p.collected:
+            collected[index[name]] += amount
+        shown_down = sorted(index[n] for n in self.shown_down)
+        data: dict[str, Any] = {
+            "hand_id": p.hand_id,
+            "header": p.header,
+            "game": p.game,
+            "date": p.date,
+            "table": p.table,
+            "max_seats": p.max_seats,
+            "table_rest": p.table_rest,
+            "hero": shown_down[0] if len(shown_down) == 1 else None,
+            "shown_down": shown_down,
+            "antes": [list(p.antes[n]) for n in self.players],
+            "wagers": [list(i.stated) for i in p.items if i.kind == "bet"],
+            "returned": [[index[n], a] for n, a in p.returned],
+            "collected": collected,
+            "collections": [[index[n], a, label] for n, a, label in p.collected],
+            "total_pot": p.total_pot,
+            "rake": p.rake,
+            "pots": [[label, a] for label, a in p.pots],
+            "summary": [[p.summary[n][0], p.summary[n][2]] if n in p.summary else None for n in self.players],
+            "capped": p.capped,
+            "open_pair": p.open_pair,
+            "no_low": p.no_low,
+            "seat_rest": [self.seat_of[n][3] for n in self.players],
+            "seated_out": [list(s) for s in p.seats if s[1] not in index],
+            "bring_in": self.bring_in_source,
+        }
+        info = {"hand": int(p.hand_id), "table": p.table, "seat_count": p.max_seats, **_date_fields(p.date)}
+        info["pokerstars"] = data
+        return HandRecord(
+            rules=rules,
+            starting_stacks=tuple(self.seat_of[n][2] for n in self.players),
+            actions=final,
+            players=tuple(self.players),
+            seats=tuple(self.seat_of[n][0] for n in self.players),
+            winnings=tuple(collected),
+            rake=p.rake,
+            currency=p.currency,
+            chip_value=p.chip_value,
+            info=info,
+        )
+
+    def order_players(self) -> None:
+        """Position order (D1.3): PokerStars deals stud from the lowest occupied seat up, so player 0
+        is the first seat dealt in (the player who posts an ante); the ``Dealt to`` lines must agree."""
+        p = self.p
+        self.seat_of = {s[1]: s for s in p.seats}
+        self.players = [s[1] for s in sorted(p.seats) if s[1] in p.antes]
+        self.index = {name: i for i, name in enumerate(self.players)}
+        if len(self.players) < 2:
+            raise self.fail("a hand needs at least two players dealt in")
+        dealt = [i.player for i in p.items if i.kind == "deal" and i.street == self.first]
+        if dealt != [n for n in self.players if n in dealt]:
+            raise self.fail("the first street is not dealt in seat order (PokerStars deals from the lowest seat)")
+
+    def rules(self) -> Rules:
+        p = self.p
+        full = [a for a, all_in in p.antes.values() if not all_in]
+        ante = max(full) if full else max(a for a, _ in p.antes.values())
+        if self.bring_in is not None:
+            bring_in = self.bring_in
+            self.bring_in_source = "hand" if p.bring_in is not None else "text"
+        else:  # never posted in this text: twice the ante, below the small bet (it changes nothing here)
+            bring_in = 2 * ante if 2 * ante < p.small_bet else max(1, p.small_bet // 2)
+            self.bring_in_source = "assumed"
+        try:
+            rules = pokerstars_rules(p.variant, ante, bring_in, p.small_bet, p.big_bet, max_seats=p.max_seats)
+        except RulesError as error:
+            raise self.fail(f"not the stakes of a stud table: {error}") from None
+        if len(self.players) > (rules.max_seats or 0):
+            raise self.fail(f"{len(self.players)} players dealt in at a {p.max_seats}-max table")
+        for name in self.players:
+            if self.seat_of[name][2] < rules.chip_unit:
+                raise self.fail(f"{name} is dealt in without chips")
+        return rules
+
+    def actions(self) -> list[HistoryAction | _Dealt]:
+        """The record's actions in the order of the text; deals as :class:`_Dealt` until the summary
+        has completed the cards."""
+        index = self.index
+        self.slots: list[list[tuple[Card | None, bool]]] = [[] for _ in self.players]  # (card, face up)
+        self.shown_down: set[str] = set()
+        self.shows: list[tuple[int, tuple[Card, ...]]] = []
+        out: list[HistoryAction | _Dealt] = []
+        live = set(self.players)
+        street = block = 0  # block: where the street's actions begin in ``out``
+        dealt: set[str] = set()
+        open_deal = False  # the street's dealing is not closed yet
+
+        def close() -> None:
+            """The street's dealing is over: a live player without a ``Dealt to`` line got cards nobody
+            saw, placed among the street's deals in position order."""
+            nonlocal open_deal
+            if not open_deal:
+                return
+            open_deal = False
+            for name in self.players:
+                if name not in live or name in dealt:
+                    continue
+                player = index[name]
+                deals = [k for k in range(block, len(out)) if isinstance(out[k], _Dealt)]
+                later = [k for k in deals if getattr(out[k], "player", -1) > player]
+                at = later[0] if later else (deals[-1] + 1 if deals else len(out))
+                out.insert(at, _Dealt(player, self.deal(name, street, None)))
+
+        for item in self.p.items:
+            if item.kind == "street":
+                close()
+                street, block, dealt = item.street, len(out), set()
+                if item.board is not None:
+                    out.append(Board(item.board))
+                else:
+                    open_deal = True
+                continue
+            if item.kind == "deal":
+                if not open_deal or item.player in dealt or item.player not in live:
+                    raise self.fail(f"{item.player} is dealt cards out of place: {item.text!r}")
+                dealt.add(item.player)
+                out.append(_Dealt(index[item.player], self.deal(item.player, street, item)))
+                continue
+            close()
+            if item.kind == "bet":
+                out.append(Bet(index[item.player], item.verb, item.amount if item.verb == "cbr" else 0))
+                if item.verb == "f":
+                    live.discard(item.player)
+            elif item.kind == "show":
+                out.append(ShowMuck(index[item.player], item.cards))
+                self.shows.append((index[item.player], item.cards))
+            elif item.kind == "muck":
+                out.append(ShowMuck(index[item.player], None))
+            elif item.kind == "comment":
+                out.append(Comment(item.text))
+        close()
+        return out
+
+    def deal(self, name: str, street: int, item: _Item | None) -> list[int]:
+        """Record one street's cards of ``name`` (``item`` None: cards nobody saw); their slots."""
+        slots = self.slots[self.index[name]]
+        start = len(slots)
+        if street == self.first:
+            cards: list[Card | None]
+            if item is None:
+                cards = [None] * (self.downs + 1)
+            elif len(item.cards) == self.downs + 1:
+                cards = list(item.cards)
+                self.shown_down.add(name)
+            elif len(item.cards) == 1:
+                cards = [None] * self.downs + [item.cards[0]]
+            else:
+                raise self.fail(f"{name} is dealt {len(item.cards)} cards on the first street: {item.text!r}")
+            slots += [(c, i == self.downs) for i, c in enumerate(cards)]
+            return list(range(start, len(slots)))
+        face_up = street != self.last or self.p.variant is Variant.STUD5
+        if item is None:
+            slots.append((None, face_up))
+            return [start]
+        if item.old is None or len(item.cards) != 1:
+            raise self.fail(f"a later street deals one new card after the earlier ones: {item.text!r}")
+        visible = [i for i, (_, up) in enumerate(slots) if up or name in self.shown_down]
+        if len(item.old) != len(visible):
+            raise self.fail(f"{name}'s earlier cards are not {_card_text(item.old)}: {item.text!r}")
+        for i, card in zip(visible, item.old, strict=True):
+            known, up = slots[i]
+            if known is not None and known != card:
+                raise self.fail(f"{name}'s earlier cards are not {_card_text(item.old)}: {item.text!r}")
+            slots[i] = (card, up)
+        slots.append((item.cards[0], face_up))
+        return [start]
+
+    def fill_from_summary(self) -> None:
+        """Hands the summary shows must agree with the cards dealt; a mucked hand's cards complete the
+        deals (a muck cannot carry them, and a replay may need them: R9.2)."""
+        for name, (kind, cards, _) in self.p.summary.items():
+            if cards is None:
+                continue
+            slots = self.slots[self.index[name]]
+            if len(cards) != len(slots):
+                if kind == "mucked":
+                    raise self.fail(f"the summary shows {len(cards)} cards for {name}, who was dealt {len(slots)}")
+                continue  # a show of part of the hand
+            for i, card in enumerate(cards):
+                known, up = slots[i]
+                if known is not None and known != card:
+                    raise self.fail(f"the summary shows {name} holding {card} where {known} was dealt")
+                if kind == "mucked":
+                    slots[i] = (card, up)
+
+    def check_showdown(self) -> None:
+        """The summary says ``showed [...]`` of exactly the players who show in the showdown, with the
+        cards they show there."""
+        shown: dict[str, tuple[Card, ...]] = {}
+        showdown = False
+        for item in self.p.items:
+            showdown = showdown or item.kind == "showdown"
+            if showdown and item.kind == "show":
+                shown[item.player] = item.cards
+        for name in self.players:
+            kind, cards, _ = self.p.summary.get(name, ("", None, 0))
+            if (kind in ("won", "lost")) != (name in shown) or (name in shown and cards != shown[name]):
+                raise self.fail(f"the summary and the showdown disagree on what {name} showed")
+
+    def check_duplicates(self) -> None:
+        """No card may be in two places (the deals, the community card, the hands shown)."""
+        where: dict[Card, str] = {}
+        if self.p.board is not None:
+            where[self.p.board] = "the board"
+        for player, slots in enumerate(self.slots):
+            cards = [c for c, _ in slots]
+            for shown_by, shown in self.shows:
+                if shown_by == player and len(shown) == len(cards):
+                    cards = [c if c is not None else s for c, s in zip(cards, shown, strict=True)]
+            for card in cards:
+                if card is not None and card in where:
+                    raise self.fail(f"{card} is dealt twice ({where[card]} and {self.players[player]})")
+                if card is not None:
+                    where[card] = self.players[player]
+
+
+def _date_fields(text: str) -> dict[str, Any]:
+    """The hand's date and time (the first written) as PHH's optional fields."""
+    match = _DATE.match(text)
+    if match is None:
+        return {}
+    try:
+        y, m, d, hh, mm, ss = (int(match[k]) for k in "ymdHMS")
+        when = dt.datetime(y, m, d, hh, mm, ss)
+    except ValueError:
+        return {}
+    return {
+        "year": when.year,
+        "month": when.month,
+        "day": when.day,
+        "time": when.time(),
+        "time_zone_abbreviation": match["tz"],
+    }
