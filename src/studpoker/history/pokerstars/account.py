@@ -7,18 +7,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ...cards import Card
-from ...engine import (
-    ActionKind,
-    HandState,
-    HeadsUpUncap,
-    Rules,
-    Variant,
-)
+from ...engine import ActionKind, HandState, HeadsUpUncap, Rules, Variant
 from ...engine.events import ActionTaken, AntePosted, CardDealt, Returned, StreetStarted
 from ..model import Bet, HandRecord
 from ..payout import raked_pots
-
-# -- the replay as PokerStars accounts for it -----------------------------------------------------------------
 
 
 @dataclass

@@ -8,18 +8,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...cards import Card
-from ...engine import (
-    Rules,
-    RulesError,
-    Variant,
-)
+from ...engine import Rules, RulesError, Variant
 from ..model import Bet, Board, Comment, Deal, HandRecord, HistoryAction, ShowMuck
-from .vocabulary import (
-    _DATE,
-    PokerStarsError,
-    _card_text,
-    pokerstars_rules,
-)
+from .vocabulary import _DATE, PokerStarsError, _card_text, pokerstars_rules
 
 
 @dataclass

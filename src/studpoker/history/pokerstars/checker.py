@@ -5,15 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...engine import (
-    HandState,
-)
+from ...engine import HandState
 from ..model import Bet, HandRecord
 from ..replay import ReplayResult, replay
 from .account import _account
 from .vocabulary import PokerStarsError, _Money, _pot_index, _pot_label
-
-# -- checking -------------------------------------------------------------------------------------------------
 
 
 def check(record: HandRecord, result: ReplayResult) -> list[str]:

@@ -9,9 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ...cards import Card
-from ...engine import (
-    Variant,
-)
+from ...engine import Variant
 from ..model import HandRecord
 from .builder import _Builder, _Item, _Parsed
 from .vocabulary import (

@@ -11,14 +11,7 @@ from types import MappingProxyType
 from typing import Any, Final
 
 from ...cards import CARDS, Card
-from ...engine import (
-    HeadsUpUncap,
-    OddChipRule,
-    Rules,
-    RulesWarning,
-    Tiebreak,
-    Variant,
-)
+from ...engine import HeadsUpUncap, OddChipRule, Rules, RulesWarning, Tiebreak, Variant
 
 
 class PokerStarsError(ValueError):

@@ -8,9 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ...cards import Card, Rank
-from ...engine import (
-    Variant,
-)
+from ...engine import Variant
 from ...evaluation import HandCategory, evaluate_high, evaluate_low8, evaluate_razz
 from ..model import Bet, Board, Comment, Deal, HandRecord, HistoryAction, ShowMuck
 from ..replay import ReplayError, replay
