@@ -13,7 +13,7 @@ from typing import Any
 
 from ..engine import RulesError, RulesWarning
 from ..history import HandRecord, ReplayError, ReplayResult, replay
-from ..history.audit import after_rake, check, won
+from ..history.audit import after_rake, check, notes, won
 from ..history.files import SOURCES, FileHand, HandWriter, HistoryFileError, iter_each
 from ..history.sites.check import action_line
 from .options import UsageError  # defined there (light to import), used and re-exported here
@@ -296,6 +296,7 @@ def _replay(args: argparse.Namespace) -> int:
             failures += 1
             return
         problems = _check(record, result)
+        result.notes.extend(notes(record))
         summary = _summary(label, record, result, problems)
         if document is not None:
             document.add(summary)

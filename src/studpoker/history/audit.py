@@ -15,8 +15,9 @@ from . import pokerstars
 from .model import HandRecord
 from .replay import ReplayResult, replay
 from .sites.check import check as check_stated
+from .sites.check import notes as stated_notes
 
-__all__ = ["MismatchError", "Problem", "after_rake", "check", "verify", "won"]
+__all__ = ["MismatchError", "Problem", "after_rake", "check", "notes", "verify", "won"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +99,11 @@ def check(record: HandRecord, result: ReplayResult) -> list[Problem]:
     return problems
 
 
+def notes(record: HandRecord) -> list[str]:
+    """What the reading of the history adds to its replay's notes (a room's rake it does not state, implied)."""
+    return stated_notes(record)
+
+
 def verify(record: HandRecord, label: str = "") -> ReplayResult:
     """Replay ``record`` and :func:`check` it: :class:`~studpoker.history.ReplayError` for a broken rule,
     :class:`MismatchError` listing every disagreement with its history."""
@@ -106,4 +112,5 @@ def verify(record: HandRecord, label: str = "") -> ReplayResult:
     problems = check(record, result)
     if problems:
         raise MismatchError(label, problems)
+    result.notes.extend(notes(record))
     return result

@@ -21,7 +21,7 @@ from ..payout import raked_pots
 from ..replay import ReplayError, ReplayResult, replay
 from .base import SiteError, Stated, StatedAmount
 
-__all__ = ["Replayed", "action_line", "check", "replayed", "verify"]
+__all__ = ["Replayed", "action_line", "check", "notes", "replayed", "verify"]
 
 _GROUP = {
     ActionKind.FOLD: "fold",
@@ -120,12 +120,7 @@ class _Check:
         self.problems: list[tuple[int, str]] = []
 
     def money(self, chips: int) -> str:
-        record = self.record
-        if record.chip_value == 1:
-            return f"{chips:,}"
-        symbol = {"USD": "$", "EUR": "€", "GBP": "£"}.get(record.currency or "", "")
-        sign = "-" if chips < 0 else ""
-        return f"{sign}{symbol}{abs(chips) * record.chip_value:,.2f}"
+        return _money(self.record, chips)
 
     def differ(self, line: int, what: str, text: str, replay: str) -> None:
         self.problems.append((line, f"{what}: the file says {text}, the replay {replay}"))
@@ -268,6 +263,14 @@ class _Check:
                     self.differ(stated.line, f"what {self.name(p)} collects", "nothing", self.money(chips))
 
 
+def _money(record: HandRecord, chips: int) -> str:
+    if record.chip_value == 1:
+        return f"{chips:,}"
+    symbol = {"USD": "$", "EUR": "€", "GBP": "£"}.get(record.currency or "", "")
+    sign = "-" if chips < 0 else ""
+    return f"{sign}{symbol}{abs(chips) * record.chip_value:,.2f}"
+
+
 def check(record: HandRecord, result: ReplayResult) -> list[tuple[int, str]]:
     """What a hand's file states that its replay contradicts: (line, sentence), in line order; empty if
     nothing. A record without stated amounts (``info["stated"]``) has nothing to compare."""
@@ -301,12 +304,17 @@ def verify(record: HandRecord) -> ReplayResult:
         first, *others = problems
         message = "; ".join([first[1], *(f"line {line}: {text}" for line, text in others)])
         raise SiteError(message, room=room, hand=hand, line=first[0])
-    if isinstance(stated, Stated) and stated.rake_implied and stated.rake is not None:
-        result.notes.append(
-            f"the rake, {_Check(record, stated, replayed(record, result.state, 0)).money(stated.rake.amount)}, is"
-            " implied: the file does not state it (the pot less what the players take)"
-        )
+    result.notes.extend(notes(record))
     return result
+
+
+def notes(record: HandRecord) -> list[str]:
+    """What the reading of a room's file adds to its replay's notes: a rake the file does not state, implied."""
+    stated = record.info.get("stated")
+    if isinstance(stated, Stated) and stated.rake_implied and stated.rake is not None:
+        rake = _money(record, stated.rake.amount)
+        return [f"the rake, {rake}, is implied: the file does not state it (the pot less what the players take)"]
+    return []
 
 
 def action_line(record: HandRecord, index: int | None) -> int | None:
