@@ -427,6 +427,13 @@ class HandBuilder:
     def rake(self, amount: int, line: int) -> None:
         self.stated.rake = StatedAmount(amount, line)
 
+    def implied_rake(self, amount: int, line: int) -> None:
+        """The rake of a file that does not write it (what the players put in less what the winners take), stated
+        as implied: checked only not to be negative, and said in the replay's notes. Nothing when it is 0."""
+        if amount:
+            self.rake(amount, line)
+            self.stated.rake_implied = True
+
     # -- the record -----------------------------------------------------------------------------------
 
     def dealt_in(self) -> list[str]:
@@ -508,8 +515,7 @@ class HandBuilder:
             # is only checked not to be negative (no formula of ours may refuse a hand)
             paid = sum(a.amount for a in (stated.collected or stated.won))
             if (stated.collected or stated.won) and stated.total_pot.amount > paid:
-                stated.rake = StatedAmount(stated.total_pot.amount - paid, stated.total_pot.line)
-                stated.rake_implied = True
+                self.implied_rake(stated.total_pot.amount - paid, stated.total_pot.line)
         winnings: list[int] | None = None
         if stated.collected or stated.won:
             winnings = [0] * len(names)

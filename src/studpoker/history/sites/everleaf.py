@@ -209,14 +209,12 @@ class _Hand:
         # the rake is not written: it is what the players put in less what the winners take (rake_of is the rule
         # the first files show; it is not imposed, and a later file's hands take otherwise)
         paid = sum(amount.amount for kind, _, amount in b.results if kind == "collected")
-        rake = settled(self.spent) - paid
+        pot = settled(self.spent)
+        rake = pot - paid
         if rake < 0:
             sign = "€" if "€" in found["small"] else "$"
-            pot = settled(self.spent)
             raise b.fail(f"the winners take {b.money(paid, sign)}, more than the {b.money(pot, sign)} pot", last)
-        if rake:
-            b.rake(rake, last)
-            b.stated.rake_implied = True
+        b.implied_rake(rake, last)
         return b.build(
             variant,
             ante=None,

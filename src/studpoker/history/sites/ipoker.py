@@ -599,9 +599,7 @@ class _Game:
                     line,
                 )
             return
-        if rake:  # not written: implied, and only checked not to be negative (no formula of ours refuses a hand)
-            b.rake(rake, line)
-            b.stated.rake_implied = True
+        b.implied_rake(rake, line)  # not written; no formula of ours refuses a hand
 
 
 def _card(b: HandBuilder, token: str, line: int) -> Card | None:

@@ -367,9 +367,7 @@ class _Game:
         rake = total - won
         if rake and tour:
             raise b.fail(f"the winners take {b.money(won)} of {b.money(total)} (a tournament takes no rake)", line)
-        if rake:  # not written: implied, and only checked not to be negative (no formula of ours refuses a hand)
-            b.rake(rake, line)
-            b.stated.rake_implied = True
+        b.implied_rake(rake, line)  # not written; no formula of ours refuses a hand
 
 
 def _currency(stakes: str) -> str:

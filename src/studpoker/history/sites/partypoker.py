@@ -330,9 +330,7 @@ class _Hand:
         if rake < 0 or (rake and not cash):
             taken = "more than the pot" if rake < 0 else "less than the pot (a tournament takes no rake)"
             raise b.fail(f"the winners take {b.money(paid)} of {b.money(pot)}: {taken}", last)
-        if rake:
-            b.rake(rake, last)
-            b.stated.rake_implied = True
+        b.implied_rake(rake, last)
 
     def who(self, b: HandBuilder, line: str, number: int) -> tuple[str, str]:
         names = [n for n in b.seats if line.startswith(n + " ")]
