@@ -2,7 +2,7 @@
 
 :func:`check` compares a :class:`~studpoker.history.HandRecord` with its replay: the finishing stacks and winnings
 any record may state (PHH's ``finishing_stacks`` and ``winnings``), and, for a hand read from a room's file, every
-amount that file states (:func:`studpoker.history.sites.check`, or PokerStars' own check). :func:`verify` replays
+amount that file states (:func:`studpoker.history.sites.check`, the same for every room). :func:`verify` replays
 the record and checks it; :func:`after_rake` gives the winnings and stacks once a room's rake is taken, as a
 summary reports them. ``stud replay`` only prints what these say.
 """
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import pokerstars
 from .model import HandRecord
 from .replay import ReplayResult, replay
 from .sites.check import check as check_stated
@@ -65,7 +64,7 @@ def check(record: HandRecord, result: ReplayResult) -> list[Problem]:
     problems: list[Problem] = []
     state = result.state
     _, stacks = after_rake(record, result)
-    read_from_a_room = {"pokerstars", "stated"} & record.info.keys()
+    read_from_a_room = "stated" in record.info
     # a room's final stacks are checked with their lines below, with everything else its file states
     if record.finishing_stacks is not None and "stated" not in record.info and tuple(stacks) != record.finishing_stacks:
         problems.append(
@@ -92,9 +91,7 @@ def check(record: HandRecord, result: ReplayResult) -> list[Problem]:
             problems.append(
                 Problem(None, f"winnings differ: the file says {list(record.winnings)}, the replay gives {gross}")
             )
-    if "pokerstars" in record.info:  # the room's own check, until its reader states amounts as the others do
-        problems += [Problem(None, text) for text in pokerstars.check(record, result)]
-    elif "stated" in record.info:
+    if read_from_a_room:
         problems += [Problem(line, text) for line, text in check_stated(record, result)]
     return problems
 

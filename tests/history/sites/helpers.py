@@ -3,6 +3,7 @@ compare the outcome with the test's table of expected counts and refusals."""
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -66,3 +67,17 @@ def assert_path(path: Path, expected: Expected) -> Outcome:
         assert phrase in found.refused[hand], (hand, found.refused[hand])
     assert len(found.records) == expected.replayed, found.refused
     return found
+
+
+def said(record: HandRecord) -> object:
+    """Every amount a record's file states (``info["stated"]``) without the lines that state them: a hand written
+    again and read back says the same on other lines."""
+    return _no_lines(dataclasses.asdict(record.info["stated"]))
+
+
+def _no_lines(value: object) -> object:
+    if isinstance(value, dict):
+        return {k: _no_lines(v) for k, v in value.items() if k != "line"}
+    if isinstance(value, list):
+        return [_no_lines(v) for v in value]
+    return value

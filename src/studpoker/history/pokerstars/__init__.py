@@ -55,28 +55,19 @@ and ``checks``: ``cc``; ``brings in``: ``pb``), the community card ``*** RIVER *
 :class:`Board`. Lines about the table rather than the hand (joins, leaves, chat, sitting out,
 time-outs, connections, and any line PokerStars may add that does not look like an action) are kept
 as :class:`Comment` actions with their text, where they stand; a line that looks like an action but
-cannot be read is an error. What PokerStars derives from the hand (``Uncalled bet``, ``collected``,
-``Pair on board``, ``Betting is capped``, ``No low hand qualified``, the summary) is kept in
-``record.info["pokerstars"]`` for :func:`check`, with what :func:`dumps` needs to write the hand back:
+cannot be read is an error. Every amount the text states (antes, betting lines, ``Uncalled bet``, ``collected``,
+``Pair on board``, ``Betting is capped``, ``No low hand qualified``, the summary) is kept with its line in
+``record.info["stated"]`` (:class:`~studpoker.history.sites.Stated`, as every room's reader keeps them) for
+:func:`check`, and the line of each action in ``record.info["lines"]``. ``record.info["pokerstars"]`` keeps what
+:func:`dumps` needs to write the hand back:
 
 ``hand_id``, ``header``, ``game``, ``date``, ``table``, ``max_seats``, ``table_rest``
     the header and table lines (``table_rest``: text after ``N-max``);
 ``hero``, ``shown_down``
     the player whose down cards the text shows (PokerStars' "Hero"; None if nobody or several),
     and all such players;
-``antes``, ``wagers``
-    each player's ante line and each betting line, as ``[amount, all-in]`` and
-    ``[verb, amount named, all-in]`` (a call names what it adds, ``raises X to Y`` its X);
-``returned``, ``collected``, ``collections``
-    ``Uncalled bet`` lines ``[player, chips]``, each player's total collected, every ``collected``
-    line ``[player, chips, "pot" | "main pot" | "side pot" | "side pot-N"]``;
-``total_pot``, ``rake``, ``pots``
-    the summary's amounts (``pots``: ``[label, chips]`` of ``Main pot``/``Side pot`` when written);
-``summary``
-    per player ``[kind, amount]`` of his summary line (``folded``: the street; ``collected``,
-    ``won``: the amount; ``lost``, ``mucked``);
-``capped``, ``open_pair``, ``no_low``
-    where the derived lines stand (after which betting line, on which street, how many);
+``total_pot``, ``rake``
+    the summary's total pot and rake;
 ``seat_rest``, ``seated_out``, ``bring_in``
     text after each seat line, seats not dealt in, and where the bring-in amount came from.
 

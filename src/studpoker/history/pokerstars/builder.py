@@ -10,7 +10,8 @@ from typing import Any
 from ...cards import Card
 from ...engine import Rules, RulesError, Variant
 from ..model import Bet, Board, Comment, Deal, HandRecord, HistoryAction, ShowMuck
-from .vocabulary import _DATE, PokerStarsError, _card_text, pokerstars_rules
+from ..sites.base import Stated, StatedAction, StatedAmount
+from .vocabulary import _DATE, PokerStarsError, _card_text, _pot_index, pokerstars_rules
 
 
 @dataclass
@@ -27,6 +28,7 @@ class _Item:
     old: tuple[Card, ...] | None = None  # deal: the cards in the first brackets of a later street
     board: Card | None = None
     text: str = ""
+    line: int = 0  # in the file
 
 
 @dataclass
@@ -36,6 +38,9 @@ class _Parsed:
     number: int
     hand_id: str
     header: str
+    line: int  # the header's, in the file
+    total_line: int  # the summary's "Total pot" line
+    ante_lines: dict[str, int]
     date: str
     game: str
     variant: Variant
@@ -49,17 +54,18 @@ class _Parsed:
     seats: list[tuple[int, str, int, str]]  # seat, name, stack, what follows "(... in chips)"
     antes: dict[str, tuple[int, bool]]
     items: list[_Item]
-    returned: list[tuple[str, int]]
-    collected: list[tuple[str, int, str]]
+    returned: list[tuple[str, int, int]]  # name, chips, line
+    collected: list[tuple[str, int, str, int]]  # name, chips, pot label, line
     total_pot: int
     rake: int
     pots: list[tuple[str, int]]
     board: Card | None
-    summary: dict[str, tuple[str, tuple[Card, ...] | None, int]]  # name: kind, cards, amount (folded: street)
+    # name: kind, cards, amount (folded: the street), line
+    summary: dict[str, tuple[str, tuple[Card, ...] | None, int, int]]
     bring_in: int | None
-    capped: list[int]  # "Betting is capped" after these betting lines (0-based)
-    open_pair: list[int]  # streets with "Pair on board - a double bet is allowed"
-    no_low: int  # "No low hand qualified" lines
+    capped: list[tuple[int, int]]  # "Betting is capped" after this betting line (0-based), and its line
+    open_pair: list[tuple[int, int]]  # "Pair on board - a double bet is allowed": the street, the line
+    no_low: list[int]  # the lines of "No low hand qualified"
 
     @property
     def stakes(self) -> tuple[object, ...]:
@@ -105,7 +111,7 @@ class _Builder:
         )
         index = self.index
         collected = [0] * len(self.players)
-        for name, amount, _ in p.collected:
+        for name, amount, _, _ in p.collected:
             collected[index[name]] += amount
         shown_down = sorted(index[n] for n in self.shown_down)
         data: dict[str, Any] = {
@@ -118,24 +124,16 @@ class _Builder:
             "table_rest": p.table_rest,
             "hero": shown_down[0] if len(shown_down) == 1 else None,
             "shown_down": shown_down,
-            "antes": [list(p.antes[n]) for n in self.players],
-            "wagers": [list(i.stated) for i in p.items if i.kind == "bet"],
-            "returned": [[index[n], a] for n, a in p.returned],
-            "collected": collected,
-            "collections": [[index[n], a, label] for n, a, label in p.collected],
             "total_pot": p.total_pot,
             "rake": p.rake,
-            "pots": [[label, a] for label, a in p.pots],
-            "summary": [[p.summary[n][0], p.summary[n][2]] if n in p.summary else None for n in self.players],
-            "capped": p.capped,
-            "open_pair": p.open_pair,
-            "no_low": p.no_low,
             "seat_rest": [self.seat_of[n][3] for n in self.players],
             "seated_out": [list(s) for s in p.seats if s[1] not in index],
             "bring_in": self.bring_in_source,
         }
         info = {"hand": int(p.hand_id), "table": p.table, "seat_count": p.max_seats, **_date_fields(p.date)}
         info["pokerstars"] = data
+        info["stated"] = self.stated()
+        info["lines"] = tuple(self.lines)
         return HandRecord(
             rules=rules,
             starting_stacks=tuple(self.seat_of[n][2] for n in self.players),
@@ -191,8 +189,9 @@ class _Builder:
         self.shown_down: set[str] = set()
         self.shows: list[tuple[int, tuple[Card, ...]]] = []
         out: list[HistoryAction | _Dealt] = []
+        self.lines: list[int] = []  # the file line of each action of ``out``
         live = set(self.players)
-        street = block = 0  # block: where the street's actions begin in ``out``
+        street = block = street_line = 0  # block: where the street's actions begin in ``out``
         dealt: set[str] = set()
         open_deal = False  # the street's dealing is not closed yet
 
@@ -211,13 +210,15 @@ class _Builder:
                 later = [k for k in deals if getattr(out[k], "player", -1) > player]
                 at = later[0] if later else (deals[-1] + 1 if deals else len(out))
                 out.insert(at, _Dealt(player, self.deal(name, street, None)))
+                self.lines.insert(at, street_line)
 
         for item in self.p.items:
             if item.kind == "street":
                 close()
-                street, block, dealt = item.street, len(out), set()
+                street, block, dealt, street_line = item.street, len(out), set(), item.line
                 if item.board is not None:
                     out.append(Board(item.board))
+                    self.lines.append(item.line)
                 else:
                     open_deal = True
                 continue
@@ -226,8 +227,11 @@ class _Builder:
                     raise self.fail(f"{item.player} is dealt cards out of place: {item.text!r}")
                 dealt.add(item.player)
                 out.append(_Dealt(index[item.player], self.deal(item.player, street, item)))
+                self.lines.append(item.line)
                 continue
             close()
+            if item.kind != "showdown":
+                self.lines.append(item.line)
             if item.kind == "bet":
                 out.append(Bet(index[item.player], item.verb, item.amount if item.verb == "cbr" else 0))
                 if item.verb == "f":
@@ -241,6 +245,51 @@ class _Builder:
                 out.append(Comment(item.text))
         close()
         return out
+
+    def stated(self) -> Stated:
+        """Every amount the text states, with its line, for the check of :mod:`~studpoker.history.sites.check`: the
+        antes, the betting lines, the uncalled bets, what each player collects from which pot, the summary's
+        pots and seat lines, and the lines PokerStars derives from the betting."""
+        p, index = self.p, self.index
+        stated = Stated(
+            "PokerStars",
+            p.hand_id,
+            p.line,
+            pots_after_rake=True,
+            returns_stated=True,
+            bets_open=True,
+            states_derived=True,
+        )
+        stated.antes = [
+            StatedAmount(p.antes[n][0], p.ante_lines[n], index[n], all_in=p.antes[n][1]) for n in self.players
+        ]
+        for item in p.items:
+            if item.kind == "bet":
+                verb, chips, all_in = item.stated
+                stated.actions.append(_stated_action(verb, chips, all_in, item))
+        stated.returned = [StatedAmount(chips, line, index[n]) for n, chips, line in p.returned]
+        for name, chips, label, line in p.collected:
+            # "collected ... from pot" names no pot: the pot, if there is one; checked against the player's winnings
+            pot = None if label == "pot" else _pot_index(label)
+            stated.collected.append(StatedAmount(chips, line, index[name], pot))
+        stated.total_pot = StatedAmount(p.total_pot, p.total_line)
+        stated.rake = StatedAmount(p.rake, p.total_line)
+        for label, chips in p.pots:
+            pot = _pot_index(label.lower())
+            if pot is None:
+                raise self.fail(f"the summary names a pot {label!r}")
+            stated.pots.append(StatedAmount(chips, p.total_line, pot=pot))
+        for name in self.players:
+            if name not in p.summary:
+                raise self.fail(f"the summary has no line for {name}")
+            kind, _, value, line = p.summary[name]
+            stated.folds.append(StatedAmount(value if kind == "folded" else 0, line, index[name]))
+            if kind != "folded":
+                stated.won.append(StatedAmount(value if kind in ("collected", "won") else 0, line, index[name]))
+        stated.capped = [StatedAmount(k, line) for k, line in p.capped]
+        stated.open_pair = [StatedAmount(street, line) for street, line in p.open_pair]
+        stated.no_low = [StatedAmount(1, line) for line in p.no_low]
+        return stated
 
     def deal(self, name: str, street: int, item: _Item | None) -> list[int]:
         """Record one street's cards of ``name`` (``item`` None: cards nobody saw); their slots."""
@@ -279,7 +328,7 @@ class _Builder:
     def fill_from_summary(self) -> None:
         """Hands the summary shows must agree with the cards dealt; a mucked hand's cards complete the
         deals (a muck cannot carry them, and a replay may need them: R9.2)."""
-        for name, (kind, cards, _) in self.p.summary.items():
+        for name, (kind, cards, _, _) in self.p.summary.items():
             if cards is None:
                 continue
             slots = self.slots[self.index[name]]
@@ -304,7 +353,7 @@ class _Builder:
             if showdown and item.kind == "show":
                 shown[item.player] = item.cards
         for name in self.players:
-            kind, cards, _ = self.p.summary.get(name, ("", None, 0))
+            kind, cards, _, _ = self.p.summary.get(name, ("", None, 0, 0))
             if (kind in ("won", "lost")) != (name in shown) or (name in shown and cards != shown[name]):
                 raise self.fail(f"the summary and the showdown disagree on what {name} showed")
 
@@ -323,6 +372,20 @@ class _Builder:
                     raise self.fail(f"{card} is dealt twice ({where[card]} and {self.players[player]})")
                 if card is not None:
                     where[card] = self.players[player]
+
+
+def _stated_action(verb: str, chips: int, all_in: bool, item: _Item) -> StatedAction:
+    """What a betting line says: a call what it adds, ``bets X`` a bet of X, ``raises X to Y`` X more than the bet
+    faced to a round total of Y, ``brings in for X`` X."""
+    if verb == "calls":
+        return StatedAction("call", item.line, added=chips, all_in=all_in)
+    if verb == "bets":
+        return StatedAction("bet", item.line, added=chips, to=item.amount, all_in=all_in)
+    if verb == "raises":
+        return StatedAction("raise", item.line, to=item.amount, by=chips, all_in=all_in)
+    if verb == "brings in":
+        return StatedAction("bring-in", item.line, added=chips, to=chips, all_in=all_in)
+    return StatedAction("check" if verb == "checks" else "fold", item.line)
 
 
 def _date_fields(text: str) -> dict[str, Any]:

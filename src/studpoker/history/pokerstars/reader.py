@@ -238,34 +238,40 @@ class _HandText:
         self.seats = seats
         self.names = sorted((s[1] for s in seats), key=len, reverse=True)
         self.antes: dict[str, tuple[int, bool]] = {}
+        self.ante_lines: dict[str, int] = {}
         self.items: list[_Item] = []
-        self.returned: list[tuple[str, int]] = []
-        self.collected: list[tuple[str, int, str]] = []
-        self.summary: dict[str, tuple[str, tuple[Card, ...] | None, int]] = {}
-        self.total: tuple[int, int, list[tuple[str, int]]] | None = None
+        self.returned: list[tuple[str, int, int]] = []
+        self.collected: list[tuple[str, int, str, int]] = []
+        self.summary: dict[str, tuple[str, tuple[Card, ...] | None, int, int]] = {}
+        self.total: tuple[int, int, list[tuple[str, int]], int] | None = None
         self.board: Card | None = None
         self.street = 0
         self.bring_in: int | None = None
         self.contributions: dict[str, int] = {}
         self.folded: set[str] = set()
         self.section = "antes"  # antes, street, showdown, summary
-        self.capped: list[int] = []
-        self.open_pair: list[int] = []
-        self.no_low = 0
+        self.capped: list[tuple[int, int]] = []
+        self.open_pair: list[tuple[int, int]] = []
+        self.no_low: list[int] = []
         self.hand_won = False  # a pot was collected
-        for line in self.lines[index:]:
-            self.parse_line(line)
+        numbers = self.line_numbers or list(range(1, len(self.lines) + 1))
+        for i in range(index, len(self.lines)):
+            self.at = numbers[i]
+            self.parse_line(self.lines[i])
         if self.section != "summary" or self.total is None:
             raise self.fail("the hand is truncated: no '*** SUMMARY ***' with its 'Total pot ... | Rake ...' line")
         if not self.antes:
             raise self.fail("nobody posts the ante")
         if self.street == 0:
             raise self.fail("no cards are dealt (no '*** 3rd STREET ***')")
-        total, rake, pots = self.total
+        total, rake, pots, total_line = self.total
         return _Parsed(
             number=self.number,
             hand_id=self.hand_id,
             header=header,
+            line=numbers[0],
+            total_line=total_line,
+            ante_lines=self.ante_lines,
             date=self.date,
             game=self.game,
             variant=self.variant,
@@ -337,11 +343,11 @@ class _HandText:
             self.parse_section(section["name"], section["cards"], line)
         elif line in (_CAPPED, _PAIR, _NO_LOW):
             if line == _CAPPED:
-                self.capped.append(sum(1 for i in self.items if i.kind == "bet") - 1)
+                self.capped.append((sum(1 for i in self.items if i.kind == "bet") - 1, self.at))
             elif line == _NO_LOW:
-                self.no_low += 1
-            elif self.street not in self.open_pair:
-                self.open_pair.append(self.street)
+                self.no_low.append(self.at)
+            elif all(street != self.street for street, _ in self.open_pair):
+                self.open_pair.append((self.street, self.at))
         elif line.startswith("Dealt to "):
             self.parse_dealt(line)
         elif (uncalled := _UNCALLED.match(line)) is not None:
@@ -349,17 +355,17 @@ class _HandText:
             if name not in self.antes:
                 raise self.fail(f"chips returned to {name!r}, who is not in the hand", line)
             amount = self.chips(uncalled["amount"], line)
-            self.returned.append((name, amount))
+            self.returned.append((name, amount, self.at))
             self.contributions[name] = self.contributions.get(name, 0) - amount
         elif 'said, "' in line and _CHAT.match(line) and not any(line.startswith(n + ":") for n in self.names):
-            self.items.append(_Item("comment", text=line))
+            self.items.append(_Item("comment", text=line, line=self.at))
         else:
             found = self.player(line)
             collected = _COLLECTED.match(found[1]) if found is not None else None
             if found is not None and collected is not None:
                 if found[0] not in self.antes or self.street == 0:
                     raise self.fail(f"{found[0]} collects without being in the hand", line)
-                self.collected.append((found[0], self.chips(collected["amount"], line), collected["pot"]))
+                self.collected.append((found[0], self.chips(collected["amount"], line), collected["pot"], self.at))
                 self.hand_won = True
             elif found is not None and found[1].startswith(": "):
                 self.parse_action(found[0], found[1][2:], line)
@@ -367,7 +373,7 @@ class _HandText:
                 # "Name:..." is how every action of a seated player starts
                 raise self.fail("a line that looks like an action but cannot be read", line)
             else:
-                self.items.append(_Item("comment", text=line))
+                self.items.append(_Item("comment", text=line, line=self.at))
 
     def parse_section(self, name: str, cards: str | None, line: str) -> None:
         if name == "SUMMARY":
@@ -377,7 +383,7 @@ class _HandText:
             if self.street == 0 or self.section == "showdown":
                 raise self.fail("a showdown out of place", line)
             self.section = "showdown"
-            self.items.append(_Item("showdown"))
+            self.items.append(_Item("showdown", line=self.at))
             return
         first, last = (2, 5) if self.variant is Variant.STUD5 else (3, 7)
         street = last if name == "RIVER" else _STREETS.get(name)
@@ -395,7 +401,7 @@ class _HandText:
         self.street = street
         self.section = "street"
         self.contributions = {}
-        self.items.append(_Item("street", street=street, board=board))
+        self.items.append(_Item("street", street=street, board=board, line=self.at))
 
     def parse_dealt(self, line: str) -> None:
         found = self.player(line[len("Dealt to ") :])
@@ -411,7 +417,7 @@ class _HandText:
             old, new = None, self.cards(dealt["old"], line)
         else:
             old, new = self.cards(dealt["old"], line), self.cards(dealt["new"], line)
-        self.items.append(_Item("deal", player=name, street=self.street, cards=new, old=old, text=line))
+        self.items.append(_Item("deal", player=name, street=self.street, cards=new, old=old, text=line, line=self.at))
 
     def parse_action(self, name: str, text: str, line: str) -> None:
         kind_of = _ACTION_WORDS.get(text.partition(" ")[0])  # the verb says which pattern to try
@@ -419,7 +425,7 @@ class _HandText:
         found = (kind_of, matched.groupdict()) if kind_of is not None and matched is not None else None
         if found is None:
             if _COLON_INFO.match(text):
-                self.items.append(_Item("comment", text=line))
+                self.items.append(_Item("comment", text=line, line=self.at))
                 return
             raise self.fail("an action that cannot be read", line)
         kind, groups = found
@@ -429,6 +435,7 @@ class _HandText:
             if self.street != 0 or name in self.antes:
                 raise self.fail("an ante out of place", line)
             self.antes[name] = (amount, all_in)
+            self.ante_lines[name] = self.at
             return
         if name not in self.antes:
             raise self.fail(f"{name} acts without being dealt in", line)
@@ -436,7 +443,8 @@ class _HandText:
             if self.section != "showdown" and not self.hand_won:
                 raise self.fail("a show or muck before the betting is over", line)
             shown = self.cards(groups["cards"], line) if kind == "show" else ()
-            self.items.append(_Item("show" if kind == "show" else "muck", player=name, cards=shown, text=line))
+            kind = "show" if kind == "show" else "muck"
+            self.items.append(_Item(kind, player=name, cards=shown, text=line, line=self.at))
             return
         if self.section != "street" or self.hand_won:
             raise self.fail("a betting action outside a betting round", line)
@@ -464,7 +472,9 @@ class _HandText:
             raise self.fail("a wager of nothing", line)
         self.contributions[name] = total
         self.items.append(
-            _Item("bet", player=name, street=self.street, verb=verb, amount=total, stated=stated, text=line)
+            _Item(
+                "bet", player=name, street=self.street, verb=verb, amount=total, stated=stated, text=line, line=self.at
+            )
         )
 
     def parse_summary(self, line: str) -> None:
@@ -473,7 +483,7 @@ class _HandText:
             if self.total is not None:
                 raise self.fail("two 'Total pot' lines", line)
             pots = [(m["label"], self.chips(m["amount"], line)) for m in _POT_PART.finditer(total["pots"])]
-            self.total = (self.chips(total["total"], line), self.chips(total["rake"], line), pots)
+            self.total = (self.chips(total["total"], line), self.chips(total["rake"], line), pots, self.at)
             return
         if line.startswith("Board [") and line.endswith("]"):
             board = self.cards(line[len("Board [") : -1], line)
@@ -498,7 +508,7 @@ class _HandText:
             value = (5 if self.variant is Variant.STUD5 else 7) if street == "River" else int(street[0])
         if name in self.summary:
             raise self.fail(f"two summary lines for {name}", line)
-        self.summary[name] = (kind, cards, value)
+        self.summary[name] = (kind, cards, value, self.at)
 
 
 def _first_match(patterns: Mapping[str, re.Pattern[str]], text: str) -> tuple[str, dict[str, Any]] | None:

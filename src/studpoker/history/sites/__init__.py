@@ -179,23 +179,11 @@ def load_each(path: str | Path, room_name: str | None = None) -> tuple[str, list
 
 def check(record: HandRecord, result: ReplayResult) -> list[tuple[int | None, str]]:
     """What the record's file states that its replay contradicts: (line, sentence) each."""
-    if "pokerstars" in record.info:
-        from .. import pokerstars
-
-        return [(None, problem) for problem in pokerstars.check(record, result)]
     return [(line, text) for line, text in check_stated(record, result)]
 
 
 def verify(record: HandRecord) -> ReplayResult:
     """Replay and check a record of any room; :class:`SiteError` names the room, hand and line at fault."""
-    if "pokerstars" in record.info:
-        from .. import pokerstars
-
-        try:
-            return pokerstars.verify(record)
-        except ValueError as error:
-            hand = str(record.info["pokerstars"].get("hand_id", ""))
-            raise SiteError(str(error), room="PokerStars", hand=hand) from None
     if not isinstance(record.info.get("stated"), Stated):
         raise SiteError("this record was not read from a room's file: nothing to check")
     return verify_stated(record)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from ...engine import ActionKind, HandState, RulesError
 from ...engine.events import ActionTaken, AntePosted, Returned, StreetStarted
+from ..derived import Derived, derived, no_low
 from ..model import Bet, HandRecord
 from ..payout import raked_pots
 from ..replay import ReplayError, ReplayResult, replay
@@ -49,6 +50,8 @@ class Replayed:
     won: list[int]  # per player, after the rake
     stacks: list[int]  # per player, after the rake
     folded_on: dict[int, int]  # player -> street
+    derived: Derived | None = None  # what the room derives from the betting, where the file states any of it
+    no_low: int = 0  # hi/lo pots at a showdown without a low
 
 
 def replayed(record: HandRecord, state: HandState, rake: int) -> Replayed:
@@ -111,7 +114,13 @@ def replayed(record: HandRecord, state: HandState, rake: int) -> Replayed:
         for player, chips in pot.items():
             won[player] += chips
     stacks = [state.starting_stacks[p] - invested[p] + won[p] for p in range(n)]
-    return Replayed(antes, actions, returned, gross, shares, payouts, invested, won, stacks, folded_on)
+    found = None
+    if isinstance(stated, Stated) and (
+        stated.states_derived or stated.bets_open or any(a.by is not None for a in stated.actions)
+    ):
+        found = derived(record, state)
+    lows = sum(no_low(state, raked)) if isinstance(stated, Stated) and stated.states_derived else 0
+    return Replayed(antes, actions, returned, gross, shares, payouts, invested, won, stacks, folded_on, found, lows)
 
 
 class _Check:
@@ -150,14 +159,19 @@ class _Check:
                     self.money(ante.amount),
                     self.money(account.antes[ante.player][0]),
                 )
+            if ante.all_in is not None and ante.all_in != account.antes[ante.player][1]:
+                posted = "all-in" if account.antes[ante.player][1] else "not all-in"
+                self.differ(
+                    ante.line, f"{self.name(ante.player)}'s ante", "all-in" if ante.all_in else "not all-in", posted
+                )
         if stated.antes:  # a room that writes antes writes every one: a player dealt in without one is a change
             named = {a.player for a in stated.antes}
             for p, (chips, _) in enumerate(account.antes):
                 if chips and p not in named:
                     self.differ(stated.line, f"{self.name(p)}'s ante", "nothing", self.money(chips))
         bets = [a for a in self.record.actions if isinstance(a, Bet)]
-        for k, (said, derived) in enumerate(zip(stated.actions, account.actions, strict=False)):
-            group, added, to, all_in = derived
+        for k, (said, got) in enumerate(zip(stated.actions, account.actions, strict=False)):
+            group, added, to, all_in = got
             who = self.name(bets[k].player)
             said_group = _STATED_GROUP.get(said.kind, said.kind)
             if said_group != group:
@@ -168,8 +182,16 @@ class _Check:
                 self.differ(said.line, f"{who}'s total for the round", self.money(said.to), self.money(to))
             if said.all_in is not None and said.all_in != all_in:
                 self.differ(said.line, f"whether {who} is all-in", str(said.all_in), str(all_in))
+            if account.derived is not None and k < len(account.derived.to_call) and group == "wager":
+                faced = account.derived.to_call[k]
+                if said.by is not None and said.by != to - faced:
+                    self.differ(said.line, f"what {who} raises by", self.money(said.by), self.money(to - faced))
+                if stated.bets_open and said.kind in ("bet", "raise") and (said.kind == "raise") != (faced > 0):
+                    self.differ(said.line, f"{who}'s action", said.kind, "a raise" if faced else "a bet")
         if len(stated.actions) != len(account.actions):
             self.problems.append((stated.line, "the replay has a different number of betting actions"))
+        if stated.states_derived:
+            self.derived_lines()
         returned = {a.player for a in stated.returned}
         self.per_player(stated.returned, account.returned, "the uncalled bet returned to")
         for p, chips in enumerate(account.returned):
@@ -188,10 +210,13 @@ class _Check:
                 )
         for a in stated.folds:
             assert a.player is not None
-            fold = account.folded_on.get(a.player)
+            fold = account.folded_on.get(a.player, 0)
             if fold != a.amount:
                 self.differ(
-                    a.line, f"the street {self.name(a.player)} folded on", str(a.amount), str(fold or "no fold")
+                    a.line,
+                    f"the street {self.name(a.player)} folded on",
+                    str(a.amount or "no fold"),
+                    str(fold or "no fold"),
                 )
         gross, shares = account.gross, account.shares
         rake = sum(shares)
@@ -227,6 +252,25 @@ class _Check:
                 label = "the main pot" if a.pot == 0 else f"side pot {a.pot}"
                 self.differ(a.line, label, self.money(a.amount), self.money(chips))
         return sorted(self.problems, key=lambda p: p[0])
+
+    def derived_lines(self) -> None:
+        """The lines a room derives from the betting (``Betting is capped``, ``Pair on board``, ``No low hand
+        qualified``): each where the replay puts it, and none elsewhere."""
+        stated, account = self.stated, self.account
+        assert account.derived is not None
+        for said, replayed, what in (
+            (stated.capped, account.derived.capped, "'Betting is capped' (after betting actions)"),
+            (stated.open_pair, account.derived.open_pair, "'Pair on board' (streets)"),
+        ):
+            written = [a.amount for a in said]
+            if written != list(replayed):
+                shown = [k + 1 for k in written] if said is stated.capped else written
+                expected = [k + 1 for k in replayed] if said is stated.capped else list(replayed)
+                line = said[0].line if said else stated.line
+                self.differ(line, what, str(shown or "none"), str(expected or "none"))
+        if len(stated.no_low) != account.no_low:
+            line = stated.no_low[0].line if stated.no_low else stated.line
+            self.differ(line, "the 'No low hand qualified' lines", str(len(stated.no_low)), str(account.no_low))
 
     def collected(self) -> None:
         stated, account = self.stated, self.account
