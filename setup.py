@@ -26,6 +26,15 @@ COMPILED = [
     "src/studpoker/history/replay.py",
 ]
 
+# The PokerStars reader and the check of every room's stated amounts (issue 30: the tracker imports millions of
+# hands). A group of their own, so that one that cannot be compiled leaves the engine compiled.
+HISTORY_COMPILED = [
+    "src/studpoker/history/pokerstars/reader.py",
+    "src/studpoker/history/pokerstars/builder.py",
+    "src/studpoker/history/derived.py",
+    "src/studpoker/history/sites/check.py",
+]
+
 # The card room's step path: what a table builds and sends at each action (issue 29). A group of its own, so that
 # the engine is compiled even where these cannot be: the build environment has none of the server's packages
 # (pydantic, orjson...), which mypy then takes as ``Any`` and does not look into.
@@ -73,6 +82,7 @@ def extensions() -> list[object]:
 def mypyc_modules() -> list[object]:
     return [
         *mypyc_group(COMPILED, "studpoker.engine._native", "the engine"),
+        *mypyc_group(HISTORY_COMPILED, "studpoker.history._native", "the hand-history readers"),
         *mypyc_group([*SERVER_FLAGS, *SERVER_COMPILED], "studpoker.server._native", "the card room's step path"),
     ]
 

@@ -84,6 +84,9 @@ def loads_each(text: str) -> list[tuple[int, HandRecord | PokerStarsError]]:
     return list(read_each(_split_hands(text)))
 
 
+#: What follows a player's name on the lines that start with one: an action, a collection, cards dealt.
+_AFTER_NAME = (": ", " collected ", " [")
+
 #: How many hands :func:`read_each` holds back, at most, waiting for a bring-in their own text does not state.
 LOOKAHEAD = 1000
 
@@ -174,6 +177,28 @@ class _HandText:
         self.currency: str | None = None
         self.scale = 1
         self.names: list[str] = []
+        self.name_set: set[str] = set()
+        self.plain_names = False
+        self.seats: list[tuple[int, str, int, str]] = []
+        # what the lines say, filled in as :meth:`parse` reads them (set here, so that no reading narrows their type)
+        self.antes: dict[str, tuple[int, bool]] = {}
+        self.ante_lines: dict[str, int] = {}
+        self.items: list[_Item] = []
+        self.returned: list[tuple[str, int, int]] = []
+        self.collected: list[tuple[str, int, str, int]] = []
+        self.summary: dict[str, tuple[str, tuple[Card, ...] | None, int, int]] = {}
+        self.total: tuple[int, int, list[tuple[str, int]], int] | None = None
+        self.board: Card | None = None
+        self.street = 0
+        self.bring_in: int | None = None
+        self.contributions: dict[str, int] = {}
+        self.folded: set[str] = set()
+        self.section = "antes"  # antes, street, showdown, summary
+        self.capped: list[tuple[int, int]] = []
+        self.open_pair: list[tuple[int, int]] = []
+        self.no_low: list[int] = []
+        self.hand_won = False  # a pot was collected
+        self.at = 0  # the file line being read
 
     def fail(self, message: str, line: str | None = None) -> PokerStarsError:
         where = f"hand {self.number} (#{self.hand_id})"
@@ -210,6 +235,13 @@ class _HandText:
 
     def player(self, text: str) -> tuple[str, str] | None:
         """The seated player whose name begins ``text`` (the longest that fits), and the rest."""
+        if self.plain_names:  # no name holds ": ", " collected " or " [": the name is what comes before one
+            for mark in _AFTER_NAME:
+                cut = text.find(mark)
+                if cut > 0:
+                    if text[:cut] in self.name_set:
+                        return text[:cut], text[cut:]
+                    break
         for name in self.names:
             if text.startswith(name) and (len(text) == len(name) or text[len(name)] in ": "):
                 return name, text[len(name) :]
@@ -237,23 +269,8 @@ class _HandText:
             raise self.fail("no seat lines")
         self.seats = seats
         self.names = sorted((s[1] for s in seats), key=len, reverse=True)
-        self.antes: dict[str, tuple[int, bool]] = {}
-        self.ante_lines: dict[str, int] = {}
-        self.items: list[_Item] = []
-        self.returned: list[tuple[str, int, int]] = []
-        self.collected: list[tuple[str, int, str, int]] = []
-        self.summary: dict[str, tuple[str, tuple[Card, ...] | None, int, int]] = {}
-        self.total: tuple[int, int, list[tuple[str, int]], int] | None = None
-        self.board: Card | None = None
-        self.street = 0
-        self.bring_in: int | None = None
-        self.contributions: dict[str, int] = {}
-        self.folded: set[str] = set()
-        self.section = "antes"  # antes, street, showdown, summary
-        self.capped: list[tuple[int, int]] = []
-        self.open_pair: list[tuple[int, int]] = []
-        self.no_low: list[int] = []
-        self.hand_won = False  # a pot was collected
+        self.name_set = set(self.names)
+        self.plain_names = not any(mark in n for n in self.names for mark in _AFTER_NAME)
         numbers = self.line_numbers or list(range(1, len(self.lines) + 1))
         for i in range(index, len(self.lines)):
             self.at = numbers[i]
@@ -350,7 +367,7 @@ class _HandText:
                 self.open_pair.append((self.street, self.at))
         elif line.startswith("Dealt to "):
             self.parse_dealt(line)
-        elif (uncalled := _UNCALLED.match(line)) is not None:
+        elif line.startswith("Uncalled bet ") and (uncalled := _UNCALLED.match(line)) is not None:
             name = uncalled["name"]
             if name not in self.antes:
                 raise self.fail(f"chips returned to {name!r}, who is not in the hand", line)
@@ -361,14 +378,13 @@ class _HandText:
             self.items.append(_Item("comment", text=line, line=self.at))
         else:
             found = self.player(line)
-            collected = _COLLECTED.match(found[1]) if found is not None else None
-            if found is not None and collected is not None:
+            if found is not None and found[1].startswith(": "):  # most lines: an action
+                self.parse_action(found[0], found[1][2:], line)
+            elif found is not None and (collected := _COLLECTED.match(found[1])) is not None:
                 if found[0] not in self.antes or self.street == 0:
                     raise self.fail(f"{found[0]} collects without being in the hand", line)
                 self.collected.append((found[0], self.chips(collected["amount"], line), collected["pot"], self.at))
                 self.hand_won = True
-            elif found is not None and found[1].startswith(": "):
-                self.parse_action(found[0], found[1][2:], line)
             elif (found is not None and found[1].startswith(":")) or _LOOKS_LIKE_ACTION.search(line):
                 # "Name:..." is how every action of a seated player starts
                 raise self.fail("a line that looks like an action but cannot be read", line)
