@@ -106,8 +106,10 @@ class _Builder:
         self.check_showdown()
         self.check_duplicates()
         final = tuple(
-            Deal(a.player, tuple(self.slots[a.player][i][0] for i in a.slots)) if isinstance(a, _Dealt) else a
-            for a in actions
+            [
+                Deal(a.player, tuple([self.slots[a.player][i][0] for i in a.slots])) if isinstance(a, _Dealt) else a
+                for a in actions
+            ]
         )
         index = self.index
         collected = [0] * len(self.players)

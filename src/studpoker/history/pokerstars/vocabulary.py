@@ -3,6 +3,7 @@ the grammar of its lines, its money and its pots' labels; the errors and the tab
 
 from __future__ import annotations
 
+import functools
 import re
 import warnings
 from collections.abc import Iterable, Mapping
@@ -68,6 +69,7 @@ POKERSTARS_OPTIONS: Final[Mapping[str, Any]] = MappingProxyType(
 )
 
 
+@functools.lru_cache(maxsize=256)  # a file's hands share a few stakes: one Rules each, not one a hand
 def pokerstars_rules(
     variant: Variant, ante: int, bring_in: int, small_bet: int, big_bet: int, *, max_seats: int | None = None
 ) -> Rules:
