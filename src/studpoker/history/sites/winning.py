@@ -34,6 +34,16 @@ bring-in: ``raises $0.04 to $0.04`` over $0.02), ``and is all-in``, ``Uncalled b
 ``shows [seven cards] (...)``, ``does not show``, ``collected $4.18 from main pot`` (``side pot-1``), and the
 summary's ``Total pot $8.96 | Rake $0.08 | JP Fee $0.02`` (after both, which are one deduction, as before) and
 seat lines (``folded on the 3rd Street``, ``showed [...] and won $4.48 with ...``, ``did not show and won``).
+
+**The Americas Cardroom format of 2026** (a hi/lo hand kept by the PokerVector project) is the same but for its
+header, ``Hand #2672065780 - 7Stud H/L (Fixed Limit) - $0.04/$0.08, Ante $0.01 - 2026/02/16 03:36:34 UTC``: a space
+before the limit (both spellings are read for every game) and the ante after the stakes. The replay posts that
+ante, so each ``posts ante`` line is checked against it, and the pots check it where no ante line is written (a
+hand without an ante in its header takes the largest posted one, as before). A header it cannot read is refused
+with what it says, unless it names another game (skipped). Its summary may write the pot alone, ``Total pot
+$0.13``: the rake is then the one the last pot lines wrote (``Main pot $0.13 | Rake $0.00``), nothing if there are
+none. ``NAME does not show`` (the winner no one called) and the seat lines ``did not show and won $0.13`` and
+``folded on the 3rd Street and did not bet`` read as before; a seat line of any other wording is refused.
 """
 
 from __future__ import annotations
@@ -88,9 +98,14 @@ _ENDED = re.compile(r"^Game ended at: \d{4}/\d\d?/\d\d? \d\d?:\d\d?:\d\d?$")
 # the later format
 _MONEY = r"\$?\d[\d,]*(?:\.\d+)?"
 _HAND = re.compile(
-    rf"^Hand #(?P<id>\d+) - (?P<game>[^()]+?)\((?P<limit>Fixed Limit|No Limit|Pot Limit)\) - "
-    rf"(?P<small>{_MONEY})/(?P<big>{_MONEY}) - (?P<y>\d{{4}})/(?P<mo>\d\d)/(?P<d>\d\d) (?P<time>\d\d:\d\d:\d\d)"
+    rf"^Hand #(?P<id>\d+) - (?P<game>[^()]+?) ?\((?P<limit>Fixed Limit|No Limit|Pot Limit)\) - "
+    rf"(?P<small>{_MONEY})/(?P<big>{_MONEY})(?:, Ante (?P<ante>{_MONEY}))? - "
+    r"(?P<y>\d{4})/(?P<mo>\d\d)/(?P<d>\d\d) (?P<time>\d\d:\d\d:\d\d)"
 )
+# a line that begins a hand of the later format (read by _HAND, or refused with what it says), and the first line of
+# a file of it: a limit in brackets after the game
+_HAND_START = re.compile(r"^Hand #\d+ - ")
+_HAND_LIKE = re.compile(r"^Hand #(?P<id>\d+) - (?P<game>[^()\n]+?) ?\((?P<limit>(?:Fixed|No|Pot) Limit)\) - ")
 _MODERN_GAMES: Final = {"7stud": Variant.STUD7, "7stud h/l": Variant.STUD7_HL8, "razz": Variant.RAZZ}
 _MODERN_SEAT = re.compile(rf"^Seat (?P<seat>\d+): (?P<name>.+) \((?P<stack>{_MONEY})\)$")
 _MARK = re.compile(r"^\*\*\* (?:(?P<n>[3-7])(?:rd|th) STREET|(?P<other>SHOW DOWN|SUMMARY)) \*\*\*$")
@@ -105,16 +120,19 @@ _COLLECTED = re.compile(
     rf"^(?P<name>.+) collected (?P<amount>{_MONEY}) from (?P<pot>main pot|side pot-(?P<n>\d+)|pot)$"
 )
 _UNCALLED = re.compile(rf"^Uncalled bet \((?P<amount>{_MONEY})\) returned to (?P<name>.+)$")
-_TOTAL = re.compile(rf"^Total pot (?P<total>{_MONEY}) \| Rake (?P<rake>{_MONEY})(?: \| JP Fee (?P<jp>{_MONEY}))?$")
+_TOTAL = re.compile(rf"^Total pot (?P<total>{_MONEY})(?: \| Rake (?P<rake>{_MONEY})(?: \| JP Fee (?P<jp>{_MONEY}))?)?$")
 _SUMMARY_SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<rest>.+)$")
 _FOLDED = re.compile(r"^folded on the (?P<n>[3-7])(?:rd|th) Street(?: and did not bet)?$")
-_WON = re.compile(rf"\band won (?P<amount>{_MONEY})")
+# what a summary says of a player who did not fold: he won (the amount after the rake), lost, or mucked
+_RESULT_SEAT = re.compile(
+    rf"^(?:did not show|showed \[[^\]]*\]) and (?:won (?P<won>{_MONEY})|lost)(?: with .+)?$|^mucked\b.*$"
+)
 
 
 def detect(text: str) -> bool:
     """A Winning export starts with ``Game started at:`` and names the game on a ``Game ID:`` line, or (2019 on)
-    with ``Hand #N - GAME(Fixed Limit) - ``."""
-    if _HAND.match(text) is not None:
+    with ``Hand #N - GAME(Fixed Limit) - `` (2026: ``GAME (Fixed Limit)``)."""
+    if _HAND_LIKE.match(text.lstrip("\ufeff")) is not None:
         return True
     return text.startswith(_START) and re.search(r"^Game ID: \d+ ", text[:1000], re.M) is not None
 
@@ -122,7 +140,7 @@ def detect(text: str) -> bool:
 def starts_hand(line: str) -> bool:
     """Whether a line of the text begins a hand."""
     line = line.lstrip("\ufeff")
-    return line.startswith(_START) or _HAND.match(line) is not None
+    return line.startswith(_START) or _HAND_START.match(line) is not None
 
 
 def read_hand(lines: list[str], first: int) -> HandRecord:
@@ -139,7 +157,7 @@ def loads_each(text: str) -> list[tuple[int, HandRecord | SiteError]]:
 
 def _reader(lines: list[str], first: int) -> _Hand | _Modern:
     """The reader of a hand's format: the 2016 one (``Game started at:``) or the later one (``Hand #``)."""
-    return _Modern(lines, first) if _HAND.match(lines[0].lstrip("\ufeff")) else _Hand(lines, first)
+    return _Modern(lines, first) if _HAND_START.match(lines[0].lstrip("\ufeff")) else _Hand(lines, first)
 
 
 class _Hand:
@@ -312,17 +330,33 @@ class _Modern:
         self.lines, self.first = lines, first
         self.folded: set[str] = set()
         self.dealing = False  # a street's deal lines are being read
+        # the rake of each pot as the last pot lines write it (so far: these lines open each street), and their line
+        self.pot_rakes: dict[int, int] = {}
+        self.pot_line: int | None = None
 
     def read(self) -> HandRecord:
-        header = _HAND.match(self.lines[0].lstrip("\ufeff").strip())
+        first = self.lines[0].lstrip("\ufeff").strip()
+        header = _HAND.match(first)
         if header is None:
-            raise SiteError("the hand's first line is not a Winning header", room=TITLE, line=self.first)
+            said = _HAND_LIKE.match(first) or re.match(r"Hand #(?P<id>\d+)", first)
+            if said is not None and "game" in said.groupdict():  # another game's header (a tournament's...): skipped
+                game, limit = said["game"].strip(), said["limit"]
+                if game.lower() not in _MODERN_GAMES or limit != "Fixed Limit":
+                    raise NotStudGameError(f"{game} ({limit})", room=TITLE, hand=said["id"], line=self.first)
+            raise SiteError(
+                f"cannot read the header {first!r}: not 'Hand #N - GAME (LIMIT) - $SMALL/$BIG[, Ante $ANTE] - DATE'",
+                room=TITLE,
+                hand=said["id"] if said else "",
+                line=self.first,
+            )
         hand, game = header["id"], header["game"].strip()
         variant = _MODERN_GAMES.get(game.lower())
         if variant is None or header["limit"] != "Fixed Limit":
             raise NotStudGameError(f"{game} ({header['limit']})", room=TITLE, hand=hand, line=self.first)
         b = HandBuilder(TITLE, hand, self.first, cents=True)
         small, big = b.chips(header["small"], self.first), b.chips(header["big"], self.first)
+        # the ante the header states (2026): the replay posts it, and each posted ante is checked against it
+        ante = b.chips(header["ante"], self.first) if header["ante"] is not None else None
         b.info.update(
             {"year": int(header["y"]), "month": int(header["mo"]), "day": int(header["d"]), "time": header["time"]}
         )
@@ -336,6 +370,8 @@ class _Modern:
                 continue
             mark = _MARK.match(line)
             if mark is not None:
+                if mark["other"] != "SUMMARY":  # a street's or the showdown's pot lines follow
+                    self.pot_rakes = {}
                 self.close_street(b, number)
                 if mark["n"] is not None:
                     b.new_street(int(mark["n"]), number)
@@ -352,7 +388,7 @@ class _Modern:
                 self.play(b, line, number, section)
         if not summary:
             raise b.fail("the hand has no summary: it is cut short", self.first + len(self.lines) - 1)
-        return b.build(variant, ante=None, bring_in=None, small_bet=small, big_bet=big, options=OPTIONS, currency="USD")
+        return b.build(variant, ante=ante, bring_in=None, small_bet=small, big_bet=big, options=OPTIONS, currency="USD")
 
     def seat(self, b: HandBuilder, line: str, number: int, offset: int) -> None:
         if (seat := _MODERN_SEAT.match(line)) is not None:
@@ -385,6 +421,8 @@ class _Modern:
 
     def play(self, b: HandBuilder, line: str, number: int, section: str) -> None:
         if (pots := _POTS.match(line)) is not None:
+            self.pot_rakes[int(pots["n"]) if pots["n"] else 0] = b.chips(pots["rake"], number)
+            self.pot_line = number
             if section == "showdown":  # the pots at the end, after the rake each paid (earlier: the pots so far)
                 index = int(pots["n"]) if pots["n"] else 0
                 b.stated.pots_after_rake = True
@@ -446,9 +484,15 @@ class _Modern:
 
     def summary(self, b: HandBuilder, line: str, number: int) -> None:
         if (total := _TOTAL.match(line)) is not None:
-            taken = b.chips(total["rake"], number) + (b.chips(total["jp"], number) if total["jp"] else 0)
+            if b.stated.total_pot is not None:
+                raise b.fail("a second total pot line", number)
             b.total_pot(b.chips(total["total"], number), number, includes_rake=False)
-            b.rake(taken, number)
+            if total["rake"] is not None:
+                b.rake(b.chips(total["rake"], number) + (b.chips(total["jp"], number) if total["jp"] else 0), number)
+            elif self.pot_line is not None:  # 2026: "Total pot $0.13" alone; the rake is the last pot lines' own
+                b.rake(sum(self.pot_rakes.values()), self.pot_line)
+            else:
+                b.rake(0, number)
             return
         seat = _SUMMARY_SEAT.match(line)
         if seat is None:
@@ -458,7 +502,7 @@ class _Modern:
             raise b.fail(f"{name} sits in seat {b.seats[name][0]}, not {seat['seat']}", number)
         if (folded := _FOLDED.match(rest)) is not None:
             b.folded_on(name, int(folded["n"]), number)
-        elif (won := _WON.search(rest)) is not None:
-            b.won(name, b.chips(won["amount"], number), number)
-        elif not rest.startswith(("showed", "mucked", "lost")):
+        elif (result := _RESULT_SEAT.match(rest)) is None:
             raise b.fail(f"cannot read the summary line {line!r}", number)
+        elif result["won"] is not None:
+            b.won(name, b.chips(result["won"], number), number)
