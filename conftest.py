@@ -14,7 +14,7 @@ from pathlib import Path
 from studpoker.engine import state
 
 # the modules setup.py compiles, as it lists them
-COMPILED_SOURCES = re.findall(r'"(src/studpoker/\w+/\w+\.py)"', (Path(__file__).parent / "setup.py").read_text())
+COMPILED_SOURCES = re.findall(r'"(src/studpoker/[\w/]+/\w+\.py)"', (Path(__file__).parent / "setup.py").read_text())
 collect_ignore = COMPILED_SOURCES if not state.__file__.endswith(".py") else []
 
 # studpoker.rl and its page need the `rl` extra (pettingzoo, open_spiel); without it their doctests cannot import

@@ -19,7 +19,7 @@ import pytest
 import studpoker
 
 PACKAGE = Path(studpoker.__file__).parent
-#: The modules setup.py compiles, as (package, module).
+#: The modules setup.py compiles, as (package folder under studpoker/, module).
 COMPILED = [
     ("engine", "state"),
     ("engine", "pots"),
@@ -28,6 +28,10 @@ COMPILED = [
     ("engine", "dealer"),
     ("history", "phh"),
     ("history", "replay"),
+    ("history/pokerstars", "reader"),
+    ("history/pokerstars", "builder"),
+    ("history", "derived"),
+    ("history/sites", "check"),
     ("server", "wire"),
     ("server", "viewers"),
     ("server", "clock"),
@@ -36,14 +40,14 @@ COMPILED = [
     ("server", "inbox"),
 ]
 #: Compiled modules whose docstrings hold no examples (relay's class cannot be subclassed from source: its tests)
-WITHOUT_EXAMPLES = {"settle", "viewers", "clock", "relay"}
+WITHOUT_EXAMPLES = {"settle", "viewers", "clock", "relay", "builder", "derived", "check"}
 #: A doctest example's first line, as doctest.DocTestParser reads it: ``>>>`` then a space or the end of the line.
 PROMPT = re.compile(r"^[ \t]*>>>(?: |$)", re.MULTILINE)
 
 
 def test_the_list_is_setup_pys() -> None:
     setup = (PACKAGE.parent.parent / "setup.py").read_text(encoding="utf-8")
-    assert sorted(re.findall(r'"src/studpoker/(\w+)/(\w+)\.py"', setup)) == sorted(COMPILED)
+    assert sorted(re.findall(r'"src/studpoker/([\w/]+)/(\w+)\.py"', setup)) == sorted(COMPILED)
 
 
 @pytest.mark.parametrize(("package", "name"), COMPILED)
@@ -52,7 +56,8 @@ def test_docstring_examples(package: str, name: str) -> None:
     if package == "server":
         pytest.importorskip("fastapi", reason="the card room's modules need the [server] extra")
     written = len(PROMPT.findall(source.read_text(encoding="utf-8")))
-    spec = importlib.util.spec_from_file_location(f"studpoker.{package}._source_{name}", source)
+    dotted = package.replace("/", ".")
+    spec = importlib.util.spec_from_file_location(f"studpoker.{dotted}._source_{name}", source)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses look their module up while the class is built
@@ -74,7 +79,7 @@ def test_the_build_that_runs_is_the_one_installed(package: str, name: str) -> No
     ``pip install -e .``, or delete the .so files), and the source itself otherwise."""
     if package == "server":
         pytest.importorskip("fastapi", reason="the card room's modules need the [server] extra")
-    module = importlib.import_module(f"studpoker.{package}.{name}")
+    module = importlib.import_module(f"studpoker.{package.replace('/', '.')}.{name}")
     assert module.__file__ is not None
     loaded, source = Path(module.__file__), PACKAGE / package / f"{name}.py"
     built = [source.with_suffix(s) for s in importlib.machinery.EXTENSION_SUFFIXES if source.with_suffix(s).exists()]

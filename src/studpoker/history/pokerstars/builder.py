@@ -197,26 +197,11 @@ class _Builder:
         dealt: set[str] = set()
         open_deal = False  # the street's dealing is not closed yet
 
-        def close() -> None:
-            """The street's dealing is over: a live player without a ``Dealt to`` line got cards nobody
-            saw, placed among the street's deals in position order."""
-            nonlocal open_deal
-            if not open_deal:
-                return
-            open_deal = False
-            for name in self.players:
-                if name not in live or name in dealt:
-                    continue
-                player = index[name]
-                deals = [k for k in range(block, len(out)) if isinstance(out[k], _Dealt)]
-                later = [k for k in deals if getattr(out[k], "player", -1) > player]
-                at = later[0] if later else (deals[-1] + 1 if deals else len(out))
-                out.insert(at, _Dealt(player, self.deal(name, street, None)))
-                self.lines.insert(at, street_line)
-
         for item in self.p.items:
             if item.kind == "street":
-                close()
+                if open_deal:
+                    self.deal_unseen(out, live, dealt, street, block, street_line)
+                    open_deal = False
                 street, block, dealt, street_line = item.street, len(out), set(), item.line
                 if item.board is not None:
                     out.append(Board(item.board))
@@ -231,11 +216,13 @@ class _Builder:
                 out.append(_Dealt(index[item.player], self.deal(item.player, street, item)))
                 self.lines.append(item.line)
                 continue
-            close()
+            if open_deal:
+                self.deal_unseen(out, live, dealt, street, block, street_line)
+                open_deal = False
             if item.kind != "showdown":
                 self.lines.append(item.line)
             if item.kind == "bet":
-                out.append(Bet(index[item.player], item.verb, item.amount if item.verb == "cbr" else 0))
+                out.append(_bet(index[item.player], item.verb, item.amount))
                 if item.verb == "f":
                     live.discard(item.player)
             elif item.kind == "show":
@@ -245,8 +232,24 @@ class _Builder:
                 out.append(ShowMuck(index[item.player], None))
             elif item.kind == "comment":
                 out.append(Comment(item.text))
-        close()
+        if open_deal:
+            self.deal_unseen(out, live, dealt, street, block, street_line)
         return out
+
+    def deal_unseen(
+        self, out: list[HistoryAction | _Dealt], live: set[str], dealt: set[str], street: int, block: int, line: int
+    ) -> None:
+        """The street's dealing is over: a live player without a ``Dealt to`` line got cards nobody saw, placed
+        among the street's deals (from ``block`` in ``out``) in position order."""
+        for name in self.players:
+            if name not in live or name in dealt:
+                continue
+            player = self.index[name]
+            deals = [k for k in range(block, len(out)) if isinstance(out[k], _Dealt)]
+            later = [k for k in deals if getattr(out[k], "player", -1) > player]
+            at = later[0] if later else (deals[-1] + 1 if deals else len(out))
+            out.insert(at, _Dealt(player, self.deal(name, street, None)))
+            self.lines.insert(at, line)
 
     def stated(self) -> Stated:
         """Every amount the text states, with its line, for the check of :mod:`~studpoker.history.sites.check`: the
@@ -374,6 +377,20 @@ class _Builder:
                     raise self.fail(f"{card} is dealt twice ({where[card]} and {self.players[player]})")
                 if card is not None:
                     where[card] = self.players[player]
+
+
+#: The actions without an amount (``pb``, ``cc``, ``f``) of each player: immutable, shared by every hand.
+_PLAIN_BETS: dict[tuple[int, str], Bet] = {}
+
+
+def _bet(player: int, verb: str, amount: int) -> Bet:
+    """A :class:`Bet`; one without an amount is shared, not made again."""
+    if verb == "cbr":
+        return Bet(player, verb, amount)
+    found = _PLAIN_BETS.get((player, verb))
+    if found is None:
+        found = _PLAIN_BETS[player, verb] = Bet(player, verb)
+    return found
 
 
 def _stated_action(verb: str, chips: int, all_in: bool, item: _Item) -> StatedAction:

@@ -87,6 +87,9 @@ def loads_each(text: str) -> list[tuple[int, HandRecord | PokerStarsError]]:
 #: What follows a player's name on the lines that start with one: an action, a collection, cards dealt.
 _AFTER_NAME = (": ", " collected ", " [")
 
+#: The actions whose line names an amount (and may say ``and is all-in``).
+_WAGERS = frozenset({"ante", "pb", "call", "bet", "raise"})
+
 #: How many hands :func:`read_each` holds back, at most, waiting for a bring-in their own text does not state.
 LOOKAHEAD = 1000
 
@@ -429,24 +432,26 @@ class _HandText:
             raise self.fail("a 'Dealt to' line out of place or unreadable", line)
         if name not in self.antes or name in self.folded:
             raise self.fail(f"{name} is dealt cards without being in the hand", line)
-        if dealt["new"] is None:
-            old, new = None, self.cards(dealt["old"], line)
+        earlier, later = dealt.group("old", "new")
+        if later is None:
+            old, new = None, self.cards(earlier, line)
         else:
-            old, new = self.cards(dealt["old"], line), self.cards(dealt["new"], line)
+            old, new = self.cards(earlier, line), self.cards(later, line)
         self.items.append(_Item("deal", player=name, street=self.street, cards=new, old=old, text=line, line=self.at))
 
     def parse_action(self, name: str, text: str, line: str) -> None:
         kind_of = _ACTION_WORDS.get(text.partition(" ")[0])  # the verb says which pattern to try
         matched = _ACTIONS[kind_of].match(text) if kind_of is not None else None
-        found = (kind_of, matched.groupdict()) if kind_of is not None and matched is not None else None
-        if found is None:
+        if kind_of is None or matched is None:
             if _COLON_INFO.match(text):
                 self.items.append(_Item("comment", text=line, line=self.at))
                 return
             raise self.fail("an action that cannot be read", line)
-        kind, groups = found
-        all_in = bool(groups.get("all_in"))
-        amount = self.chips(groups["amount"], line) if groups.get("amount") else 0
+        kind = kind_of
+        amount, all_in = 0, False
+        if kind in _WAGERS:  # an amount, perhaps all-in
+            amount = self.chips(matched.group("amount"), line)
+            all_in = matched.group("all_in") is not None
         if kind == "ante":
             if self.street != 0 or name in self.antes:
                 raise self.fail("an ante out of place", line)
@@ -458,7 +463,7 @@ class _HandText:
         if kind in ("show", "muck", "no show"):
             if self.section != "showdown" and not self.hand_won:
                 raise self.fail("a show or muck before the betting is over", line)
-            shown = self.cards(groups["cards"], line) if kind == "show" else ()
+            shown = self.cards(matched.group("cards"), line) if kind == "show" else ()
             kind = "show" if kind == "show" else "muck"
             self.items.append(_Item(kind, player=name, cards=shown, text=line, line=self.at))
             return
@@ -483,7 +488,7 @@ class _HandText:
         elif kind == "bet":
             verb, total, stated = "cbr", mine + amount, ("bets", amount, all_in)
         else:
-            verb, total, stated = "cbr", self.chips(groups["to"], line), ("raises", amount, all_in)
+            verb, total, stated = "cbr", self.chips(matched.group("to"), line), ("raises", amount, all_in)
         if verb == "cbr" and total <= 0:
             raise self.fail("a wager of nothing", line)
         self.contributions[name] = total
