@@ -9,6 +9,7 @@ import pytest
 from studpoker.history import sites
 from studpoker.history.model import Bet
 from studpoker.history.sites.check import replayed
+from studpoker.history.sites.ipoker import cut_parts
 
 from .helpers import Expected, assert_file
 
@@ -169,3 +170,25 @@ def test_what_every_hand_of_the_files_keeps(shared_data: Path) -> None:
     folds = _hand(cash7.replace('no="24" player="Qekz406" type="4"', 'no="24" player="Qekz406" type="0"'), "2418629537")
     assert folds.error is not None and folds.error.line == 44
     assert "Qekz406 folds, but his down cards are written" in str(folds.error)
+
+
+@pytest.mark.parametrize("size", [7, 100, 4096])
+@pytest.mark.parametrize("limit", [None, 3000])
+def test_a_text_cuts_the_same_whole_or_in_pieces(shared_data: Path, size: int, limit: int | None) -> None:
+    """The parts a file is cut into (before each <game and each <session but the first) are the same whether the
+    text comes whole or a piece at a time; with a cap on a part's size, a part over it keeps its end."""
+    text = _text(shared_data, TOUR)
+    text = text + text[text.index("<session") :]  # two sessions
+    cap = {} if limit is None else {"limit": limit}
+    whole = list(cut_parts([text], sessions=True, **cap))
+    pieces = list(cut_parts([text[i : i + size] for i in range(0, len(text), size)], sessions=True, **cap))
+    assert [p.kind for p in whole].count("session") == 1
+    assert [p.kind for p in whole].count("game") == text.count("<game gamecode=")
+    assert [(p.kind, p.line, p.over) for p in pieces] == [(p.kind, p.line, p.over) for p in whole]
+    if limit is None:
+        assert pieces == whole and "".join(p.text for p in whole) == text and not any(p.over for p in whole)
+        offsets = [sum(len(p.text) for p in whole[:k]) for k in range(len(whole))]
+        assert [p.line for p in whole] == [1 + text.count("\n", 0, i) for i in offsets]  # the line each starts on
+    else:  # a part over the cap keeps no more than its last characters, as they came
+        for a, b in zip(pieces, whole, strict=True):
+            assert b.text.endswith(a.text) and (a.text == b.text or (a.over and len(a.text) <= limit + size + 8))

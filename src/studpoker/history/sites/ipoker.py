@@ -230,9 +230,14 @@ def cut_parts(pieces: Iterable[str], sessions: bool, limit: int = sys.maxsize) -
     only its last ``limit`` as they come, so that memory stays bounded however long a part runs."""
     pattern = _GAME_OR_SESSION if sessions else _GAME_START
     first_session = sessions
-    kind, start_line, line = "head", 1, 1  # the part's kind and first line; the line of buf[0]
-    buf, at, dropped = "", 0, 0  # the part's text held, where the next cut is looked for, what was let go of it
+    kind, start_line, line = "head", 1, 1  # the part's kind and first line; the line of buf[start]
+    # the text held, where the part begins in it, where the next cut is looked for, what was let go of the part: the
+    # part is cut off by moving ``start``, not by copying the rest of the text (a text of 10,000 hands in one piece
+    # would be copied 10,000 times); what is cut off is let go of when the next piece comes
+    buf, start, at, dropped = "", 0, 0, 0
     for piece in _then_none(pieces):
+        if start:
+            buf, at, start = buf[start:], at - start, 0
         buf += piece or ""
         while (found := pattern.search(buf, at)) is not None:
             at = found.end()
@@ -240,18 +245,19 @@ def cut_parts(pieces: Iterable[str], sessions: bool, limit: int = sys.maxsize) -
                 first_session = False
                 continue
             begin = found.start()
-            yield Part(kind, start_line, buf[:begin], dropped + begin > limit)
-            line += buf.count("\n", 0, begin)
+            yield Part(kind, start_line, buf[start:begin], dropped + begin - start > limit)
+            line += buf.count("\n", start, begin)
             kind = "game" if found.group().startswith("<g") else "session"
-            start_line, buf, at, dropped = line, buf[begin:], at - begin, 0
+            start_line, start, dropped = line, begin, 0
         if piece is None:
             break
         at = max(at, len(buf) - 8)  # a cut begun in the last 8 characters ends in the next piece
-        if len(buf) > limit:  # over the cap: only the part's end is held
+        if len(buf) - start > limit:  # over the cap: only the part's end is held
             cut = min(len(buf) - limit, at)
-            line += buf.count("\n", 0, cut)
-            buf, at, dropped = buf[cut:], at - cut, dropped + cut
-    yield Part(kind, start_line, buf, dropped + len(buf) > limit)
+            line += buf.count("\n", start, cut)
+            dropped += cut - start
+            start = cut
+    yield Part(kind, start_line, buf[start:], dropped + len(buf) - start > limit)
 
 
 def _then_none(pieces: Iterable[str]) -> Iterator[str | None]:
