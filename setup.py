@@ -100,4 +100,6 @@ def mypyc_group(paths: list[str], group: str, what: str) -> list[object]:
     return modules
 
 
-setup(ext_modules=extensions())
+# The extensions are compiled side by side, one a core: mypyc's C for the engine, the readers and the card room
+# is most of an install's time.
+setup(ext_modules=extensions(), options={"build_ext": {"parallel": os.cpu_count() or 1}})
