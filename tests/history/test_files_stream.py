@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from studpoker.history import files, phh, pokerstars, sites
+from studpoker.history import text as file_text
 from studpoker.history.files import HandWriter, iter_each, read_each
 from studpoker.history.sites import decode, partypoker
 
@@ -55,7 +56,7 @@ def test_pieces_decode_as_the_whole_file_decodes(
 ) -> None:
     path = tmp_path / "hands.txt"
     path.write_bytes(data)
-    monkeypatch.setattr(files, "CHUNK", size)
+    monkeypatch.setattr(file_text, "CHUNK", size)
     assert "".join(files._decoded(path)) == decode(data)
 
 
@@ -93,7 +94,7 @@ def _variants(tmp_path: Path, stars: Path) -> list[Path]:
 def test_hands_split_across_pieces_read_as_the_whole_text_reads(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shared_data: Path, size: int
 ) -> None:
-    monkeypatch.setattr(files, "CHUNK", size)  # hands, lines and CRLF pairs cut between pieces
+    monkeypatch.setattr(file_text, "CHUNK", size)  # hands, lines and CRLF pairs cut between pieces
     for path in _variants(tmp_path, shared_data / STARS):
         whole = pokerstars.loads_each(decode(path.read_bytes()))
         hands = read_each(path)
@@ -194,7 +195,7 @@ def test_every_shared_room_file_reads_a_hand_at_a_time_as_whole(
 ) -> None:
     """Each room's export, decoded in pieces of 97 bytes and cut into hands as its lines come (PartyPoker's hands
     begin above their number line), gives what its whole text gives."""
-    monkeypatch.setattr(files, "CHUNK", 97)
+    monkeypatch.setattr(file_text, "CHUNK", 97)
     paths = sorted(p for p in (shared_data / "sites").rglob("*") if p.is_file())
     rooms = set()
     for path in paths:
@@ -227,7 +228,7 @@ def test_xml_sessions_cut_between_pieces_read_as_whole(
 ) -> None:
     """Every iPoker session of the shared data in one file (each with its XML declaration and header, CRLF, a
     byte-order mark), and every Merge file in one: tags, headers and line ends cut between pieces."""
-    monkeypatch.setattr(files, "CHUNK", size)
+    monkeypatch.setattr(file_text, "CHUNK", size)
     for room, folder in [("ipoker", "iPoker"), ("merge", "Merge")]:
         texts = [decode(p.read_bytes()) for p in sorted((shared_data / "sites" / folder).rglob("*")) if p.is_file()]
         path = tmp_path / f"{room}.xml"
@@ -242,7 +243,7 @@ def test_a_hostile_xml_file_is_refused_before_any_hand_is_read(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shared_data: Path
 ) -> None:
     """A DOCTYPE after the first hand, its start cut between pieces: refused from the call, as the whole text is."""
-    monkeypatch.setattr(files, "CHUNK", 3)
+    monkeypatch.setattr(file_text, "CHUNK", 3)
     text = decode((shared_data / XML_HANDS["ipoker"][0]).read_bytes())
     at = text.index("</game>") + 7
     path = tmp_path / "hostile.xml"
@@ -329,13 +330,13 @@ def test_a_files_encoding_is_found_once(monkeypatch: pytest.MonkeyPatch, name: s
     # a UTF-8 file is checked whole before it is read (Windows-1252 otherwise): once for detecting its room and
     # reading it, not once for each (issue 30)
     found: list[Path] = []
-    real = files._find_encoding
+    real = file_text.find_encoding
 
-    def counted(path: Path) -> files.Encoding:
+    def counted(path: Path) -> file_text.Encoding:
         found.append(path)
         return real(path)
 
-    monkeypatch.setattr(files, "_find_encoding", counted)
+    monkeypatch.setattr(file_text, "find_encoding", counted)
     path = Path(__file__).parent / "wild" / name
     hands = list(iter_each(path))
     assert hands and all(h.error is None for h in hands) and len(found) == 1

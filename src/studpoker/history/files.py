@@ -13,14 +13,16 @@ may hold :data:`MAX_HAND` characters at most), the XML sessions of iPoker and Me
 
 from __future__ import annotations
 
-import codecs
-from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
 from . import phh, sites
 from .model import HandRecord
+from .text import Encoding, HistoryFileError, read_text, write_text
+from .text import decoded as _decoded
+from .text import encoding_of as _encoding
 
 __all__ = [
     "FORMATS",
@@ -45,12 +47,6 @@ SOURCES = ("phh", *sites.ROOMS)
 #: The most characters one hand may hold when a file is read a hand at a time (:func:`iter_each`): a real hand
 #: holds a few thousand; past this, the hand is an error and the reader skips to the next hand.
 MAX_HAND = 1_000_000
-#: How many bytes of a file are decoded at a time.
-CHUNK = 1 << 18
-
-
-class HistoryFileError(ValueError):
-    """A file that cannot be read or written as a hand history; the message names the file."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,30 +110,6 @@ def _head(path: Path, encoding: Encoding | None = None) -> tuple[str, str]:
     finally:
         pieces.close()  # the file, left after its first pieces
     return head, first
-
-
-def read_text(path: str | Path, error: type[ValueError] = ValueError) -> str:
-    """The text of ``path``, its encoding detected (:func:`~studpoker.history.sites.decode`: a byte-order mark,
-    UTF-16, UTF-8, else Windows-1252); ``error`` names the file when it cannot be read."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError as failure:
-        raise error(f"{path}: {failure.strerror or failure}") from None
-    try:
-        return sites.decode(data)
-    except UnicodeDecodeError as failure:
-        raise error(
-            f"{path}: its text cannot be decoded ({failure.encoding}: {failure.reason} at byte {failure.start})"
-        ) from None
-
-
-def write_text(path: str | Path, text: str, error: type[ValueError] = ValueError) -> None:
-    """Write ``text`` to ``path`` (UTF-8), the counterpart of :func:`read_text`; ``error`` names the file when it
-    cannot be written."""
-    try:
-        Path(path).write_text(text, encoding="utf-8")
-    except OSError as failure:
-        raise error(f"{path}: {failure.strerror or failure}") from None
 
 
 def read_each(path: Path, fmt: str | None = None, option: str = "--from") -> list[FileHand]:
@@ -288,68 +260,6 @@ def _without_bom(lines: Iterable[str]) -> Iterator[str]:
         yield line.removeprefix("\ufeff")
         break
     yield from it
-
-
-#: How a file is decoded: its codec, the bytes to skip (a UTF-8 byte-order mark) and the bytes to read.
-Encoding = tuple[str, int, int]
-
-
-def _encoding(path: Path) -> Encoding:
-    """How :func:`~studpoker.history.sites.decode` would decode the file at ``path``, without reading it whole: the
-    codec, how many bytes to skip (a UTF-8 byte-order mark) and how many to read (UTF-16: whole pairs).
-    :class:`HistoryFileError` names the file when it cannot be read."""
-    try:
-        return _find_encoding(path)
-    except OSError as failure:
-        raise HistoryFileError(f"{path}: {failure.strerror or failure}") from None
-
-
-def _find_encoding(path: Path) -> Encoding:
-    from .sites.base import _utf16_order
-
-    with path.open("rb") as file:
-        start = file.read(400)
-        size = file.seek(0, 2)
-        if start.startswith(b"\xef\xbb\xbf"):
-            return "utf-8", 3, size
-        if start.startswith((b"\xff\xfe", b"\xfe\xff")):
-            return "utf-16", 0, size // 2 * 2
-        if (order := _utf16_order(start)) is not None:
-            return order, 0, size // 2 * 2
-        file.seek(0)
-        check = codecs.getincrementaldecoder("utf-8")()
-        try:
-            while block := file.read(CHUNK):
-                check.decode(block)
-            check.decode(b"", final=True)
-        except UnicodeDecodeError:
-            return "cp1252", 0, size
-    return "utf-8", 0, size
-
-
-def _decoded(path: Path, encoding: Encoding | None = None) -> Generator[str, None, None]:
-    """The text of the file at ``path`` a piece at a time, decoded as :func:`~studpoker.history.sites.decode`
-    decodes it whole (its ``encoding`` detected unless given, every line end ``\n``); :class:`HistoryFileError`
-    names the file when it cannot be read."""
-    codec, skip, end = encoding or _encoding(path)
-    try:
-        file = path.open("rb")
-    except OSError as failure:
-        raise HistoryFileError(f"{path}: {failure.strerror or failure}") from None
-    decoder = codecs.getincrementaldecoder(codec)(errors="replace")
-    held = ""  # a "\r" at the end of a piece: the next may start with its "\n"
-    with file:
-        file.seek(skip)
-        left = end - skip
-        while left > 0 and (block := file.read(min(CHUNK, left))):
-            left -= len(block)
-            text = held + decoder.decode(block)
-            held = "\r" if text.endswith("\r") else ""
-            text = text[:-1] if held else text
-            yield text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
-        text = held + decoder.decode(b"", final=True)
-        if text:
-            yield text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def _lines(pieces: Iterable[str], limit: int, *, universal: bool) -> Iterator[str]:

@@ -44,6 +44,7 @@ from ..engine import Rules, RulesError, RulesWarning, Variant
 from ..engine.events import Mucked, Shown
 from .model import Bet, Board, Comment, Deal, HandRecord, HistoryAction, ShowMuck
 from .replay import ReplayError, replay
+from .text import read_text, write_text
 
 __all__ = [
     "VARIANT_CODES",
@@ -95,8 +96,6 @@ def loads(text: str, *, preset: str | None = None, rules: Mapping[str, Any] | No
 
 def load(path: Any, *, preset: str | None = None, rules: Mapping[str, Any] | None = None) -> list[HandRecord]:
     """:func:`loads` of the file at ``path`` (a ``.phh`` or ``.phhs``; its encoding detected)."""
-    from .files import read_text
-
     return loads(read_text(path, PHHError), preset=preset, rules=rules)
 
 
@@ -642,8 +641,6 @@ def dumps(records: HandRecord | Iterable[HandRecord]) -> str:
 
 def dump(records: HandRecord | Iterable[HandRecord], path: Any) -> None:
     """Write :func:`dumps` of ``records`` to the file at ``path`` (UTF-8)."""
-    from .files import write_text
-
     write_text(path, dumps(records), PHHError)
 
 

@@ -27,10 +27,10 @@ from typing import Any
 
 from ..table import PlayedHand, Table, TableError
 from . import phh
-from .files import HistoryFileError, read_text
 from .model import HandRecord
 from .record import record_hand
 from .replay import ReplayError, replay
+from .text import HistoryFileError, read_text
 
 __all__ = ["dumps_session", "load_session", "loads_session", "save_session", "session_records"]
 

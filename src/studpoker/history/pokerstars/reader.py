@@ -11,6 +11,7 @@ from typing import Any
 from ...cards import Card
 from ...engine import Variant
 from ..model import HandRecord
+from ..text import read_text
 from .builder import _Builder, _Item, _Parsed
 from .vocabulary import (
     _ACTION_WORDS,
@@ -50,8 +51,6 @@ from .vocabulary import (
 
 def load(path: str | Path) -> list[HandRecord]:
     """Every hand of the PokerStars text file at ``path`` (UTF-8, with or without a byte-order mark)."""
-    from ..files import read_text
-
     return loads(read_text(path, PokerStarsError))
 
 

@@ -12,6 +12,7 @@ from ...engine import Variant
 from ...evaluation import HandCategory, evaluate_high, evaluate_low8, evaluate_razz
 from ..model import Bet, Board, Comment, Deal, HandRecord, HistoryAction, ShowMuck
 from ..replay import ReplayError, replay
+from ..text import write_text
 from .account import _account
 from .reader import _HandText
 from .vocabulary import (
@@ -91,8 +92,6 @@ def _describe(variant: Variant, cards: Sequence[Card]) -> str:
 
 def dump(records: HandRecord | Iterable[HandRecord], path: str | Path) -> None:
     """Write :func:`dumps` of ``records`` to the file at ``path`` (UTF-8)."""
-    from ..files import write_text
-
     write_text(path, dumps(records), PokerStarsError)
 
 

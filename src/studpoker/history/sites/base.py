@@ -20,6 +20,7 @@ from typing import Any, Protocol
 from ...cards import Card, CardError, parse_card
 from ...engine import Rules, RulesError, RulesWarning, Variant
 from ..model import Bet, Comment, Deal, HandRecord, HistoryAction, ShowMuck
+from ..text import decode
 
 __all__ = [
     "BET_KINDS",
@@ -58,42 +59,6 @@ class NotStudGameError(SiteError):
     def __init__(self, game: str, *, room: str = "", hand: str = "", line: int | None = None) -> None:
         super().__init__(f"{game} is not one of the four stud games: skipped", room=room, hand=hand, line=line)
         self.game = game
-
-
-def decode(data: bytes) -> str:
-    """The text of a hand-history file, its encoding detected, never assumed: a byte-order mark (UTF-8,
-    UTF-16 LE/BE) first; then UTF-16 without one (every other byte zero); then UTF-8; then Windows-1252,
-    the rooms' single-byte encoding (a superset of Latin-1's printable characters). Line ends become ``\\n``."""
-    if data.startswith(b"\xef\xbb\xbf"):
-        text = data[3:].decode("utf-8", errors="replace")  # a broken byte costs its hand, not the file
-    elif data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        # the mark says the byte order and is dropped; an odd last byte (half a character, cut off) is dropped too
-        text = data[: len(data) // 2 * 2].decode("utf-16", errors="replace")
-    elif (order := _utf16_order(data)) is not None:
-        text = data[: len(data) // 2 * 2].decode(order, errors="replace")
-    else:
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            text = data.decode("cp1252", errors="replace")
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return text
-
-
-def _utf16_order(data: bytes) -> str | None:
-    """UTF-16 without a byte-order mark: in text of the rooms' characters (Latin letters, digits, punctuation),
-    one byte of each pair is zero; which one says the byte order. None when the first bytes do not look so."""
-    sample = data[:400]
-    pairs = len(sample) // 2
-    if pairs < 2:
-        return None
-    odd, even = sample[1 : 2 * pairs : 2].count(0), sample[0 : 2 * pairs : 2].count(0)
-    if odd * 4 >= pairs * 3 and even * 4 < pairs:
-        return "utf-16-le"
-    if even * 4 >= pairs * 3 and odd * 4 < pairs:
-        return "utf-16-be"
-    return None
 
 
 def room_rules(
