@@ -32,6 +32,7 @@ HISTORY_COMPILED = [
     "src/studpoker/history/pokerstars/reader.py",
     "src/studpoker/history/pokerstars/builder.py",
     "src/studpoker/history/derived.py",
+    "src/studpoker/history/stated.py",
     "src/studpoker/history/sites/check.py",
 ]
 

@@ -31,6 +31,7 @@ COMPILED = [
     ("history/pokerstars", "reader"),
     ("history/pokerstars", "builder"),
     ("history", "derived"),
+    ("history", "stated"),
     ("history/sites", "check"),
     ("server", "wire"),
     ("server", "viewers"),

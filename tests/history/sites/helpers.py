@@ -9,6 +9,7 @@ from pathlib import Path
 
 from studpoker.history import sites
 from studpoker.history.model import HandRecord
+from studpoker.history.stated import StatedAction, StatedAmount
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,8 @@ def said(record: HandRecord) -> object:
 
 
 def _no_lines(value: object) -> object:
+    if isinstance(value, (StatedAmount, StatedAction)):
+        return {k: getattr(value, k) for k in value.__match_args__ if k != "line"}
     if isinstance(value, dict):
         return {k: _no_lines(v) for k, v in value.items() if k != "line"}
     if isinstance(value, list):

@@ -7,28 +7,47 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
+from ..._compile import mypyc_attr
 from ...cards import Card
 from ...engine import Rules, RulesError, Variant
 from ..model import Bet, Board, Comment, Deal, HandRecord, HistoryAction, ShowMuck
-from ..sites.base import Stated, StatedAction, StatedAmount
+from ..stated import Stated, StatedAction, StatedAmount
 from .vocabulary import _DATE, PokerStarsError, _card_text, _pot_index, pokerstars_rules
 
 
-@dataclass
+@mypyc_attr(acyclic=True)
 class _Item:
-    """One thing the text says happened, in its order."""
+    """One thing the text says happened, in its order (many a hand: made cheaply, and never in a reference cycle)."""
 
-    kind: str  # street, deal, bet, show, muck, comment, showdown
-    player: str = ""
-    street: int = 0
-    verb: str = ""  # bet: pb, cc, f or cbr
-    amount: int = 0  # bet: the round total of a cbr
-    stated: tuple[str, int, bool] = ("", 0, False)  # bet: the line's verb, the amount it names, all-in
-    cards: tuple[Card, ...] = ()
-    old: tuple[Card, ...] | None = None  # deal: the cards in the first brackets of a later street
-    board: Card | None = None
-    text: str = ""
-    line: int = 0  # in the file
+    def __init__(
+        self,
+        kind: str,  # street, deal, bet, show, muck, comment, showdown
+        player: str = "",
+        street: int = 0,
+        verb: str = "",  # bet: pb, cc, f or cbr
+        amount: int = 0,  # bet: the round total of a cbr
+        said: str = "",  # bet: the line's action (pb, call, check, fold, bet, raise), as the reader's patterns say
+        said_amount: int = 0,  # bet: the amount the line names (a raise: X of "raises X to Y")
+        all_in: bool = False,  # bet: the line says "and is all-in"
+        cards: tuple[Card, ...] = (),
+        old: tuple[Card, ...] | None = None,  # deal: the cards in the first brackets of a later street
+        board: Card | None = None,
+        text: str = "",
+        line: int = 0,  # in the file
+    ) -> None:
+        self.kind = kind
+        self.player = player
+        self.street = street
+        self.verb = verb
+        self.amount = amount
+        self.said = said
+        self.said_amount = said_amount
+        self.all_in = all_in
+        self.cards = cards
+        self.old = old
+        self.board = board
+        self.text = text
+        self.line = line
 
 
 @dataclass
@@ -75,12 +94,13 @@ class _Parsed:
         return PokerStarsError(f"hand {self.number} (#{self.hand_id}): {message}")
 
 
-@dataclass
+@mypyc_attr(acyclic=True)
 class _Dealt:
     """A deal whose cards are not final yet: the player and his card slots (see :class:`_Builder`)."""
 
-    player: int
-    slots: list[int]
+    def __init__(self, player: int, slots: list[int]) -> None:
+        self.player = player
+        self.slots = slots
 
 
 class _Builder:
@@ -107,7 +127,7 @@ class _Builder:
         self.check_duplicates()
         final = tuple(
             [
-                Deal(a.player, tuple([self.slots[a.player][i][0] for i in a.slots])) if isinstance(a, _Dealt) else a
+                _deal(a.player, [self.slots[a.player][i][0] for i in a.slots]) if isinstance(a, _Dealt) else a
                 for a in actions
             ]
         )
@@ -260,25 +280,23 @@ class _Builder:
             "PokerStars",
             p.hand_id,
             p.line,
+            antes=[StatedAmount(p.antes[n][0], p.ante_lines[n], index[n], all_in=p.antes[n][1]) for n in self.players],
+            actions=[_stated_action(item) for item in p.items if item.kind == "bet"],
+            returned=[StatedAmount(chips, line, index[n]) for n, chips, line in p.returned],
+            total_pot=StatedAmount(p.total_pot, p.total_line),
+            rake=StatedAmount(p.rake, p.total_line),
             pots_after_rake=True,
             returns_stated=True,
             bets_open=True,
             states_derived=True,
+            capped=[StatedAmount(k, line) for k, line in p.capped],
+            open_pair=[StatedAmount(street, line) for street, line in p.open_pair],
+            no_low=[StatedAmount(1, line) for line in p.no_low],
         )
-        stated.antes = [
-            StatedAmount(p.antes[n][0], p.ante_lines[n], index[n], all_in=p.antes[n][1]) for n in self.players
-        ]
-        for item in p.items:
-            if item.kind == "bet":
-                verb, chips, all_in = item.stated
-                stated.actions.append(_stated_action(verb, chips, all_in, item))
-        stated.returned = [StatedAmount(chips, line, index[n]) for n, chips, line in p.returned]
         for name, chips, label, line in p.collected:
             # "collected ... from pot" names no pot: the pot, if there is one; checked against the player's winnings
             pot = None if label == "pot" else _pot_index(label)
             stated.collected.append(StatedAmount(chips, line, index[name], pot))
-        stated.total_pot = StatedAmount(p.total_pot, p.total_line)
-        stated.rake = StatedAmount(p.rake, p.total_line)
         for label, chips in p.pots:
             pot = _pot_index(label.lower())
             if pot is None:
@@ -291,9 +309,6 @@ class _Builder:
             stated.folds.append(StatedAmount(value if kind == "folded" else 0, line, index[name]))
             if kind != "folded":
                 stated.won.append(StatedAmount(value if kind in ("collected", "won") else 0, line, index[name]))
-        stated.capped = [StatedAmount(k, line) for k, line in p.capped]
-        stated.open_pair = [StatedAmount(street, line) for street, line in p.open_pair]
-        stated.no_low = [StatedAmount(1, line) for line in p.no_low]
         return stated
 
     def deal(self, name: str, street: int, item: _Item | None) -> list[int]:
@@ -393,18 +408,36 @@ def _bet(player: int, verb: str, amount: int) -> Bet:
     return found
 
 
-def _stated_action(verb: str, chips: int, all_in: bool, item: _Item) -> StatedAction:
+#: The deals that show at most their last card (one card, or the first street's hole cards unseen): shared by every
+#: hand, as most deals are these (fewer objects to make, and to keep).
+_PLAIN_DEALS: dict[int, Deal] = {}
+
+
+def _deal(player: int, cards: list[Card | None]) -> Deal:
+    """A :class:`Deal`; one whose cards, but perhaps the last, are unknown is shared, not made again."""
+    last = cards[-1]
+    if len(cards) > 7 or any(card is not None for card in cards[:-1]):
+        return Deal(player, tuple(cards))
+    key = (player * 8 + len(cards)) * 53 + (52 if last is None else last.index)
+    found = _PLAIN_DEALS.get(key)
+    if found is None:
+        found = _PLAIN_DEALS[key] = Deal(player, tuple(cards))
+    return found
+
+
+def _stated_action(item: _Item) -> StatedAction:
     """What a betting line says: a call what it adds, ``bets X`` a bet of X, ``raises X to Y`` X more than the bet
     faced to a round total of Y, ``brings in for X`` X."""
-    if verb == "calls":
+    said, chips, all_in = item.said, item.said_amount, item.all_in
+    if said == "call":
         return StatedAction("call", item.line, added=chips, all_in=all_in)
-    if verb == "bets":
+    if said == "bet":
         return StatedAction("bet", item.line, added=chips, to=item.amount, all_in=all_in)
-    if verb == "raises":
+    if said == "raise":
         return StatedAction("raise", item.line, to=item.amount, by=chips, all_in=all_in)
-    if verb == "brings in":
+    if said == "pb":
         return StatedAction("bring-in", item.line, added=chips, to=chips, all_in=all_in)
-    return StatedAction("check" if verb == "checks" else "fold", item.line)
+    return StatedAction(said, item.line)
 
 
 def _date_fields(text: str) -> dict[str, Any]:

@@ -6,7 +6,7 @@ import re
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from ...cards import Card
 from ...engine import Variant
@@ -88,6 +88,22 @@ _AFTER_NAME = (": ", " collected ", " [")
 
 #: The actions whose line names an amount (and may say ``and is all-in``).
 _WAGERS = frozenset({"ante", "pb", "call", "bet", "raise"})
+
+#: The amount texts already read, by scale (1: chips as written, 100: cents), and the bracket texts already read as
+#: cards: a file says the same few amounts and cards again and again. Each is emptied when it holds :data:`_MEMORY`.
+_AMOUNTS_READ: dict[int, dict[str, int]] = {1: {}, 100: {}}
+_CARDS_READ: dict[str, tuple[Card, ...]] = {}
+_MEMORY = 20_000
+
+_T = TypeVar("_T")
+
+
+def _remember(memo: dict[str, _T], text: str, value: _T) -> None:
+    """Keep what ``text`` was read as, in a memo that never holds more than :data:`_MEMORY` texts."""
+    if len(memo) >= _MEMORY:
+        memo.clear()
+    memo[text] = value
+
 
 #: How many hands :func:`read_each` holds back, at most, waiting for a bring-in their own text does not state.
 LOOKAHEAD = 1000
@@ -178,6 +194,7 @@ class _HandText:
         self.hand_id = "?"
         self.currency: str | None = None
         self.scale = 1
+        self.amounts = _AMOUNTS_READ[1]  # the amount texts read before, at this scale
         self.names: list[str] = []
         self.name_set: set[str] = set()
         self.plain_names = False
@@ -213,18 +230,27 @@ class _HandText:
 
     def chips(self, text: str, line: str) -> int:
         """An amount in chips (the cents of a cash game, tournament chips as they are): the digits of
-        :data:`_AMOUNT`, read without a ``Fraction`` (a hand has a hundred of them)."""
+        :data:`_AMOUNT`, read without a ``Fraction`` (a hand has a hundred of them, most of them seen before)."""
         symbol = text[0] if text[0] in _CURRENCIES else ""
         if symbol and self.currency != _CURRENCIES[symbol]:
             raise self.fail(f"{text} is not in the hand's currency", line)
+        known = self.amounts.get(text)
+        if known is not None:
+            return known
         whole, _, fraction = text[len(symbol) :].partition(".")
         fraction = fraction.rstrip("0")
         places = 2 if self.scale == 100 else 0
         if len(fraction) > places:
             raise self.fail(f"{text} is not a whole number of chips", line)
-        return int(whole) * self.scale + (int(fraction.ljust(places, "0")) if fraction else 0)
+        chips = int(whole) * self.scale + (int(fraction.ljust(places, "0")) if fraction else 0)
+        _remember(self.amounts, text, chips)
+        return chips
 
     def cards(self, text: str, line: str) -> tuple[Card, ...]:
+        """The cards of a bracket's text; the same text gives the same (shared) tuple."""
+        known = _CARDS_READ.get(text)
+        if known is not None:
+            return known
         out: list[Card] = []
         for token in text.split():
             card = _CARD_OF.get(token)
@@ -233,21 +259,25 @@ class _HandText:
             out.append(card)
         if len(set(out)) != len(out):
             raise self.fail("the same card twice", line)
-        return tuple(out)
+        cards = tuple(out)
+        _remember(_CARDS_READ, text, cards)
+        return cards
 
-    def player(self, text: str) -> tuple[str, str] | None:
-        """The seated player whose name begins ``text`` (the longest that fits), and the rest."""
+    def player(self, text: str, start: int = 0) -> int:
+        """Where the name of the seated player that begins ``text`` at ``start`` ends (the longest name that fits),
+        or -1: an index, not a slice, as most lines start with a name."""
         if self.plain_names:  # no name holds ": ", " collected " or " [": the name is what comes before one
             for mark in _AFTER_NAME:
-                cut = text.find(mark)
-                if cut > 0:
-                    if text[:cut] in self.name_set:
-                        return text[:cut], text[cut:]
+                cut = text.find(mark, start)
+                if cut > start:
+                    if text[start:cut] in self.name_set:
+                        return cut
                     break
         for name in self.names:
-            if text.startswith(name) and (len(text) == len(name) or text[len(name)] in ": "):
-                return name, text[len(name) :]
-        return None
+            end = start + len(name)
+            if text.startswith(name, start) and (len(text) == end or text[end] in ": "):
+                return end
+        return -1
 
     # -- the hand ----------------------------------------------------------------------------------------
 
@@ -348,6 +378,7 @@ class _HandText:
         if symbol:
             self.currency = stakes.groupdict().get("code") or _CURRENCIES[symbol]
             self.scale = 100
+            self.amounts = _AMOUNTS_READ[100]
         self.small_bet = self.chips(small, header)
         self.big_bet = self.chips(big, header)
         if not 0 < self.small_bet <= self.big_bet:
@@ -379,15 +410,16 @@ class _HandText:
         elif 'said, "' in line and _CHAT.match(line) and not any(line.startswith(n + ":") for n in self.names):
             self.items.append(_Item("comment", text=line, line=self.at))
         else:
-            found = self.player(line)
-            if found is not None and found[1].startswith(": "):  # most lines: an action
-                self.parse_action(found[0], found[1][2:], line)
-            elif found is not None and (collected := _COLLECTED.match(found[1])) is not None:
-                if found[0] not in self.antes or self.street == 0:
-                    raise self.fail(f"{found[0]} collects without being in the hand", line)
-                self.collected.append((found[0], self.chips(collected["amount"], line), collected["pot"], self.at))
+            end = self.player(line)
+            if end > 0 and line.startswith(": ", end):  # most lines: an action
+                self.parse_action(line[:end], line, end + 2)
+            elif end > 0 and (collected := _COLLECTED.match(line, end)) is not None:
+                name = line[:end]
+                if name not in self.antes or self.street == 0:
+                    raise self.fail(f"{name} collects without being in the hand", line)
+                self.collected.append((name, self.chips(collected["amount"], line), collected["pot"], self.at))
                 self.hand_won = True
-            elif (found is not None and found[1].startswith(":")) or _LOOKS_LIKE_ACTION.search(line):
+            elif (end > 0 and line.startswith(":", end)) or _LOOKS_LIKE_ACTION.search(line):
                 # "Name:..." is how every action of a seated player starts
                 raise self.fail("a line that looks like an action but cannot be read", line)
             else:
@@ -422,11 +454,11 @@ class _HandText:
         self.items.append(_Item("street", street=street, board=board, line=self.at))
 
     def parse_dealt(self, line: str) -> None:
-        found = self.player(line[len("Dealt to ") :])
-        if found is None or not found[1].startswith(" ["):
+        end = self.player(line, len("Dealt to "))
+        if end < 0 or not line.startswith(" [", end):
             raise self.fail("cards dealt to somebody who is not seated here", line)
-        name, rest = found
-        dealt = _DEALT.match(rest[1:])
+        name = line[len("Dealt to ") : end]
+        dealt = _DEALT.match(line, end + 1)
         if dealt is None or self.section != "street" or self.hand_won:
             raise self.fail("a 'Dealt to' line out of place or unreadable", line)
         if name not in self.antes or name in self.folded:
@@ -438,11 +470,13 @@ class _HandText:
             old, new = self.cards(earlier, line), self.cards(later, line)
         self.items.append(_Item("deal", player=name, street=self.street, cards=new, old=old, text=line, line=self.at))
 
-    def parse_action(self, name: str, text: str, line: str) -> None:
-        kind_of = _ACTION_WORDS.get(text.partition(" ")[0])  # the verb says which pattern to try
-        matched = _ACTIONS[kind_of].match(text) if kind_of is not None else None
+    def parse_action(self, name: str, line: str, start: int) -> None:
+        """The action of ``line`` that begins at ``start``, after its player's ``name: ``."""
+        space = line.find(" ", start)
+        kind_of = _ACTION_WORDS.get(line[start:] if space < 0 else line[start:space])  # the verb: which pattern
+        matched = _ACTIONS[kind_of].match(line, start) if kind_of is not None else None
         if kind_of is None or matched is None:
-            if _COLON_INFO.match(text):
+            if _COLON_INFO.match(line, start):
                 self.items.append(_Item("comment", text=line, line=self.at))
                 return
             raise self.fail("an action that cannot be read", line)
@@ -476,24 +510,32 @@ class _HandText:
                 raise self.fail("a bring-in that is not the first action of the first street", line)
             if not all_in:
                 self.bring_in = amount
-            verb, total, stated = "pb", amount, ("brings in", amount, all_in)
+            verb, total = "pb", amount
         elif kind == "call":
-            verb, total, stated = "cc", mine + amount, ("calls", amount, all_in)
-        elif kind == "check":
-            verb, total, stated = "cc", mine, ("checks", 0, False)
-        elif kind == "fold":
-            verb, total, stated = "f", mine, ("folds", 0, False)
-            self.folded.add(name)
+            verb, total = "cc", mine + amount
+        elif kind in ("check", "fold"):
+            verb, total = ("cc" if kind == "check" else "f"), mine
+            if kind == "fold":
+                self.folded.add(name)
         elif kind == "bet":
-            verb, total, stated = "cbr", mine + amount, ("bets", amount, all_in)
+            verb, total = "cbr", mine + amount
         else:
-            verb, total, stated = "cbr", self.chips(matched.group("to"), line), ("raises", amount, all_in)
+            verb, total = "cbr", self.chips(matched.group("to"), line)
         if verb == "cbr" and total <= 0:
             raise self.fail("a wager of nothing", line)
         self.contributions[name] = total
         self.items.append(
             _Item(
-                "bet", player=name, street=self.street, verb=verb, amount=total, stated=stated, text=line, line=self.at
+                "bet",
+                player=name,
+                street=self.street,
+                verb=verb,
+                amount=total,
+                said=kind,
+                said_amount=amount,
+                all_in=all_in,
+                text=line,
+                line=self.at,
             )
         )
 

@@ -121,21 +121,21 @@ _TABLE = re.compile(r"^Table '(?P<table>.*)' (?P<max>\d+)-max(?P<rest>.*)$")
 _SEAT = re.compile(rf"^Seat (?P<seat>\d+): (?P<name>.+) \((?P<stack>{_AMOUNT}) in chips(?:, [^()]*)?\)(?P<rest>.*)$")
 _SECTION = re.compile(r"^\*\*\* (?P<name>[^*]+?) \*\*\*(?: \[(?P<cards>[^\]]*)\])?$")
 _STREETS = {"2nd STREET": 2, "3rd STREET": 3, "4th STREET": 4, "5th STREET": 5, "6th STREET": 6, "7th STREET": 7}
-_DEALT = re.compile(r"^\[(?P<old>[^\]]*)\](?: \[(?P<new>[^\]]*)\])?$")
+_DEALT = re.compile(r"\[(?P<old>[^\]]*)\](?: \[(?P<new>[^\]]*)\])?$")
 _UNCALLED = re.compile(rf"^Uncalled bet \((?P<amount>{_AMOUNT})\) returned to (?P<name>.+)$")
-_COLLECTED = re.compile(rf"^ collected (?P<amount>{_AMOUNT}) from (?P<pot>pot|main pot|side pot(?:-\d+)?)$")
+_COLLECTED = re.compile(rf" collected (?P<amount>{_AMOUNT}) from (?P<pot>pot|main pot|side pot(?:-\d+)?)$")
 _ALL_IN = r"(?P<all_in> and is all-in)?"
 _ACTIONS = {
-    "ante": re.compile(rf"^posts the ante (?P<amount>{_AMOUNT}){_ALL_IN}$"),
-    "pb": re.compile(rf"^brings in for (?P<amount>{_AMOUNT}){_ALL_IN}$"),
-    "call": re.compile(rf"^calls (?P<amount>{_AMOUNT}){_ALL_IN}$"),
-    "bet": re.compile(rf"^bets (?P<amount>{_AMOUNT}){_ALL_IN}$"),
-    "raise": re.compile(rf"^raises (?P<amount>{_AMOUNT}) to (?P<to>{_AMOUNT}){_ALL_IN}$"),
-    "check": re.compile(r"^checks$"),
-    "fold": re.compile(r"^folds(?: \[[^\]]*\])?$"),
-    "show": re.compile(r"^shows \[(?P<cards>[^\]]*)\](?: \(.*\))?$"),
-    "muck": re.compile(r"^mucks hand$"),
-    "no show": re.compile(r"^doesn't show hand$"),
+    "ante": re.compile(rf"posts the ante (?P<amount>{_AMOUNT}){_ALL_IN}$"),
+    "pb": re.compile(rf"brings in for (?P<amount>{_AMOUNT}){_ALL_IN}$"),
+    "call": re.compile(rf"calls (?P<amount>{_AMOUNT}){_ALL_IN}$"),
+    "bet": re.compile(rf"bets (?P<amount>{_AMOUNT}){_ALL_IN}$"),
+    "raise": re.compile(rf"raises (?P<amount>{_AMOUNT}) to (?P<to>{_AMOUNT}){_ALL_IN}$"),
+    "check": re.compile(r"checks$"),
+    "fold": re.compile(r"folds(?: \[[^\]]*\])?$"),
+    "show": re.compile(r"shows \[(?P<cards>[^\]]*)\](?: \(.*\))?$"),
+    "muck": re.compile(r"mucks hand$"),
+    "no show": re.compile(r"doesn't show hand$"),
 }
 #: The first word of an action, and its pattern's name in :data:`_ACTIONS`.
 _ACTION_WORDS = {
@@ -151,7 +151,7 @@ _ACTION_WORDS = {
     "doesn't": "no show",
 }
 #: ``NAME: ...`` lines about the player, not the hand.
-_COLON_INFO = re.compile(r"^(?:is sitting out|sits out|is back|has returned|is connected|is disconnected)$")
+_COLON_INFO = re.compile(r"(?:is sitting out|sits out|is back|has returned|is connected|is disconnected)$")
 #: Lines PokerStars derives from the hand itself (written again from the replay).
 _CAPPED, _PAIR, _NO_LOW = "Betting is capped", "Pair on board - a double bet is allowed", "No low hand qualified"
 _LOOKS_LIKE_ACTION = re.compile(

@@ -13,13 +13,13 @@ from __future__ import annotations
 import re
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any, Protocol
 
 from ...cards import Card, CardError, parse_card
 from ...engine import Rules, RulesError, RulesWarning, Variant
 from ..model import Bet, Comment, Deal, HandRecord, HistoryAction, ShowMuck
+from ..stated import BET_KINDS, Stated, StatedAction, StatedAmount
 from ..text import decode
 
 __all__ = [
@@ -97,80 +97,6 @@ def moves_chips(said: str) -> bool:
     (True, True)
     """
     return _CHIP_WORDS.search(said) is not None
-
-
-#: The betting verbs a reader tells the builder, and the engine's classes they must match when replayed.
-BET_KINDS = ("bring-in", "complete", "bet", "raise", "call", "check", "fold")
-
-
-@dataclass(frozen=True, slots=True)
-class StatedAmount:
-    """One amount a file states about a player (``player`` None: about the hand), and its line."""
-
-    amount: int
-    line: int
-    player: int | None = None
-    pot: int | None = None  # 0 the main pot, 1... side pots; None: not said
-    all_in: bool | None = None  # an ante: whether the line says it puts the player all-in; None: not said
-
-
-@dataclass(frozen=True, slots=True)
-class StatedAction:
-    """What a betting line says, beside the record's :class:`Bet`: its verb (one of :data:`BET_KINDS`),
-    the chips it puts in (``added``), the player's total for the round after it (``to``), what a raise adds
-    to the bet he faced (``by``: PokerStars' ``raises X to Y`` says X) and whether it puts him all-in, each
-    ``None`` where the line does not say."""
-
-    kind: str
-    line: int
-    added: int | None = None
-    to: int | None = None
-    all_in: bool | None = None
-    by: int | None = None
-
-
-@dataclass
-class Stated:
-    """Every amount a hand's text states, with its line, for :func:`~studpoker.history.sites.check.check`.
-
-    ``actions`` runs beside the record's :class:`Bet` actions (one each, in order). ``collected``: what a
-    player takes from a pot after the rake; ``won``: his total (summary); ``invested``: all he put in (antes
-    included, uncalled chips returned taken off); ``net``: won less invested; ``stacks``: his stack after the
-    hand. ``pots`` are after the rake when ``pots_after_rake``; ``total_pot`` is before it when
-    ``total_includes_rake``.
-    """
-
-    room: str
-    hand: str
-    line: int
-    antes: list[StatedAmount] = field(default_factory=list)
-    actions: list[StatedAction] = field(default_factory=list)
-    returned: list[StatedAmount] = field(default_factory=list)
-    collected: list[StatedAmount] = field(default_factory=list)
-    won: list[StatedAmount] = field(default_factory=list)
-    invested: list[StatedAmount] = field(default_factory=list)
-    net: list[StatedAmount] = field(default_factory=list)
-    stacks: list[StatedAmount] = field(default_factory=list)
-    pots: list[StatedAmount] = field(default_factory=list)
-    total_pot: StatedAmount | None = None
-    rake: StatedAmount | None = None
-    pots_after_rake: bool = False
-    total_includes_rake: bool = True
-    # amount: the street a summary says he folded on; 0: the summary says he did not fold (he won, lost, mucked)
-    folds: list[StatedAmount] = field(default_factory=list)
-    returns_stated: bool = False  # the room writes every uncalled bet returned (a missing one is an error)
-    odd_chip_low: bool = False  # the room gives a hi/lo split's odd chip to the low half (Winning), not the high
-    rake_from_main: bool = False  # the room takes the whole rake from the main pot (Full Tilt), not from each pot
-    rake_implied: bool = False  # the file does not state the rake: it is the total pot less what the players take
-    pot_rakes: list[StatedAmount] = field(default_factory=list)  # the rake each pot pays, where the file says it
-    bets_open: bool = False  # the room writes "bet" only with nothing to call and "raise" only over a bet or bring-in
-    # Lines a room derives from the betting and writes wherever they apply (PokerStars), so that a missing one is an
-    # error too: "Betting is capped" (amount: the betting action after which), "Pair on board - a double bet is
-    # allowed" (amount: the street) and "No low hand qualified" (one a pot without a low).
-    states_derived: bool = False
-    capped: list[StatedAmount] = field(default_factory=list)
-    open_pair: list[StatedAmount] = field(default_factory=list)
-    no_low: list[StatedAmount] = field(default_factory=list)
 
 
 _AMOUNT = re.compile(r"[-+]?\d[\d,]*(?:\.\d+)?|[-+]?\.\d+")

@@ -20,7 +20,8 @@ from ..derived import Derived, derived, no_low
 from ..model import Bet, HandRecord
 from ..payout import raked_pots
 from ..replay import ReplayError, ReplayResult, replay
-from .base import SiteError, Stated, StatedAmount
+from ..stated import Stated, StatedAmount
+from .base import SiteError
 
 __all__ = ["Replayed", "action_line", "check", "notes", "replayed", "verify"]
 
