@@ -41,7 +41,7 @@ COMPILED = [
     ("server", "inbox"),
 ]
 #: Compiled modules whose docstrings hold no examples (relay's class cannot be subclassed from source: its tests)
-WITHOUT_EXAMPLES = {"settle", "viewers", "clock", "relay", "builder", "derived", "check"}
+WITHOUT_EXAMPLES = {"settle", "viewers", "clock", "relay", "builder", "check"}
 #: A doctest example's first line, as doctest.DocTestParser reads it: ``>>>`` then a space or the end of the line.
 PROMPT = re.compile(r"^[ \t]*>>>(?: |$)", re.MULTILINE)
 

@@ -17,7 +17,7 @@ from ..engine.events import ActionTaken, AntePosted, CardDealt, Returned, Street
 from .model import Bet, HandRecord
 from .payout import RakedPots
 
-__all__ = ["Derived", "derived", "no_low"]
+__all__ = ["Derived", "derived", "no_low", "recorded_total"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,8 +87,7 @@ def derived(record: HandRecord, state: HandState) -> Derived:
                 if rules.bring_in == small and amount == small:
                     opened, full = True, amount
             elif kind is not ActionKind.CALL:
-                if k < len(record_bets) and record_bets[k].verb == "cbr" and record_bets[k].amount < amount:
-                    amount = record_bets[k].amount  # the record's wager, not the replay's smallest legal one
+                amount = recorded_total(record_bets, k, amount)
                 start = full if opened else 0
                 if 2 * (amount - start) >= (small if street == state.first_street and not opened else inc):
                     if opened:  # a full raise (R6.5, R6.12)
@@ -102,6 +101,22 @@ def derived(record: HandRecord, state: HandState) -> Derived:
             stacks[p] -= spent
             bets[p] = event.action.amount
     return Derived(tuple(to_calls), tuple(capped), tuple(open_pair))
+
+
+def recorded_total(record_bets: Sequence[Bet], k: int, replayed: int) -> int:
+    """The round total the record's ``k``-th betting action makes, where the replay made ``replayed``: the record's
+    own wager where it is smaller. A wager for less than a full raise that covers every opponent is replayed as the
+    smallest legal one (:mod:`~studpoker.history.replay`; the data README's 85_FR.phh), and a file says what the
+    record says: its extra chips are neither put in nor returned in the file.
+
+    >>> recorded_total([Bet(0, "cbr", 30)], 0, 40), recorded_total([Bet(0, "cbr", 30)], 0, 30)
+    (30, 30)
+    """
+    if k < len(record_bets):
+        bet = record_bets[k]
+        if bet.verb == "cbr" and bet.amount < replayed:
+            return bet.amount
+    return replayed
 
 
 def no_low(state: HandState, raked: RakedPots) -> list[bool]:

@@ -28,7 +28,33 @@ BET_KINDS = ("bring-in", "complete", "bet", "raise", "call", "check", "fold")
 
 
 @mypyc_attr(acyclic=True)
-class StatedAmount:
+class _Value:
+    """What the two values share: equality, hash, repr and pickling by their fields (``__match_args__``)."""
+
+    __slots__ = ()
+    __match_args__: ClassVar[tuple[str, ...]] = ()
+
+    def _values(self) -> tuple[object, ...]:
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self) or not isinstance(other, _Value):
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={value!r}" for name, value in zip(self.__match_args__, self._values(), strict=True))
+        return f"{type(self).__name__}({fields})"
+
+    def __reduce__(self) -> tuple[type[_Value], tuple[object, ...]]:
+        return (type(self), self._values())
+
+
+@mypyc_attr(acyclic=True)
+class StatedAmount(_Value):
     """One amount a file states about a player (``player`` None: about the hand), and its line."""
 
     __slots__ = ("all_in", "amount", "line", "player", "pot")
@@ -43,29 +69,12 @@ class StatedAmount:
         self.pot: Final = pot  # 0 the main pot, 1... side pots; None: not said
         self.all_in: Final = all_in  # an ante: whether the line says it puts the player all-in; None: not said
 
-    def _values(self) -> tuple[int, int, int | None, int | None, bool | None]:
+    def _values(self) -> tuple[object, ...]:
         return (self.amount, self.line, self.player, self.pot, self.all_in)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, StatedAmount):
-            return NotImplemented
-        return self._values() == other._values()
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
-    def __repr__(self) -> str:
-        return (
-            f"StatedAmount(amount={self.amount!r}, line={self.line!r}, player={self.player!r}, pot={self.pot!r}, "
-            f"all_in={self.all_in!r})"
-        )
-
-    def __reduce__(self) -> tuple[type[StatedAmount], tuple[int, int, int | None, int | None, bool | None]]:
-        return (StatedAmount, self._values())
 
 
 @mypyc_attr(acyclic=True)
-class StatedAction:
+class StatedAction(_Value):
     """What a betting line says, beside the record's :class:`~studpoker.history.model.Bet`: its verb (one of
     :data:`BET_KINDS`), the chips it puts in (``added``), the player's total for the round after it (``to``), what a
     raise adds to the bet he faced (``by``: PokerStars' ``raises X to Y`` says X) and whether it puts him all-in,
@@ -90,27 +99,8 @@ class StatedAction:
         self.all_in: Final = all_in
         self.by: Final = by
 
-    def _values(self) -> tuple[str, int, int | None, int | None, bool | None, int | None]:
+    def _values(self) -> tuple[object, ...]:
         return (self.kind, self.line, self.added, self.to, self.all_in, self.by)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, StatedAction):
-            return NotImplemented
-        return self._values() == other._values()
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
-    def __repr__(self) -> str:
-        return (
-            f"StatedAction(kind={self.kind!r}, line={self.line!r}, added={self.added!r}, to={self.to!r}, "
-            f"all_in={self.all_in!r}, by={self.by!r})"
-        )
-
-    def __reduce__(
-        self,
-    ) -> tuple[type[StatedAction], tuple[str, int, int | None, int | None, bool | None, int | None]]:
-        return (StatedAction, self._values())
 
 
 @dataclass

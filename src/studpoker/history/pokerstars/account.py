@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from ...engine import ActionKind, HandState
 from ...engine.events import ActionTaken, AntePosted, Returned, StreetStarted
-from ..derived import derived, no_low
+from ..derived import derived, no_low, recorded_total
 from ..model import Bet, HandRecord
 from ..payout import raked_pots
 
@@ -74,12 +74,9 @@ def _account(record: HandRecord, state: HandState, rake: int) -> _Account:
                 wagers.append(("brings in", amount, event.all_in))
             else:
                 k = len(wagers)
-                if k < len(record_bets) and record_bets[k].verb == "cbr" and record_bets[k].amount < amount:
-                    # A wager for less than a full raise that covers every opponent is replayed as the
-                    # smallest legal one (replay.py; data README, 85_FR.phh): the text says what the
-                    # record says, and the replay's extra chips are not returned in it.
-                    excess[p] = amount - record_bets[k].amount
-                    amount = record_bets[k].amount
+                recorded = recorded_total(record_bets, k, amount)  # the text says what the record says
+                if recorded < amount:  # and the replay's extra chips are not returned in it
+                    excess[p], amount = amount - recorded, recorded
                 to_call = lines.to_call[k]
                 wagers.append(("bets" if to_call == 0 else "raises", amount - (to_call or before), event.all_in))
             if kind not in (ActionKind.FOLD, ActionKind.CHECK):

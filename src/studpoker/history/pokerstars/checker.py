@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..audit import Problem
 from ..model import HandRecord
 from ..replay import ReplayResult, replay
 from ..sites.check import check as check_stated
@@ -31,7 +32,7 @@ def check(record: HandRecord, result: ReplayResult) -> list[str]:
     the rest" gives the same cents, and no hand has two side pots, a tie for the leftover cent, or a
     side pot won by another player than the main pot.
     """
-    return [f"line {line}: {text}" for line, text in check_stated(record, result)]
+    return [str(Problem(line, text)) for line, text in check_stated(record, result)]
 
 
 def verify(record: HandRecord, label: str = "") -> ReplayResult:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from ...engine import ActionKind, HandState, RulesError
 from ...engine.events import ActionTaken, AntePosted, Returned, StreetStarted
-from ..derived import Derived, derived, no_low
+from ..derived import Derived, derived, no_low, recorded_total
 from ..model import Bet, HandRecord
 from ..payout import raked_pots
 from ..replay import ReplayError, ReplayResult, replay
@@ -86,10 +86,8 @@ def replayed(record: HandRecord, state: HandState, rake: int) -> Replayed:
                 continue
             to = bets[p] if group == "check" else event.action.amount
             k = len(actions)
-            if group == "wager" and k < len(record_bets) and record_bets[k].amount < to:
-                # replayed as the smallest legal wager (replay.py, 85_FR.phh): the file says what the record says
-                excess = to - record_bets[k].amount
-                to -= excess
+            if group == "wager" and (excess := to - recorded_total(record_bets, k, to)):
+                to -= excess  # the replay's smallest legal wager, more than the file says (recorded_total)
                 invested[p] -= excess
                 returned[p] -= excess
             actions.append((group, to - bets[p], to, event.all_in))
