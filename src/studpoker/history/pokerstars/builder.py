@@ -88,7 +88,9 @@ class _Parsed:
 
     @property
     def stakes(self) -> tuple[object, ...]:
-        return (self.variant, self.small_bet, self.big_bet, self.currency, self.chip_value)
+        """The hand's game and stakes, as a key (the game by its name, one a variant: a :class:`Variant` hashes, and
+        gives its value, in Python code)."""
+        return (self.game, self.small_bet, self.big_bet, self.currency, self.chip_value)
 
     def fail(self, message: str) -> PokerStarsError:
         return PokerStarsError(f"hand {self.number} (#{self.hand_id}): {message}")
@@ -339,7 +341,7 @@ class _Builder:
             raise self.fail(f"{name}'s earlier cards are not {_card_text(item.old)}: {item.text!r}")
         for i, card in zip(visible, item.old, strict=True):
             known, up = slots[i]
-            if known is not None and known != card:
+            if known is not None and known.index != card.index:  # by index: no call into Card's __eq__
                 raise self.fail(f"{name}'s earlier cards are not {_card_text(item.old)}: {item.text!r}")
             slots[i] = (card, up)
         slots.append((item.cards[0], face_up))
@@ -358,7 +360,7 @@ class _Builder:
                 continue  # a show of part of the hand
             for i, card in enumerate(cards):
                 known, up = slots[i]
-                if known is not None and known != card:
+                if known is not None and known.index != card.index:
                     raise self.fail(f"the summary shows {name} holding {card} where {known} was dealt")
                 if kind == "mucked":
                     slots[i] = (card, up)
@@ -379,19 +381,19 @@ class _Builder:
 
     def check_duplicates(self) -> None:
         """No card may be in two places (the deals, the community card, the hands shown)."""
-        where: dict[Card, str] = {}
+        where: dict[int, str] = {}  # by the card's index: a Card hashes in Python code
         if self.p.board is not None:
-            where[self.p.board] = "the board"
+            where[self.p.board.index] = "the board"
         for player, slots in enumerate(self.slots):
             cards = [c for c, _ in slots]
             for shown_by, shown in self.shows:
                 if shown_by == player and len(shown) == len(cards):
                     cards = [c if c is not None else s for c, s in zip(cards, shown, strict=True)]
             for card in cards:
-                if card is not None and card in where:
-                    raise self.fail(f"{card} is dealt twice ({where[card]} and {self.players[player]})")
+                if card is not None and card.index in where:
+                    raise self.fail(f"{card} is dealt twice ({where[card.index]} and {self.players[player]})")
                 if card is not None:
-                    where[card] = self.players[player]
+                    where[card.index] = self.players[player]
 
 
 #: The actions without an amount (``pb``, ``cc``, ``f``) of each player: immutable, shared by every hand.
