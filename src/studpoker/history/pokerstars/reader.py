@@ -20,7 +20,6 @@ from .vocabulary import (
     _CAPPED,
     _CARD_OF,
     _CASH_STAKES,
-    _CHAT,
     _COLLECTED,
     _COLON_INFO,
     _CURRENCIES,
@@ -44,6 +43,7 @@ from .vocabulary import (
     _UNCALLED,
     NotStudError,
     PokerStarsError,
+    _is_chat,
 )
 
 # -- reading ------------------------------------------------------------------------------------------------
@@ -407,7 +407,7 @@ class _HandText:
             amount = self.chips(uncalled["amount"], line)
             self.returned.append((name, amount, self.at))
             self.contributions[name] = self.contributions.get(name, 0) - amount
-        elif 'said, "' in line and _CHAT.match(line) and not any(line.startswith(n + ":") for n in self.names):
+        elif 'said, "' in line and _is_chat(line) and not any(line.startswith(n + ":") for n in self.names):
             self.items.append(_Item("comment", text=line, line=self.at))
         else:
             end = self.player(line)

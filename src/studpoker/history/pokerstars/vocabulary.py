@@ -158,7 +158,6 @@ _LOOKS_LIKE_ACTION = re.compile(
     r"^.+?: (?:posts|brings in|calls|bets|raises|checks|folds|shows|mucks|doesn't show)\b"
     r"|^Dealt to |^Uncalled bet |^Seat \d+:|^\*\*\*|^.+ collected [$€£]?\d|^Total pot "
 )
-_CHAT = re.compile(r'^.+ said, ".*"$')
 _TOTAL = re.compile(
     rf"^Total pot (?P<total>{_AMOUNT})(?P<pots>(?: (?:Main pot|Side pot(?:-\d+)?) {_AMOUNT}\.)*)"
     rf" \| Rake (?P<rake>{_AMOUNT})$"
@@ -214,3 +213,14 @@ class _Money:
 
 def _card_text(cards: Iterable[Card | None]) -> str:
     return " ".join(str(c) for c in cards if c is not None)
+
+
+def _is_chat(line: str) -> bool:
+    """Whether a line is a player's chat (``NAME said, "..."``). Not a regular expression: ``^.+ said, ".*"$``
+    backtracks to every ``said, "`` of a line and scans to its end from each, quadratic on a hostile line.
+
+    >>> _is_chat('Ann said, "nh"'), _is_chat('Ann said, "'), _is_chat(' said, "x"'), _is_chat('Ann said, "a" b')
+    (True, False, False, False)
+    """
+    at = line.find(' said, "', 1)  # the name: one character at least
+    return at > 0 and len(line) > at + len(' said, "') and line.endswith('"')

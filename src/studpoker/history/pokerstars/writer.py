@@ -17,7 +17,6 @@ from .account import _account
 from .reader import _HandText
 from .vocabulary import (
     _CAPPED,
-    _CHAT,
     _COLLECTED,
     _GAME_NAMES,
     _LOOKS_LIKE_ACTION,
@@ -29,6 +28,7 @@ from .vocabulary import (
     DEFAULT_DATE,
     PokerStarsError,
     _card_text,
+    _is_chat,
     _Money,
     _pot_label,
 )
@@ -429,7 +429,7 @@ def _is_comment(text: str, names: Sequence[str]) -> bool:
         return False
     if any(text.startswith(n + ":") for n in names):
         return False
-    if _CHAT.match(text):
+    if _is_chat(text):
         return True
     if any(text.startswith(n + " ") and _COLLECTED.match(text[len(n) :]) for n in names):
         return False
