@@ -37,6 +37,7 @@ from typing import Any
 from .engine import Action, ChipsRequest, HandState, Rules, View
 from .engine.errors import EngineError
 from .engine.events import Event
+from .rotation import Rotation, RotationError, Turn
 
 __all__ = ["PlayedHand", "Seat", "Table", "TableError"]
 
@@ -75,14 +76,16 @@ class PlayedHand:
 class Table:
     """A stud table: up to ``rules.max_seats`` seats (8; 10 in five-card stud), one hand at a time.
 
-    ``seed`` makes the session reproducible (each hand's deck is shuffled from the seed and the hand
-    number); without it decks are shuffled by the operating system's CSPRNG.
+    ``rules`` is one game's, or a :class:`~studpoker.rotation.Rotation` of games for a mixed table: each hand is
+    then dealt in the game the rotation has come to (:attr:`turn`). ``seed`` makes the session reproducible (each
+    hand's deck is shuffled from the seed and the hand number); without it decks are shuffled by the operating
+    system's CSPRNG.
     """
 
-    def __init__(self, rules: Rules, *, seed: int | None = None, name: str = "studpoker") -> None:
-        if not isinstance(rules, Rules):
-            raise TableError(f"rules must be a Rules, got {type(rules).__name__}")
-        self._rules = rules
+    def __init__(self, rules: Rules | Rotation, *, seed: int | None = None, name: str = "studpoker") -> None:
+        self._rotation: Rotation | None = None
+        self._turn = Turn()
+        self._rules = self._game_rules(rules)
         self.name = name
         #: Every live hand is shown at the showdown (cards speak; the default). ``False``: each live player in turn
         #: shows or mucks (R9.3, R9.4; ``Phase.SHOWDOWN``), as a card room asks a hand that cannot win. Read when
@@ -99,15 +102,62 @@ class Table:
 
     # -- reading ------------------------------------------------------------------------------------
 
+    @staticmethod
+    def _check_rules(rules: object) -> Rules | Rotation:
+        if not isinstance(rules, Rules | Rotation):
+            raise TableError(f"rules must be a Rules or a Rotation, got {type(rules).__name__}")
+        return rules
+
+    def _game_rules(self, rules: Rules | Rotation, turn: Turn | None = None) -> Rules:
+        """Take ``rules`` (a rotation starts at ``turn``, its first game by default) and return the next hand's."""
+        rules = self._check_rules(rules)
+        if isinstance(rules, Rules):
+            self._rotation, self._turn = None, Turn()
+            return rules
+        try:
+            self._turn = rules.check_turn(turn or rules.start)
+        except RotationError as error:
+            raise TableError(str(error)) from None
+        self._rotation = rules
+        return rules.game(rules.upcoming(self._turn))
+
     @property
     def rules(self) -> Rules:
+        """The rules of the hand in play, or of the next hand between hands (at a mixed table, the game the rotation
+        deals next)."""
         return self._rules
 
     @property
+    def rotation(self) -> Rotation | None:
+        """The games a mixed table deals in turn (``None``: one game)."""
+        return self._rotation
+
+    @property
+    def turn(self) -> Turn:
+        """Where a mixed table stands in its rotation (after the last hand dealt)."""
+        return self._turn
+
+    @property
     def max_seats(self) -> int:
+        if self._rotation is not None:
+            return self._rotation.max_seats
         seats = self._rules.max_seats
         assert seats is not None
         return seats
+
+    @property
+    def min_buy_in(self) -> int:
+        """The least a first buy-in may be: the rules', or at a mixed table the biggest of its games'."""
+        if self._rotation is not None:
+            return self._rotation.min_buy_in
+        return self._rules.min_buy_in or 0
+
+    @property
+    def max_buy_in(self) -> int | None:
+        """The most a stack may be bought up to (``None``: no maximum); at a mixed table, the biggest of its games'."""
+        if self._rotation is not None:
+            return self._rotation.max_buy_in
+        return self._rules.max_buy_in
 
     @property
     def occupied(self) -> tuple[Seat, ...]:
@@ -211,10 +261,10 @@ class Table:
         (A card room checks first, then pays, then seats.)"""
         seat = self._check_place(name, seat)
         self._check_amount(buy_in, "buy-in")
-        low = self._rules.min_buy_in or 0
+        low = self.min_buy_in
         if buy_in < low:
             raise TableError(f"a first buy-in of {buy_in} is below the minimum buy-in of {low} (R3.3)")
-        high = self._rules.max_buy_in
+        high = self.max_buy_in
         if high is not None and buy_in > high:
             raise TableError(f"a buy-in of {buy_in} is above the maximum buy-in of {high}")
         return seat
@@ -277,10 +327,10 @@ class Table:
         self._check_amount(amount, "top-up")
         stack = self.chips_behind(seat)
         in_hand = self._hand is not None and seat in self._players
-        low = self._rules.min_buy_in or 0
+        low = self.min_buy_in
         if stack == 0 and amount < low:
             raise TableError(f"a rebuy with no chips must be at least the minimum buy-in of {low} (R3.4)")
-        high = self._rules.max_buy_in
+        high = self.max_buy_in
         if high is not None and stack + amount > high:
             raise TableError(
                 f"a top-up of {amount} would bring the stack to {stack + amount}, above the maximum buy-in of {high}"
@@ -321,15 +371,16 @@ class Table:
         if amount % unit:
             raise TableError(f"a {what} of {amount} is not a multiple of the chip unit {unit}")
 
-    def change_rules(self, rules: Rules) -> None:
-        """New rules for the hands to come; never during a hand (SPEC section 2)."""
+    def change_rules(self, rules: Rules | Rotation) -> None:
+        """New rules for the hands to come, one game's or a rotation's (which starts at its first game); never during
+        a hand (SPEC section 2)."""
         if self._hand is not None:
             raise TableError("the rules of a table change only between hands (SPEC section 2)")
-        if not isinstance(rules, Rules):
-            raise TableError(f"rules must be a Rules, got {type(rules).__name__}")
-        if rules.max_seats is not None and any(n > rules.max_seats for n in self._seats):
-            raise TableError(f"a seat above {rules.max_seats} is occupied")
-        self._rules = rules
+        rules = self._check_rules(rules)
+        seats = rules.max_seats
+        if seats is not None and any(n > seats for n in self._seats):
+            raise TableError(f"a seat above {seats} is occupied")
+        self._rules = self._game_rules(rules)
 
     # -- hands ------------------------------------------------------------------------------------------
 
@@ -345,13 +396,18 @@ class Table:
         if len(players) < 2:
             raise TableError(f"a hand needs two players with chips who are not sitting out; {len(players)} here (R3.1)")
         seed = None if self.seed is None else self.seed * 1_000_003 + self.hand_number + 1
+        rules, turn = self._rules, self._turn
+        if self._rotation is not None:  # a mixed table: this hand's game
+            turn = self._rotation.deal(turn, len(players))
+            rules = self._rotation.game(turn)
         try:
             stacks = [self._seats[s].stack for s in players]
-            hand = HandState(self._rules, stacks, seed=seed, deck=deck, auto_show=self.auto_show)
+            hand = HandState(rules, stacks, seed=seed, deck=deck, auto_show=self.auto_show)
         except EngineError as error:
             raise TableError(str(error)) from None
         self.hand_number += 1
         self._hand, self._players = hand, players
+        self._rules, self._turn = rules, turn
         if hand.is_over:  # everyone all-in for the ante: nothing to decide
             self._finish()
         return hand
@@ -377,6 +433,8 @@ class Table:
             current = self._seats[s]
             self._seats[s] = replace(current, stack=hand.stacks[p] + current.queued, queued=0)
         self._hand, self._players = None, ()
+        if self._rotation is not None:  # between hands the table shows the next hand's game
+            self._rules = self._rotation.game(self._rotation.upcoming(self._turn))
         for s in [s.number for s in self.occupied if s.leaving]:
             self._remove(s)
 
@@ -386,7 +444,9 @@ class Table:
         """The table between hands as plain JSON-ready data (seats and the money counters), for saving."""
         if self._hand is not None:
             raise TableError("a table is saved between hands")
+        mixed = {} if self._rotation is None else {"rotation": self._rotation.to_json(), "turn": self._turn.to_json()}
         return {
+            **mixed,
             "name": self.name,
             "seed": self.seed,
             "hand_number": self.hand_number,
@@ -399,10 +459,17 @@ class Table:
         }
 
     @classmethod
-    def restore(cls, rules: Rules, snapshot: dict[str, Any], hands: list[PlayedHand] | None = None) -> Table:
-        """A table from :meth:`snapshot`'s data (``hands``: the hands already played, if kept)."""
+    def restore(cls, rules: Rules | Rotation, snapshot: dict[str, Any], hands: list[PlayedHand] | None = None) -> Table:
+        """A table from :meth:`snapshot`'s data (``hands``: the hands already played, if kept). A mixed table's
+        snapshot carries its rotation and turn: they are read back (``rules`` given as one game's are then only the
+        last hand's)."""
         try:
+            mixed = snapshot.get("rotation")
+            if mixed is not None and isinstance(rules, Rules):
+                rules = Rotation.from_json(mixed)
             table = cls(rules, seed=snapshot.get("seed"), name=str(snapshot.get("name", "studpoker")))
+            if table._rotation is not None and "turn" in snapshot:
+                table._rules = table._game_rules(table._rotation, Rotation.turn_from_json(snapshot["turn"]))
             table.hand_number = int(snapshot["hand_number"])
             table.money_in, table.money_out = int(snapshot["money_in"]), int(snapshot["money_out"])
             for entry in snapshot["seats"]:
@@ -413,6 +480,8 @@ class Table:
         except (KeyError, TypeError, ValueError) as error:
             if isinstance(error, TableError):
                 raise
+            if isinstance(error, RotationError):
+                raise TableError(f"the snapshot's rotation: {error}") from None
             raise TableError(f"not a table snapshot: {error!r}") from None
         table.hands = list(hands or [])
         table.check_conservation_or_fail()
