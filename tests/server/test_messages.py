@@ -109,6 +109,12 @@ def test_every_message_type_is_in_the_round_trip() -> None:
     assert wanted - types == rest  # parts of messages, and the lobby entry (below)
 
 
+_GAME = {"variant": "RAZZ", "variant_name": "Razz", "stakes_text": "10/20, ante 1, bring-in 3"}
+_GAME |= {"stakes": {"ante": 1, "bring_in": 3, "small_bet": 10, "big_bet": 20}}
+#: a mixed table's sign in its lobby entry (issue 31)
+MIX = {"name": "Razz / Razz", "every": 8, "games": [_GAME, _GAME], "now": 0, "next": 1, "hands_left": 8}
+
+
 def test_a_lobby_entry_is_read_back_or_refused() -> None:
     """A table's lobby entry as a worker writes it to Redis (worker.table_entry), and what a gateway refuses
     (then it asks the database): the table and its seats as the protocol has them, field for field."""
@@ -133,6 +139,7 @@ def test_a_lobby_entry_is_read_back_or_refused() -> None:
         "showdown_seconds": 3.0,
         "training": False,
         "waiting": 0,
+        "mix": None,
     }
     seat = {"seat": 1, "name": "ann", "stack": 400, "bot": False, "sitting_out": False, "leaving": False}
     seat |= {"queued": 0, "connected": True, "time_bank": 30.0}
@@ -145,6 +152,9 @@ def test_a_lobby_entry_is_read_back_or_refused() -> None:
         info,
         400,
     )
+
+    mixed = messages.decode_entry(json.dumps({"info": {**info, "mix": MIX}, "seats": []}))
+    assert mixed.info["mix"] == MIX
 
     def entry_with(**changes: object) -> str:
         return json.dumps({"info": {**info, **changes}, "seats": []})
@@ -163,6 +173,8 @@ def test_a_lobby_entry_is_read_back_or_refused() -> None:
         (json.dumps({"info": info, "seats": [1]}), "seats.0: Input should be an object"),
         ("null", "a message is a JSON object, given None"),
         ("{" * 40, "at most 16 deep"),
+        (entry_with(mix={**MIX, "games": MIX["games"] * 5}), "info.mix.games: List should have at most 8 items"),
+        (entry_with(mix={**MIX, "now": "0"}), "info.mix.now: Input should be a valid integer"),
     ]:
         with pytest.raises(BadMessage) as refused:
             messages.decode_entry(junk)

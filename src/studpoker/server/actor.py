@@ -38,7 +38,7 @@ from .db import Runner, TableRow
 from .errors import ApiError
 from .inbox import Inbox, Job
 from .moves import Moves
-from .protocol import SeatState, Snapshot, TableSummary, VoidedHand
+from .protocol import HandStarted, SeatState, Snapshot, TableSummary, VoidedHand
 from .showdown import UncalledShow, automatic_choice, uncalled_winner
 from .tableinfo import showdown_pause, table_info
 from .viewers import Viewers
@@ -231,15 +231,17 @@ class TableActor:
 
     def info(self) -> TableSummary:
         """The table object of the API."""
+        table = self.table
         return table_info(
             self,
-            self.table.rules,
+            table.rules if table.rotation is None else table.rotation,
             self.settings,
             seats_taken=len(self.table.occupied),
             hands_played=self.hands_played,
             pots=self.pots,
             playing=self.table.hand is not None,
             waiting=len(self.waiting),
+            turn=table.turn,
         )
 
     def seat_info(self, number: int, *, bank: bool = False) -> SeatState:
@@ -355,13 +357,14 @@ class TableActor:
         context.seq = 1
         context.auto = set()
         context.auto_seats = set()
-        self.viewers.broadcast(
-            {
-                "type": "hand_started",
-                "hand": number,
-                "players": [{"seat": p["seat"], "name": p["name"], "stack": p["start"]} for p in started],
-            }
-        )
+        message: HandStarted = {
+            "type": "hand_started",
+            "hand": number,
+            "players": [{"seat": p["seat"], "name": p["name"], "stack": p["start"]} for p in started],
+        }
+        if table.rotation is not None:  # a mixed table: the sign as this hand is dealt (its game, the next)
+            message["table"] = self.info()
+        self.viewers.broadcast(message)
         self.viewers.publish(state, state.events)
         await self._stepped(state, before)
 

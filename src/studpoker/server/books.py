@@ -56,6 +56,7 @@ _HAND_INSERTED = DriverStatement(
 )
 _TABLE_CHAT = DriverStatement("UPDATE tables SET chat = :chat WHERE id = :table")
 _TABLE_WAITING = DriverStatement("UPDATE tables SET waiting = :waiting WHERE id = :table")
+_TABLE_TURN = DriverStatement("UPDATE tables SET turn = :turn WHERE id = :table")
 
 
 @dataclass(frozen=True)
@@ -189,7 +190,7 @@ class Books:
     ) -> None:
         """Write the finished hand in one transaction: its row, the bots' rebuys from the house (``(seat,
         amount)``), the leavers' cash-outs and seat rows gone, the other seats' stacks and time banks, the chat's last
-        lines if they changed."""
+        lines if they changed, a mixed table's turn in its rotation."""
         context = self.context
         table_id, number = context.id, hand.number
         mark, names = self._chat_mark(), self.waiting()
@@ -197,6 +198,7 @@ class Books:
         carried = self._carried(banks=False, chat=mark != self.chat_saved, waiting=changed)  # banks: with the stacks
         banks = {n: round(meta.time_bank, 3) for n, meta in context.seats.items()}
         ledger = bool(rebuys or leavers)  # chips move in or out of the table: the transfers need a session
+        turn = None if context.table.rotation is None else json_text(context.table.turn.to_json())
 
         def work(where: Where) -> None:
             finished = utcnow()
@@ -220,6 +222,8 @@ class Books:
                 for n, s in occupied.items()
             ]
             _SEAT_AFTER.run_many(where, after)
+            if turn is not None:  # a mixed table: where its rotation stands (a voided hand does not count)
+                _TABLE_TURN.run(where, {"table": table_id, "turn": turn})
             carried(where)
 
         await (context.db.run(work) if ledger else context.db.run_driver(work))

@@ -261,9 +261,9 @@ class Cashier:
         checked by :meth:`bot_tag`)."""
         table = self.table
         self._check_open()
-        buy_in = table.rules.min_buy_in or 10 * table.rules.big_bet
-        if table.rules.max_buy_in is not None:
-            buy_in = min(buy_in, table.rules.max_buy_in)
+        buy_in = table.min_buy_in or 10 * table.rules.big_bet  # a mixed table's: its biggest game's
+        if table.max_buy_in is not None:
+            buy_in = min(buy_in, table.max_buy_in)
         free = self._open_to(None)  # not the seats held for the waiting list
         placed = list(free if count is None else free[:count])
         for number in placed:
@@ -405,7 +405,7 @@ class Cashier:
         for s in table.occupied:
             meta = self.seats[s.number]
             if meta.bot is not None and s.stack < unit and not s.leaving:
-                amount = table.rules.min_buy_in or 10 * table.rules.big_bet
+                amount = table.min_buy_in or 10 * table.rules.big_bet
                 table.top_up(s.number, amount)
                 rebuys.append((s.number, amount))
         return rebuys

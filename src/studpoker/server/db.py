@@ -160,7 +160,9 @@ class TableRow(Base):
     not closed (``MAX_NAME_KEY`` wide: a key may be longer than its name). ``showdown_seconds``: the pause after a
     hand shown down (``None``, a table from before it was chosen: ``Settings.showdown_seconds``). ``training``: a
     training table (practice chips from the house, every card of a finished hand public, the replayer's equities).
-    ``chat``: the last chat lines, saved at the end of each hand and when a worker hands the table over."""
+    ``chat``: the last chat lines, saved at the end of each hand and when a worker hands the table over.
+    ``rotation``: a mixed table's games (:meth:`studpoker.rotation.Rotation.to_json`; the variant and stakes columns
+    are then its first game's) and ``turn`` where it stands after the last finished hand."""
 
     __tablename__ = "tables"
     __table_args__ = (
@@ -201,6 +203,8 @@ class TableRow(Base):
     training: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     chat: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, nullable=True)  # the last chat lines
     waiting: Mapped[list[list[Any]] | None] = mapped_column(JSON, nullable=True)  # the waiting list, carried
+    rotation: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)  # a mixed table's games
+    turn: Mapped[dict[str, int] | None] = mapped_column(JSON, nullable=True)  # where its rotation stands
 
 
 class SeatRow(Base):

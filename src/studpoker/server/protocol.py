@@ -16,6 +16,8 @@ from typing import Annotated, Literal, NotRequired, TypeAlias
 from pydantic import ConfigDict, Field, JsonValue, TypeAdapter, with_config
 from typing_extensions import TypedDict
 
+from ..rotation import MAX_GAMES
+
 __all__ = [
     "TO_BROWSER",
     "ActionMessage",
@@ -110,6 +112,30 @@ class Stakes(TypedDict):
 
 
 @with_config(_STRICT)
+class MixGame(TypedDict):
+    """One game of a mixed table's rotation."""
+
+    variant: str
+    variant_name: str
+    stakes: Stakes
+    stakes_text: str
+
+
+@with_config(_STRICT)
+class Mix(TypedDict):
+    """A mixed table's rotation: its games, how long each lasts (``every`` hands; 0: an orbit), the game ``now`` (the
+    hand in play's, else the next hand's) and ``next`` (indexes into ``games``), and the hands of the game now still
+    to be dealt (``None``: an orbit not yet begun)."""
+
+    name: str
+    every: int
+    games: Annotated[list[MixGame], Field(max_length=MAX_GAMES)]
+    now: int
+    next: int
+    hands_left: int | None
+
+
+@with_config(_STRICT)
 class TableSummary(TypedDict):
     """The table object of the API (``TableInfo``), as the snapshot carries it."""
 
@@ -133,6 +159,7 @@ class TableSummary(TypedDict):
     showdown_seconds: float
     training: bool
     waiting: int
+    mix: Mix | None
 
 
 @with_config(_STRICT)
@@ -316,6 +343,7 @@ class HandStarted(TypedDict):
     type: Literal["hand_started"]
     hand: int
     players: list[HandSeat]
+    table: NotRequired[TableSummary]  # at a mixed table: the sign as the hand is dealt (its game, the next)
 
 
 @with_config(_STRICT)

@@ -31,7 +31,7 @@ from .messages import BadMessage, Claim, TableEntry, decode_entry, encode
 from .names import look_key, name_key
 from .protocol import SeatState, TableSummary
 from .remote import RemoteTable, TableLink
-from .tablehost import hands_played, rules_of
+from .tablehost import hands_played, rules_of, turn_of
 
 __all__ = ["CLAIM_SECONDS", "LOBBY_SECONDS", "RemoteDirectory"]
 
@@ -104,7 +104,14 @@ class RemoteDirectory:
                 count, pots = hands_played(session, row.id)
                 rules = rules_of(row)
                 info = table_info(
-                    row, rules, settings, seats_taken=len(seats), hands_played=count, pots=pots, playing=False
+                    row,
+                    rules,
+                    settings,
+                    seats_taken=len(seats),
+                    hands_played=count,
+                    pots=pots,
+                    playing=False,
+                    turn=turn_of(row),
                 )
                 seat_list: list[SeatState] = [
                     {

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, field_validator, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
 from ..engine import Variant
+from ..rotation import MAX_GAMES, MAX_HANDS_PER_GAME
 from ..variant import MAX_NAME as MAX_VARIANT_TEXT
 from .limits import MAX_BALANCE, MAX_CHIPS, MAX_ID, MAX_NAME, MAX_SHOWDOWN_SECONDS, MAX_STAKE
 
@@ -39,6 +40,9 @@ __all__ = [
     "Ledger",
     "LedgerLine",
     "Me",
+    "MixGameInfo",
+    "MixGameRequest",
+    "MixInfo",
     "MySeat",
     "Ok",
     "PasswordChange",
@@ -262,6 +266,24 @@ class Clock(BaseModel):
     bank: float
 
 
+class MixGameInfo(BaseModel):
+    variant: Variant
+    variant_name: str
+    stakes: Stakes
+    stakes_text: str
+
+
+class MixInfo(BaseModel):
+    """A mixed table's games (each ``every`` hands, 0: an orbit), ``now`` and ``next`` (indexes) and ``hands_left``."""
+
+    name: str
+    every: int
+    games: list[MixGameInfo]
+    now: int
+    next: int
+    hands_left: int | None
+
+
 class TableInfo(BaseModel):
     id: int
     name: str
@@ -285,6 +307,7 @@ class TableInfo(BaseModel):
         False, description="a training table: practice chips, every card of a finished hand public, equities"
     )
     waiting: int = Field(0, description="names on the table's waiting list")
+    mix: MixInfo | None = Field(None, description="a mixed table's rotation (null: a table of one game)")
 
 
 class TableList(BaseModel):
@@ -329,16 +352,42 @@ def _any_variant_name(value: object) -> object:
     return value
 
 
+AnyVariant = Annotated[
+    Variant,
+    BeforeValidator(_any_variant_name),
+    Field(description="STUD7, STUD7_HL8, STUD5 or RAZZ, or any name Variant.parse takes (7stud, FR...)"),
+]
+
+
+class MixGameRequest(_Request):
+    """One game of a mixed table: its stakes are the table's unless given (left out there: set from its small bet)."""
+
+    variant: AnyVariant
+    small_bet: Stake | None = None
+    big_bet: Stake | None = None
+    ante: Stake | None = None
+    bring_in: Stake | None = None
+
+
 class CreateTable(_Request):
     """A new table. Only ``variant`` and ``small_bet`` are needed: ``big_bet`` defaults to twice the small bet,
     ``ante`` to a tenth of it (at least 1), ``bring_in`` to a third (at least twice the ante, at most the small
-    bet), ``preset`` to casino."""
+    bet), ``preset`` to casino. A mixed table gives ``games`` instead of ``variant`` (Triple Stud: STUD7, RAZZ,
+    STUD7_HL8), each game ``every`` hands (0: an orbit)."""
 
-    variant: Annotated[
-        Variant,
-        BeforeValidator(_any_variant_name),
-        Field(description="STUD7, STUD7_HL8, STUD5 or RAZZ, or any name Variant.parse takes (7stud, FR...)"),
-    ]
+    variant: AnyVariant | None = None
+    games: list[MixGameRequest] | None = Field(
+        None,
+        min_length=2,
+        max_length=MAX_GAMES,
+        description="a mixed table's games in turn, each with its own stakes if given (else the table's)",
+    )
+    every: int = Field(
+        8,
+        ge=0,
+        le=MAX_HANDS_PER_GAME,
+        description="at a mixed table, the hands each game lasts (0: an orbit, as many hands as players dealt)",
+    )
     small_bet: Stake
     big_bet: Stake | None = None
     ante: Stake | None = None
@@ -358,6 +407,12 @@ class CreateTable(_Request):
             " public, each player's equity street by street in the replayer"
         ),
     )
+
+    @model_validator(mode="after")
+    def _one_game_or_a_mix(self) -> CreateTable:
+        if (self.variant is None) == (self.games is None):
+            raise ValueError("give a variant (a table of one game) or games (a mixed table), not both")
+        return self
 
 
 class Sit(_Request):

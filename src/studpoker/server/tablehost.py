@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session
 from ..bots import make_bot
 from ..engine import Rules, Variant
 from ..engine.errors import RulesWarning
+from ..rotation import Rotation, Turn
 from ..table import Table
 from .actor import TableActor
 from .config import Settings
@@ -30,7 +31,7 @@ from .errors import ApiError
 from .ledger import cash_out_kind, purse, table_account, transfer
 from .protocol import HandSeat, VoidedHand
 
-__all__ = ["VOIDED_KEPT", "TableHost", "hands_played", "rules_of", "signed_rules", "void_unfinished"]
+__all__ = ["VOIDED_KEPT", "TableHost", "hands_played", "rules_of", "signed_rules", "turn_of", "void_unfinished"]
 
 log = logging.getLogger("studpoker.server")
 
@@ -38,14 +39,23 @@ log = logging.getLogger("studpoker.server")
 VOIDED_KEPT = 5
 
 
-def rules_of(row: TableRow) -> Rules:
-    """A table row's sign as engine rules."""
+def rules_of(row: TableRow) -> Rules | Rotation:
+    """A table row's sign as engine rules, or a mixed table's as its rotation."""
+    if row.rotation is not None:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RulesWarning)
+            return Rotation.from_json(row.rotation)
     options: dict[str, Any] = {}
     if row.min_buy_in is not None:
         options["min_buy_in"] = row.min_buy_in
     if row.max_buy_in is not None:
         options["max_buy_in"] = row.max_buy_in
     return signed_rules(row.preset, row.variant, row.ante, row.bring_in, row.small_bet, row.big_bet, **options)
+
+
+def turn_of(row: TableRow) -> Turn | None:
+    """Where a mixed table's rotation stood after its last finished hand (``None``: no hand yet, or one game)."""
+    return None if row.turn is None else Rotation.turn_from_json(row.turn)
 
 
 def signed_rules(preset: str, variant: Variant | str, *stakes: int, **options: Any) -> Rules:
@@ -159,7 +169,7 @@ class TableHost:
             return seats, *hands_played(session, row.id)
 
         seats, count, pots = await self.db.run(read)
-        snapshot = {
+        snapshot: dict[str, Any] = {
             "name": row.name,
             "seed": None if self.settings.seed is None else self.settings.seed + row.id,
             "hand_number": row.hand_number,
@@ -167,6 +177,8 @@ class TableHost:
             "money_out": 0,
             "seats": [{"seat": s.seat, "name": s.name, "stack": s.stack, "sitting_out": s.sitting_out} for s in seats],
         }
+        if row.turn is not None:
+            snapshot["turn"] = row.turn
         table = Table.restore(rules, snapshot)
         table.auto_show = False  # a hand that cannot win may be mucked (studpoker.server.showdown)
         metas: dict[int, SeatMeta] = {}

@@ -7,14 +7,15 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Protocol
 
 from ..engine import Rules
+from ..rotation import Rotation, Turn
 from . import wire
 from .limits import MAX_SHOWDOWN_SECONDS
-from .protocol import TableSummary
+from .protocol import Mix, MixGame, TableSummary
 
 if TYPE_CHECKING:
     from .config import Settings
 
-__all__ = ["Sign", "showdown_pause", "table_info"]
+__all__ = ["Sign", "mix_info", "showdown_pause", "table_info"]
 
 
 class Sign(Protocol):
@@ -43,9 +44,36 @@ def showdown_pause(stored: float | None, settings: Settings) -> float:
     return settings.showdown_seconds
 
 
+def mix_info(rotation: Rotation, turn: Turn, *, playing: bool) -> Mix:
+    """A mixed table's sign: its games, the game now and next, the hands left of the game now."""
+    now, after, left = rotation.standing(turn, in_hand=playing)
+    games: list[MixGame] = [
+        {
+            "variant": game.variant.value,
+            "variant_name": game.variant.title,
+            "stakes": {
+                "ante": game.ante,
+                "bring_in": game.bring_in,
+                "small_bet": game.small_bet,
+                "big_bet": game.big_bet,
+            },
+            "stakes_text": wire.stakes_text(game),
+        }
+        for game in rotation.games
+    ]
+    return {
+        "name": rotation.name,
+        "every": rotation.every,
+        "games": games,
+        "now": now,
+        "next": after,
+        "hands_left": left,
+    }
+
+
 def table_info(
     sign: Sign,
-    rules: Rules,
+    rules: Rules | Rotation,
     settings: Settings,
     *,
     seats_taken: int,
@@ -53,9 +81,22 @@ def table_info(
     pots: Iterable[int],
     playing: bool,
     waiting: int = 0,
+    turn: Turn | None = None,
 ) -> TableSummary:
-    """The table object of the API (``TableInfo``), for an actor or, on a gateway, from a table's row."""
+    """The table object of the API (``TableInfo``), for an actor or, on a gateway, from a table's row. At a mixed
+    table (``rules`` a rotation standing at ``turn``) the variant and stakes are the game now's, and ``mix`` tells
+    the rotation."""
     pots = list(pots)
+    mix = None
+    low: int | None
+    high: int | None
+    if isinstance(rules, Rotation):
+        rotation, turn = rules, turn or rules.start
+        mix = mix_info(rotation, turn, playing=playing)
+        rules = rotation.games[mix["now"]]
+        low, high, seats = rotation.min_buy_in, rotation.max_buy_in, rotation.max_seats
+    else:
+        low, high, seats = rules.min_buy_in, rules.max_buy_in, rules.max_seats or 0
     return {
         "id": sign.id,
         "name": sign.name,
@@ -69,9 +110,9 @@ def table_info(
             "big_bet": rules.big_bet,
         },
         "stakes_text": wire.stakes_text(rules),
-        "min_buy_in": rules.min_buy_in,
-        "max_buy_in": rules.max_buy_in,
-        "max_seats": rules.max_seats or 0,  # never None: the rules fill it in from the game
+        "min_buy_in": low,
+        "max_buy_in": high,
+        "max_seats": seats,  # never None: the rules fill it in from the game
         "seats_taken": seats_taken,
         "hands_played": hands_played,
         "average_pot": round(sum(pots) / len(pots)) if pots else 0,
@@ -82,4 +123,5 @@ def table_info(
         "showdown_seconds": showdown_pause(sign.showdown_seconds, settings),
         "training": bool(sign.training),
         "waiting": waiting,
+        "mix": mix,
     }

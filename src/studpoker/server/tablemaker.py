@@ -12,7 +12,9 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from ..engine import Rules
 from ..engine.errors import EngineError
+from ..rotation import Rotation
 from ..table import Table, TableError
 from .auth import Who
 from .config import Settings
@@ -22,7 +24,7 @@ from .errors import ApiError
 from .handle import TableHandle
 from .limits import MAX_NAME
 from .names import BadNameError, look_key, name_key, table_name
-from .schemas import CreateTable
+from .schemas import CreateTable, MixGameRequest
 from .tablehost import signed_rules
 from .throttle import Throttle
 
@@ -94,6 +96,26 @@ async def seat_bots(
         await asyncio.sleep(pause)
 
 
+def _rules(preset: str, game: CreateTable | MixGameRequest, table: CreateTable, options: dict[str, Any]) -> Rules:
+    """One game's rules: its own stakes, else the table's, else set from its small bet (a big bet of two small bets,
+    an ante of a tenth, at least 1, a bring-in of a third, at least twice the ante and at most the small bet)."""
+    small = game.small_bet or table.small_bet
+    big = game.big_bet or (table.big_bet if game.small_bet is None else None) or 2 * small
+    ante = game.ante or (table.ante if game.small_bet is None else None) or max(1, small // 10)
+    bring_in = game.bring_in or (table.bring_in if game.small_bet is None else None)
+    bring_in = bring_in or min(small, max(2 * ante, small // 3))  # SPEC section 2
+    assert game.variant is not None
+    return signed_rules(preset, game.variant, ante, bring_in, small, big, **options)
+
+
+def _sign(request: CreateTable, options: dict[str, Any]) -> Rules | Rotation:
+    """The rules of a table of one game, or the rotation of a mixed table, that ``request`` asks for."""
+    if request.games is None:
+        return _rules(request.preset, request, request, options)
+    games = tuple(_rules(request.preset, game, request, options) for game in request.games)
+    return Rotation(games, request.every)
+
+
 class TableMaker:
     """Opens tables, one at a time, into ``directory`` (see the module's docstring)."""
 
@@ -111,35 +133,34 @@ class TableMaker:
         like an open table's (409: :func:`~studpoker.server.names.look_alike`), more open tables than
         ``max_tables_per_account`` for the owner (admins excepted) or than ``max_tables`` in all (409 ``limit``).
         """
-        small = request.small_bet
-        big = request.big_bet if request.big_bet is not None else 2 * small
-        ante = request.ante if request.ante is not None else max(1, small // 10)
-        # a third of the small bet, at least twice the ante (SPEC section 2), at most the small bet
-        bring_in = request.bring_in if request.bring_in is not None else min(small, max(2 * ante, small // 3))
-        try:
-            name = table_name(request.name or f"{request.variant.title} {small}/{big}")
-        except BadNameError as error:
-            raise ApiError(400, "invalid", str(error)) from None
         options: dict[str, Any] = {}
         if request.min_buy_in is not None:
             options["min_buy_in"] = request.min_buy_in
         if request.max_buy_in is not None:
             options["max_buy_in"] = request.max_buy_in
         try:
-            rules = signed_rules(request.preset, request.variant, ante, bring_in, small, big, **options)
-            if request.training and rules.max_buy_in is None:
+            sign = _sign(request, options)
+            if request.training and sign.max_buy_in is None:
                 # practice chips cost nothing: without a maximum a seat could top up without end (past what the
                 # ledger can move), so a training table has one, TRAINING_MAX_BUY_IN big bets unless given
-                options["max_buy_in"] = max(rules.min_buy_in or 0, TRAINING_MAX_BUY_IN * big)
-                rules = signed_rules(request.preset, request.variant, ante, bring_in, small, big, **options)
-            Table(rules)
+                games = sign.games if isinstance(sign, Rotation) else (sign,)
+                options["max_buy_in"] = max(sign.min_buy_in or 0, TRAINING_MAX_BUY_IN * max(g.big_bet for g in games))
+                sign = _sign(request, options)
+            first = sign.games[0] if isinstance(sign, Rotation) else sign
+            title = sign.name if isinstance(sign, Rotation) else first.variant.title
+            Table(sign)
         except (EngineError, TableError, ValueError, TypeError) as error:
             raise ApiError(400, "invalid", str(error)) from None
-        assert rules.max_seats is not None
+        try:
+            name = table_name(request.name or f"{title} {first.small_bet}/{first.big_bet}")
+        except BadNameError as error:
+            raise ApiError(400, "invalid", str(error)) from None
+        max_seats = sign.max_seats
+        assert max_seats is not None
         if request.training and not self.settings.training_tables:
             raise ApiError(403, "forbidden", "this card room has no training tables")
-        if request.bots >= rules.max_seats:
-            raise ApiError(400, "invalid", f"bots must be 0 to {rules.max_seats - 1}, got {request.bots}")
+        if request.bots >= max_seats:
+            raise ApiError(400, "invalid", f"bots must be 0 to {max_seats - 1}, got {request.bots}")
         settings = self.settings
         async with self._creating:  # one creation at a time: the limits and the name are checked, then taken
             total, mine, twin = await self.directory.open_tables(None if owner is None else owner.id, name)
@@ -166,12 +187,13 @@ class TableMaker:
                 name=name,
                 name_key=name_key(name),
                 name_look=look_key(name),
-                variant=request.variant.value,
+                variant=first.variant.value,
                 preset=request.preset,
-                ante=ante,
-                bring_in=bring_in,
-                small_bet=small,
-                big_bet=big,
+                ante=first.ante,
+                bring_in=first.bring_in,
+                small_bet=first.small_bet,
+                big_bet=first.big_bet,
+                rotation=sign.to_json() if isinstance(sign, Rotation) else None,
                 min_buy_in=options.get("min_buy_in"),
                 max_buy_in=options.get("max_buy_in"),
                 created_by=None if owner is None else owner.id,
@@ -194,8 +216,9 @@ class TableMaker:
             if owner is not None and not owner.is_admin:
                 self.openings.add(str(owner.id))
             actor = await self.directory.opened(saved)
-        for caution in rules.cautions():
-            log.info("table %s (%s): %s", saved.id, name, caution)
+        for game in sign.games if isinstance(sign, Rotation) else (sign,):
+            for caution in game.cautions():
+                log.info("table %s (%s): %s", saved.id, name, caution)
         if request.bots:
             await seat_bots(actor, request.bots)
         return actor
