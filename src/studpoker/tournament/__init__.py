@@ -12,6 +12,19 @@ on :class:`~studpoker.table.Table` objects and tells the :class:`Tournament` wha
 * :class:`Tournament`: registration, re-entry, seating, hands recorded, eliminations, prizes.
 """
 
+from .balancing import (
+    Draw,
+    Move,
+    SeatingChart,
+    apply_moves,
+    check_chart,
+    draw_seats,
+    final_table,
+    high_card_draw,
+    plan_moves,
+    seat_new_player,
+    tables_to_break,
+)
 from .errors import BalancingError, PayoutError, StructureError, TournamentError
 from .payouts import PayoutTable, payouts, places_paid, shared_prize, standard_shares
 from .places import Bust, Finish, finishing_places
@@ -22,16 +35,27 @@ __all__ = [
     "Break",
     "Bust",
     "Clock",
+    "Draw",
     "Finish",
     "Level",
+    "Move",
     "PayoutError",
     "PayoutTable",
+    "SeatingChart",
     "Structure",
     "StructureError",
     "TournamentError",
+    "apply_moves",
+    "check_chart",
+    "draw_seats",
+    "final_table",
     "finishing_places",
+    "high_card_draw",
     "payouts",
     "places_paid",
+    "plan_moves",
+    "seat_new_player",
     "shared_prize",
     "standard_shares",
+    "tables_to_break",
 ]
