@@ -28,6 +28,7 @@ from .balancing import (
 from .errors import BalancingError, PayoutError, StructureError, TournamentError
 from .payouts import PayoutTable, payouts, places_paid, shared_prize, standard_shares
 from .places import Bust, Finish, finishing_places
+from .state import Entry, Stage, Tournament
 from .structure import Break, Clock, Level, Structure
 
 __all__ = [
@@ -36,14 +37,17 @@ __all__ = [
     "Bust",
     "Clock",
     "Draw",
+    "Entry",
     "Finish",
     "Level",
     "Move",
     "PayoutError",
     "PayoutTable",
     "SeatingChart",
+    "Stage",
     "Structure",
     "StructureError",
+    "Tournament",
     "TournamentError",
     "apply_moves",
     "check_chart",
