@@ -1,7 +1,8 @@
 """Seating, balancing and breaking tables: pure functions of the seating chart and an injected ``random.Random``.
 
-A seating chart maps each table number to its occupied seats (seat number -> player). The rules ([TDA] Rules
-16 and 17 on moving players and balancing tables; [WSOP-T] for stud):
+A seating chart maps each table number to its occupied seats (seat number -> player). The rules follow [TDA]'s
+rules on breaking and balancing tables and [WSOP-T]'s high-card draw for stud (docs/tournaments.md says where
+each comes from and what was decided where they are silent):
 
 * **Breaking.** When the players left fit in one table fewer, a table is broken: the highest-numbered first.
   Its players, in an order drawn at random, go one at a time to the table with the fewest players (the

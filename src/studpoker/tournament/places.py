@@ -1,9 +1,8 @@
 """Finishing places: who finished where, players out in the same hand ordered by the chips they started it with.
 
-[TDA] Rule 20's practice: of two players out in the same hand, the one who started that hand with more chips
-finishes higher; with the same starting stack they tie and share the places (and their prizes). Places are
-counted from the bottom: the first entry out of a field of *N* finishes *N*-th, so a place is final once
-registration has closed.
+As [TDA] rules for players out in the same hand: the one who started that hand with more chips finishes higher;
+with the same starting stack they tie and share the places (and their prizes). Places are counted from the bottom:
+the first entry out of a field of *N* finishes *N*-th, so a place is final once registration has closed.
 
 >>> outs = [Bust("Ann", 1, 300), Bust("Bob", 1, 500), Bust("Cid", 1, 300)]     # one hand, three players out
 >>> [(f.player, f.place, f.tied) for f in finishing_places([outs], entries=5)]

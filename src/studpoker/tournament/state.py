@@ -281,7 +281,7 @@ class Tournament:
         return self.record_hands({table: stacks})
 
     def record_hands(self, results: Mapping[int, Mapping[str, int]]) -> tuple[Bust, ...]:
-        """Record hands at several tables as one hand for places (hand-for-hand play, [TDA] Rule 20: players out
+        """Record hands at several tables as one hand for places (hand-for-hand play, as [TDA] has it: players out
         at different tables in the same hand share its places by their starting stacks)."""
         if self._stage is not Stage.RUNNING:
             raise TournamentError(f"hands are recorded while the tournament runs; it is {self._stage.value.lower()}")
