@@ -31,7 +31,9 @@ PROGRESS_DELAY = 0.5
 USAGE = (
     "stud simulate --bots TAG,TAG[,...] [--variant GAME] [--preset casino|tournament] [--hands N] [--seed S]"
     " [--workers N|auto] [--chunk N] [--duplicate] [--ray ADDRESS] [--json] [--plot FILE.png|FILE.svg]"
-    " [--save-histories FILE.phhs [--sample RATE]] [--stakes SMALL/BIG] [--ante A] [--bring-in B] [--stack BB]"
+    " [--save-histories FILE.phhs [--sample RATE]] [--stakes SMALL/BIG] [--ante A] [--bring-in B] [--stack BB]\n"
+    "       stud simulate --bots TAG,TAG[,...] --sit-and-go N [--hands-per-level H] [--variant GAME] [--seed S]"
+    " [--json]"
 )
 
 _hands = options.WholeNumber("--hands", 1, 10**10, "10**10")
@@ -40,6 +42,23 @@ _ante = options.WholeNumber("--ante", 1, 10**9)
 _bring_in = options.WholeNumber("--bring-in", 1, 10**9)
 _stack = options.WholeNumber("--stack", 1, 10**6)
 _workers = options.WholeNumber("--workers", 1, 4096)
+_sit_and_gos = options.WholeNumber("--sit-and-go", 1, 10**6, "1,000,000")
+_hands_per_level = options.WholeNumber("--hands-per-level", 1, 10**6, "1,000,000")
+
+#: The defaults of the options that play hands (``None`` in the parser, so that a sit-and-go run can tell which
+#: of them were given: none applies to it).
+HAND_DEFAULTS: dict[str, object] = {
+    "preset": "casino",
+    "hands": 100_000,
+    "workers": "auto",
+    "chunk": 10_000,
+    "stakes": "10/20",
+    "ante": 1,
+    "bring_in": 3,
+    "stack": 100,
+}
+#: The options a sit-and-go run refuses, by their ``args`` name.
+_NOT_FOR_SIT_AND_GO = (*HAND_DEFAULTS, "duplicate", "ray", "plot", "save_histories", "sample")
 
 
 def _sample(text: str) -> float:
@@ -64,7 +83,10 @@ def add_commands(sub: Any) -> None:
             " its standard error and 95% interval. The hands are cut into chunks, each played from the seed and its"
             " number alone, so the result is the same on any number of processes or on a Ray cluster."
         ),
-        epilog="example: stud simulate --variant razz --bots tag,calling-station,random --hands 1e6 --seed 7",
+        epilog=(
+            "examples: stud simulate --variant razz --bots tag,calling-station,random --hands 1e6 --seed 7;"
+            " stud simulate --bots tag,tag,calling-station,random --sit-and-go 200 --seed 7"
+        ),
     )
     sim.add_argument(
         "--bots",
@@ -73,23 +95,31 @@ def add_commands(sub: Any) -> None:
         help="one bot a seat: tight-aggressive (or tag), calling-station, random, external:COMMAND (no commas)",
     )
     sim.add_argument("--variant", type=options.variant, default="7stud", metavar="GAME", help=options.VARIANT_HELP)
-    sim.add_argument("--preset", default="casino", metavar="NAME", help="casino or tournament (default casino)")
-    sim.add_argument("--hands", type=_hands, default=100_000, metavar="N", help="hands to play (default 100,000)")
+    sim.add_argument("--preset", metavar="NAME", help="casino or tournament (default casino)")
+    sim.add_argument("--hands", type=_hands, metavar="N", help="hands to play (default 100,000)")
     sim.add_argument("--seed", type=options.seed, metavar="S", help="0 to 2**63-1 (default: a random one, printed)")
-    sim.add_argument(
-        "--workers", default="auto", metavar="N|auto", help="processes (default auto: every core for 2 chunks or more)"
-    )
-    sim.add_argument("--chunk", type=_chunk, default=10_000, metavar="N", help="hands per chunk (default 10,000)")
+    sim.add_argument("--workers", metavar="N|auto", help="processes (default auto: every core for 2 chunks or more)")
+    sim.add_argument("--chunk", type=_chunk, metavar="N", help="hands per chunk (default 10,000)")
     sim.add_argument("--duplicate", action="store_true", help="replay every deal in every seat rotation")
     sim.add_argument("--ray", metavar="ADDRESS", help="run on a Ray cluster: auto, HOST:PORT, or local (start one)")
     sim.add_argument("--json", action="store_true", help="print the result as one JSON document")
     sim.add_argument("--plot", type=Path, metavar="FILE", help="draw the cumulative results to FILE.png or FILE.svg")
     sim.add_argument("--save-histories", type=Path, metavar="FILE", help="save hands as PHH to FILE.phhs")
     sim.add_argument("--sample", type=_sample, metavar="RATE", help="share of hands to save, 0 to 1 (default 1)")
-    sim.add_argument("--stakes", default="10/20", metavar="SMALL/BIG", help="small and big bet (default 10/20)")
-    sim.add_argument("--ante", type=_ante, default=1, metavar="A", help="the ante (default 1)")
-    sim.add_argument("--bring-in", type=_bring_in, default=3, metavar="B", help="the bring-in (default 3)")
-    sim.add_argument("--stack", type=_stack, default=100, metavar="BB", help="big bets each hand (default 100)")
+    sim.add_argument("--stakes", metavar="SMALL/BIG", help="small and big bet (default 10/20)")
+    sim.add_argument("--ante", type=_ante, metavar="A", help="the ante (default 1)")
+    sim.add_argument("--bring-in", type=_bring_in, metavar="B", help="the bring-in (default 3)")
+    sim.add_argument("--stack", type=_stack, metavar="BB", help="big bets each hand (default 100)")
+    sim.add_argument(
+        "--sit-and-go",
+        type=_sit_and_gos,
+        metavar="N",
+        help="play N sit-and-gos of the bots instead of hands (one table, the turbo structure, standard payouts)"
+        " and print each bot's finishing places and ROI",
+    )
+    sim.add_argument(
+        "--hands-per-level", type=_hands_per_level, metavar="H", help="a sit-and-go's hands per level (default 10)"
+    )
     sim.set_defaults(run=_simulate)
     _one_line_errors(sim)
 
@@ -141,6 +171,56 @@ def _spec(args: argparse.Namespace) -> SimulationSpec:
 
 
 def _simulate(args: argparse.Namespace) -> int:
+    if args.sit_and_go is not None:
+        return _sit_and_go(args)
+    if args.hands_per_level is not None:
+        raise UsageError("--hands-per-level is a sit-and-go's: give --sit-and-go N too")
+    for name, default in HAND_DEFAULTS.items():
+        if getattr(args, name) is None:
+            setattr(args, name, default)
+    return _hands_run(args)
+
+
+def _sit_and_go(args: argparse.Namespace) -> int:
+    """``--sit-and-go N``: the sit-and-gos, in this process; the table of places and ROI, or JSON."""
+    from ..simulate import SimulateError, simulate_sit_and_goes
+
+    given = [name for name in _NOT_FOR_SIT_AND_GO if getattr(args, name) not in (None, False)]
+    if given:
+        options_given = ", ".join("--" + name.replace("_", "-") for name in given)
+        verb = "does" if len(given) == 1 else "do"
+        raise UsageError(f"--sit-and-go plays tournaments of the turbo structure: {options_given} {verb} not apply")
+    tags = [t.strip() for t in args.bots.split(",")]
+    if any(not t for t in tags):
+        raise UsageError(f"--bots takes bot tags separated by commas, got {args.bots!r}")
+    seed = args.seed
+    if seed is None:
+        import secrets
+
+        seed = secrets.randbits(63)
+    start = time.perf_counter()
+    try:
+        result = simulate_sit_and_goes(
+            tags, args.sit_and_go, seed=seed, variant=args.variant, hands_per_level=args.hands_per_level or 10
+        )
+    except SimulateError as error:
+        raise UsageError(str(error)) from None
+    except KeyboardInterrupt:
+        print("stud simulate: interrupted: no result reported", file=sys.stderr)
+        return 130
+    seconds = time.perf_counter() - start
+    timing = f"{result.sit_and_gos:,} sit-and-gos ({result.hands:,} hands) in {_seconds(seconds)} on 1 process"
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2))
+        print(f"stud simulate: {timing}", file=sys.stderr)
+        return 0
+    print(result.summary())
+    print()
+    print(timing)
+    return 0
+
+
+def _hands_run(args: argparse.Namespace) -> int:
     from ..bots import BotError
     from ..simulate import SimulateError, auto_workers, save_plot, simulate
     from ..simulate.plot import check_plot_path

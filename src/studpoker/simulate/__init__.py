@@ -6,6 +6,9 @@ whichever way they ran (``stud simulate``; docs/simulate.md).
   each bot's and each seat's bb/100 with standard errors and 95 % intervals, duplicate mode's gain, the curve.
 * :func:`play_chunk`: one chunk, a pure function of (spec, chunk number): the unit of work everywhere.
 * :func:`save_plot`: the cumulative big bets of each bot with their 95 % band (matplotlib, optional).
+* :func:`simulate_sit_and_goes`: many sit-and-gos of the same bots, each bot's finishing places and ROI
+  (:class:`SitAndGoResult`); :func:`play_tournament` plays any started tournament of bots to its end
+  (docs/tournaments.md).
 
 >>> from studpoker.simulate import simulate
 >>> result = simulate(bots=["tight-aggressive", "calling-station"], variant="razz", hands=400, chunk=200, seed=5,
@@ -23,6 +26,7 @@ from .plot import save_plot
 from .result import DuplicateEstimate, Estimate, SimulationResult, Totals
 from .run import Progress, auto_workers, simulate
 from .spec import DEFAULT_STACK_BIG_BETS, MAX_HANDS, MAX_SAVED_HANDS, SimulateError, SimulationSpec
+from .tournament import SitAndGoResult, play_tournament, simulate_sit_and_goes
 
 __all__ = [
     "DEFAULT_STACK_BIG_BETS",
@@ -36,9 +40,12 @@ __all__ = [
     "SimulateError",
     "SimulationResult",
     "SimulationSpec",
+    "SitAndGoResult",
     "Totals",
     "auto_workers",
     "play_chunk",
+    "play_tournament",
     "save_plot",
     "simulate",
+    "simulate_sit_and_goes",
 ]
