@@ -300,3 +300,34 @@ def test_a_player_the_floor_moves_follows_his_chips(browser: Any, served: tuple[
     ann.wait_for_url(f"{room}/table/{two}", timeout=TIMEOUT)
     ann.locator('#seats > .seat.me[data-seat="4"]').wait_for(timeout=TIMEOUT)
     close(floor, ann)
+
+
+@pytest.mark.parametrize("viewport", [(390, 844), (1280, 800)])
+def test_a_triple_stud_table_from_the_lobby_says_the_game_now_and_next(
+    browser: Any, room: str, viewport: tuple[int, int]
+) -> None:
+    """Issue 31: the lobby opens a Triple Stud table; its sign says the game now and the next, and the log says when
+    the game changes (a table of one hand a game, opened through the API, changes at every hand)."""
+    ann = player(browser, room, viewport)
+    ann.goto(f"{room}/lobby")
+    ann.locator("#create-variant option[value='TRIPLE']").wait_for(state="attached", timeout=TIMEOUT)
+    ann.locator("#create-variant").select_option("TRIPLE")
+    ann.fill("#create-name", f"Triple {viewport[0]}")
+    with ann.expect_navigation(timeout=TIMEOUT):
+        ann.get_by_role("button", name="Open table").click()
+    ann.locator("#conn", has_text="Connected").wait_for(state="attached", timeout=TIMEOUT)
+    sign = ann.locator("#sign-short")
+    wait_until(lambda: "Triple Stud: Seven-card stud now, Razz in 8 hands" in sign.inner_text(), "the mixed sign")
+    ann.goto(f"{room}/lobby")
+    opened = ann.locator("#table-rows tr", has_text=f"Triple {viewport[0]}")
+    opened.wait_for(timeout=TIMEOUT)
+    assert "Triple Stud, Seven-card stud now" in opened.inner_text()
+    assert_accessible(ann, f"mixed-lobby-{viewport[0]}")
+    quick = open_table(ann, room, bots=2, variant=None, games=[{"variant": "RAZZ"}, {"variant": "STUD7_HL8"}], every=1)
+    go(ann, room, quick)
+    changed = r"Hand #\d+ \((Razz|Seven-card stud hi/lo) now\)"
+    wait_until(lambda: re.search(changed, str(ann.locator("#log").text_content())), "a game change")
+    assert re.search(r"Razz / Seven-card stud hi/lo: (Razz|Seven-card stud hi/lo) now", sign.inner_text())
+    shot(ann, f"mixed-table-{viewport[0]}")
+    assert_accessible(ann, f"mixed-table-{viewport[0]}")
+    close(ann)

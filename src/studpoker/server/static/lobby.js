@@ -74,7 +74,7 @@ function drawTables() {
       "tr",
       { dataset: { table: t.id } },
       el("th", { scope: "row" }, t.name, t.training ? el("span", { class: "training-tag", title: "practice chips; every card shown after the hand, with the equities" }, "training") : null),
-      cell("td", { class: "game" }, "Game", `${t.variant_name} (${t.preset})`),
+      cell("td", { class: "game" }, "Game", `${t.mix ? `${t.mix.name}, ${t.variant_name} now` : t.variant_name} (${t.preset})`),
       cell("td", { class: "stakes" }, "Stakes", t.stakes_text),
       cell("td", { class: "num" }, "Min buy-in", chips(t.min_buy_in)),
       cell("td", { class: "num" }, "Seats", `${t.seats_taken}/${t.max_seats}`),
@@ -150,12 +150,18 @@ function drawTables() {
   }
 }
 
+/** The games of a Triple Stud table, in the order they are dealt. */
+const TRIPLE_STUD = ["STUD7", "RAZZ", "STUD7_HL8"];
+
 /** Fills the create form's choices from GET /api/presets. */
 async function loadPresets() {
   const presets = await api("GET", "/api/presets");
   document
     .getElementById("create-variant")
-    .replaceChildren(...presets.variants.map((v) => el("option", { value: v.variant }, v.name)));
+    .replaceChildren(
+      ...presets.variants.map((v) => el("option", { value: v.variant }, v.name)),
+      el("option", { value: "TRIPLE" }, "Triple Stud (stud, razz, stud/8; 8 hands each)"),
+    );
   document
     .getElementById("create-preset")
     .replaceChildren(...presets.presets.map((p) => el("option", { value: p }, p)));
@@ -176,8 +182,10 @@ async function loadPresets() {
 document.getElementById("create-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   const stakes = stakesOffered[Number(document.getElementById("create-stakes").value)];
+  const variant = document.getElementById("create-variant").value;
+  const game = variant === "TRIPLE" ? { games: TRIPLE_STUD.map((v) => ({ variant: v })), every: 8 } : { variant };
   const body = {
-    variant: document.getElementById("create-variant").value,
+    ...game,
     preset: document.getElementById("create-preset").value,
     ...stakes,
     bots: Number(document.getElementById("create-bots").value) || 0,

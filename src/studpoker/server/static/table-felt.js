@@ -26,7 +26,19 @@ export function renderSign() {
   const t = state.table;
   if (!t) return;
   document.getElementById("table-name").textContent = t.name;
+  const mix = t.mix;
+  const after = mix ? mix.games[mix.next] : null;
+  // a mixed table: "Triple Stud: Razz now, Seven-card stud hi/lo in 3 hands"
+  const rotation = mix
+    ? `${mix.name}: ${t.variant_name} now` +
+      (mix.hands_left === null
+        ? `, then ${after.variant_name} after an orbit`
+        : mix.hands_left === 0
+          ? `, ${after.variant_name} from the next hand`
+          : `, ${after.variant_name} in ${mix.hands_left} hand${mix.hands_left === 1 ? "" : "s"}`)
+    : null;
   const items = [
+    ...(mix ? [["Mixed", rotation], ["Games", mix.games.map((g) => `${g.variant_name} ${g.stakes_text}`).join("; ")]] : []),
     ["Game", `${t.variant_name} (${t.preset})`],
     ["Limits", `${t.stakes.small_bet}/${t.stakes.big_bet}`],
     ["Ante", t.stakes.ante],
@@ -39,7 +51,7 @@ export function renderSign() {
   const short = [t.stakes_text ?? `${t.stakes.small_bet}/${t.stakes.big_bet}`, `min buy-in ${chips(t.min_buy_in)}`];
   if (t.clock) short.push(`clock ${t.clock.action} s`);
   if (t.training) short.push("training table");
-  document.getElementById("sign-short").textContent = `${t.variant_name}: ${short.join(" · ")}`;
+  document.getElementById("sign-short").textContent = `${rotation ?? t.variant_name}: ${short.join(" · ")}`;
   document
     .getElementById("sign-list")
     .replaceChildren(...items.map(([k, v]) => el("div", {}, el("dt", {}, k), el("dd", {}, String(v)))));

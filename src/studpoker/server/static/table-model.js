@@ -136,13 +136,17 @@ export function apply(msg) {
       }
       out.actions = true;
       return out;
-    case "hand_started":
+    case "hand_started": {
+      const before = state.table?.variant;
+      if (msg.table) state.table = msg.table; // a mixed table: the sign as this hand is dealt
       state.hand = newHand(msg.hand, msg.players);
       state.turn = null;
       state.mayShow = null;
-      log(`Hand #${msg.hand}: ${msg.players.map((p) => p.name).join(", ")}`, "street");
+      const game = msg.table?.mix && msg.table.variant !== before ? ` (${msg.table.variant_name} now)` : "";
+      log(`Hand #${msg.hand}${game}: ${msg.players.map((p) => p.name).join(", ")}`, "street");
       out.actions = true;
       return out;
+    }
     case "pong":
       return out;
     case "chat":
