@@ -100,7 +100,7 @@ def test_a_fresh_database_migrates(tmp_path: Path) -> None:
     tables = {"accounts", "sessions", "ledger", "tables", "seats", "hands", "table_leases", "notes"}
     assert {*tables, "alembic_version"} <= names
     with engine.connect() as connection:
-        assert connection.exec_driver_sql("select version_num from alembic_version").scalar() == "0010"
+        assert connection.exec_driver_sql("select version_num from alembic_version").scalar() == "0011"
     engine.dispose()
 
 

@@ -140,6 +140,7 @@ def test_a_lobby_entry_is_read_back_or_refused() -> None:
         "training": False,
         "waiting": 0,
         "mix": None,
+        "tournament_id": None,
     }
     seat = {"seat": 1, "name": "ann", "stack": 400, "bot": False, "sitting_out": False, "leaving": False}
     seat |= {"queued": 0, "connected": True, "time_bank": 30.0}

@@ -41,6 +41,7 @@ from .moves import Moves
 from .protocol import HandStarted, SeatState, Snapshot, TableSummary, VoidedHand
 from .showdown import UncalledShow, automatic_choice, uncalled_winner
 from .tableinfo import showdown_pause, table_info
+from .tournamenttable import TournamentSide
 from .viewers import Viewers
 from .waitlist import WaitingList
 
@@ -87,6 +88,7 @@ class TableActor:
         self.created_by = row.created_by
         self.showdown_seconds = showdown_pause(row.showdown_seconds, self.settings)
         self.training = bool(row.training)  # practice chips from the house; cards public after the hand
+        self.tournament_id = row.tournament_id  # a tournament's table
         self.table = table
         self.seats = seats
         self.context = TableContext(self.id, self.name, self.training, self.settings, self.db, table, seats, row.status)
@@ -108,6 +110,13 @@ class TableActor:
         self.books = Books(self.context, self.chat_log, self.waiting.saved)
         self.cashier = Cashier(self.context, self.waiting, self.viewers, self.clock, self._schedule_start, self._closed)
         self.moves = Moves(self.context, self.viewers, self._later, self._schedule_start)
+        #: a tournament's table: its part (the level's stakes, breaks, hand-for-hand, busted players out)
+        self.tournament: TournamentSide | None = None
+
+    def join_tournament(self, side: TournamentSide) -> None:
+        """Make this a table of ``side``'s tournament (before :meth:`start`)."""
+        self.tournament = side
+        self.context.tournament = side.id
 
     @property
     def status(self) -> str:
@@ -325,6 +334,10 @@ class TableActor:
             self.clock.arm_bot(delay, self._post, lambda: self._bot_act(hand, seq))
             return
         self.viewers.send_account(meta.account_id, self.viewers.your_turn())
+        if self.tournament is not None and not self.viewers.connected(meta.account_id):
+            # away at a tournament: dealt in, and folded (or checked) when his turn comes, at once
+            self.clock.arm_bot(0.0, self._post, lambda: self._timeout(hand, seq))
+            return
         self.clock.arm_turn(meta, self._post, lambda: self._timeout(hand, seq))
 
     def _schedule_start(self, delay: float) -> None:
@@ -345,6 +358,12 @@ class TableActor:
         if self.clock.too_soon():  # the pause after the last hand
             self._schedule_start(0.0)
             return
+        if self.tournament is not None:  # the level's stakes; no hand on a break or before its round
+            wait = await self.tournament.before_deal(self.table, self.id)
+            if wait is not None or self.table.hand is not None or not self.table.can_start:
+                if wait is not None:
+                    self._schedule_start(wait)
+                return
         table, context = self.table, self.context
         number = table.hand_number + 1
         players = table.eligible()
@@ -461,9 +480,14 @@ class TableActor:
         played = self.table.hands[-1]
         self.table.hands.clear()  # the database keeps them; a long-running table must not grow
         hand = self.books.summarize(state, played)
-        self._sit_out_timed_out(played.seats)
+        if self.tournament is None:
+            self._sit_out_timed_out(played.seats)
+        else:  # nobody sits out (the time banks refill); no chip left: out (the runner gives him his place)
+            self.clock.hand_over(played.seats, self.context.auto_seats)
+            for number in self.tournament.busted(self.table):
+                self.table.leave(number)
         leavers = self.cashier.leavers(state, before, played.seats)
-        rebuys = self.cashier.rebuy_bots()
+        rebuys = self.cashier.rebuy_bots() if self.tournament is None else []
         occupied = {s.number: s for s in self.table.occupied}
         if not await self._save(hand, rebuys, leavers, occupied):
             return

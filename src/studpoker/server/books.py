@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
 from ..engine import HandState
@@ -21,7 +21,7 @@ from ..history import phh
 from ..history.record import record_hand
 from ..table import PlayedHand, Seat
 from .context import SeatMeta, TableContext
-from .db import HandRow, SeatRow, utcnow
+from .db import EntryRow, HandRow, SeatRow, utcnow
 from .driversql import DriverStatement, DriverTransaction, json_text
 from .ledger import HOUSE, cash_out_kind, purse, table_account, transfer
 from .protocol import Award, ChatLine
@@ -250,16 +250,24 @@ def _transfers(
     table_id = context.id
     for seat, amount in rebuys:
         transfer(session, HOUSE, table_account(table_id), amount, "bot_top_up", table_id=table_id, memo=f"seat {seat}")
+    tournament = context.tournament
     for leaver in leavers:
         bot = leaver.meta.bot is not None
         transfer(
             session,
             table_account(table_id),
-            purse(leaver.meta.account_id, bot=bot, training=context.training),
+            purse(leaver.meta.account_id, bot=bot, training=context.training, tournament=tournament),
             leaver.cashed,
-            cash_out_kind(bot=bot, training=context.training),
+            cash_out_kind(bot=bot, training=context.training, tournament=tournament),
             table_id=table_id,
             hand_number=number,
             memo=f"left {context.name} seat {leaver.seat}",
         )
         session.execute(delete(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == leaver.seat))
+        if tournament is not None:  # out of the tournament: the runner gives him his place
+            start = next((p["start"] for p in context.hand_players if p["seat"] == leaver.seat), 0)
+            session.execute(
+                update(EntryRow)
+                .where(EntryRow.tournament_id == tournament, EntryRow.name == leaver.name)
+                .values(status="out", busted_from=start)
+            )

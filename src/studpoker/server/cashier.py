@@ -36,6 +36,7 @@ from .schemas import (
     WaitingLeft,
     WaitingPlace,
 )
+from .tournamenttable import not_at_a_tournament
 from .viewers import Viewers
 from .waitlist import WaitingList
 
@@ -64,6 +65,10 @@ class Cashier:
         self.deal_soon = deal_soon
         self.on_closed = on_closed
 
+    def _not_at_a_tournament(self, what: str) -> None:
+        if self.context.tournament is not None:
+            raise not_at_a_tournament(what)
+
     def _check_open(self) -> None:
         if self.context.status != "open":
             raise ApiError(409, "conflict", f"{self.name} is closing: no one may sit down or add chips")
@@ -78,6 +83,7 @@ class Cashier:
         and the seat row is written in one transaction, and only then is the table changed: a refusal or a
         failure at any point leaves the table and the books as they were."""
         table = self.table
+        self._not_at_a_tournament("no one buys in")
         self._check_open()
         if self.context.seat_of(account_id) is not None or account_id in self.context.arriving.values():
             raise ApiError(409, "conflict", f"you already sit at {self.name}")
@@ -138,6 +144,7 @@ class Cashier:
         return seat
 
     async def leave(self, account_id: int) -> LeaveResult:
+        self._not_at_a_tournament("no one leaves with chips")
         number = self._my_seat(account_id)
         current = self.table.seat(number)
         if self.table.hand is not None and number in self.table.players:
@@ -177,6 +184,7 @@ class Cashier:
 
     async def top_up(self, account_id: int, amount: int) -> TopUpResult:
         """Add ``amount`` chips from the balance to the account's seat (queued during its hand); checked first."""
+        self._not_at_a_tournament("no one adds chips")
         number = self._my_seat(account_id)
         table = self.table
         self._check_open()
@@ -211,6 +219,7 @@ class Cashier:
         return TopUpResult(queued=not added_now, stack=after.stack, queued_chips=after.queued, balance=balance)
 
     async def set_sitting_out(self, account_id: int, out: bool) -> SittingOut:
+        self._not_at_a_tournament("everyone is dealt in (a player away is folded when his turn comes)")
         number = self._my_seat(account_id)
 
         def work(session: Session) -> None:
@@ -230,6 +239,7 @@ class Cashier:
 
     async def join_waiting_list(self, account_id: int, username: str) -> WaitingPlace:
         """Put the account's name on the table's waiting list (the table must be full to it); its place."""
+        self._not_at_a_tournament("no one waits for a seat")
         self._check_open()
         if self.context.seat_of(account_id) is not None or account_id in self.context.arriving.values():
             raise ApiError(409, "conflict", f"you already sit at {self.name}")
@@ -260,6 +270,7 @@ class Cashier:
         """Seat up to ``count`` bots (every free seat if ``None``) with the minimum buy-in, from the house (``tag``
         checked by :meth:`bot_tag`)."""
         table = self.table
+        self._not_at_a_tournament("no bot sits down")
         self._check_open()
         buy_in = table.min_buy_in or 10 * table.rules.big_bet  # a mixed table's: its biggest game's
         if table.max_buy_in is not None:
@@ -297,6 +308,7 @@ class Cashier:
         return BotsAdded(seats=placed)
 
     async def remove_bots(self) -> BotsRemoved:
+        self._not_at_a_tournament("a bot that entered plays to the end")
         removed: list[int] = []
         for number, meta in list(self.seats.items()):
             if meta.bot is None:
@@ -361,9 +373,9 @@ class Cashier:
                 transfer(
                     session,
                     table_account(self.id),
-                    purse(meta.account_id, bot=bot, training=self.training),
+                    purse(meta.account_id, bot=bot, training=self.training, tournament=self.context.tournament),
                     seat.stack + seat.queued,
-                    cash_out_kind(bot=bot, training=self.training),
+                    cash_out_kind(bot=bot, training=self.training, tournament=self.context.tournament),
                     table_id=self.id,
                     memo=f"{self.name} closed: seat {seat.number}",
                 )

@@ -63,6 +63,8 @@ class Settings:
       (what comes meanwhile goes out in the same write): fewer, larger writes for every process the frames pass
       through, for at most this much latency; a process that has not written for this long writes at once.
     * ``seat_hold_seconds``: how long a free seat is held for the first name on a full table's waiting list.
+    * ``tournament_time_scale``: how much faster than real time tournaments' clocks run (1 in play; a test or a
+      demonstration plays a 10-minute level in a second at 600).
     * ``max_body_bytes``, ``max_message_bytes``, ``max_messages_per_second``: request and WebSocket limits;
       ``max_sockets_per_address`` / ``max_sockets``: open table sockets from one address, and in all.
     * ``request_seconds``: the time a request's head has to arrive (from the connection's start, or the last answer
@@ -118,6 +120,7 @@ class Settings:
     db_threads: int = 4
     bus_linger_seconds: float = 0.005
     seat_hold_seconds: float = 30.0
+    tournament_time_scale: float = 1.0
 
     def __post_init__(self) -> None:
         if not 0 <= self.starting_balance <= MAX_CHIPS:
@@ -147,6 +150,8 @@ class Settings:
         ):
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be more than 0, got {getattr(self, name)}")
+        if not 1.0 <= self.tournament_time_scale <= 100_000.0:  # not NaN either
+            raise ValueError(f"tournament_time_scale must be 1 to 100,000, got {self.tournament_time_scale}")
         if not 1.0 <= self.seat_hold_seconds <= 600.0:
             raise ValueError(f"seat_hold_seconds must be 1 to 600, got {self.seat_hold_seconds}")
         if not self.action_seconds > 0:  # not NaN either

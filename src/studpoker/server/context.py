@@ -44,6 +44,7 @@ class TableContext:
     table: Table
     seats: dict[int, SeatMeta]
     status: str = "open"  # open, closing (no new hand; closes when the one in play ends) or closed
+    tournament: int | None = None  # a tournament's table: its chips are the tournament's (never money)
     arriving: dict[int, int] = field(default_factory=dict)  # seats held for players moving here: seat -> account
     # the hand in play
     seq: int = 0  # the current turn number (0 between hands)

@@ -51,6 +51,7 @@ __all__ = [
     "Account",
     "Base",
     "Database",
+    "EntryRow",
     "HandRow",
     "LeaseRow",
     "LedgerEntry",
@@ -59,6 +60,7 @@ __all__ = [
     "SeatRow",
     "SessionRow",
     "TableRow",
+    "TournamentRow",
     "check_database",
     "make_engine",
     "migrate",
@@ -205,6 +207,55 @@ class TableRow(Base):
     waiting: Mapped[list[list[Any]] | None] = mapped_column(JSON, nullable=True)  # the waiting list, carried
     rotation: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)  # a mixed table's games
     turn: Mapped[dict[str, int] | None] = mapped_column(JSON, nullable=True)  # where its rotation stands
+    tournament_id: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)  # a tournament's table
+    tournament_table: Mapped[int | None] = mapped_column(Integer, nullable=True)  # its number in the tournament
+
+
+class TournamentRow(Base):
+    """A tournament (docs/server.md "Tournaments"): its game, ``structure`` (levels and breaks, as
+    ``studpoker.tournament.Structure.to_json``), buy-in, seats a table, the most entries (a sit-and-go: one table,
+    dealt when full), ``starts_at`` (a scheduled one), ``status`` (``registering``, ``running``, ``finished``,
+    ``cancelled``), when play began (the clock's zero) and ended, the hand-for-hand round (``None``: not
+    hand-for-hand), the tables that deal no hand until players have moved (``paused``), and its draws' seed."""
+
+    __tablename__ = "tournaments"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(60))
+    kind: Mapped[str] = mapped_column(String(12))  # sit_and_go or scheduled
+    variant: Mapped[str] = mapped_column(String(12))
+    structure: Mapped[dict[str, Any]] = mapped_column(JSON)
+    buy_in: Mapped[int] = mapped_column(BigInteger)
+    seats: Mapped[int] = mapped_column(Integer)
+    max_entries: Mapped[int] = mapped_column(Integer)
+    starts_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    status: Mapped[str] = mapped_column(String(12), default="registering", index=True)
+    started_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    hand_round: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    paused: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)  # tables that deal no hand (moves due)
+    seed: Mapped[int] = mapped_column(BigInteger, default=0)
+    created_by: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class EntryRow(Base):
+    """One buy-in to a tournament: an account's or a bot's (``bot_tag``), its ``status`` (``registered``,
+    ``playing``, ``out``), and once out its ``place``, the stack it started its last hand with, and its ``prize``."""
+
+    __tablename__ = "tournament_entries"
+    __table_args__ = (UniqueConstraint("tournament_id", "name", name="one_entry_per_name"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"), index=True)
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True)
+    bot_tag: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    name: Mapped[str] = mapped_column(String(40))
+    status: Mapped[str] = mapped_column(String(12), default="registered")
+    place: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    busted_from: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    prize: Mapped[int] = mapped_column(BigInteger, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
 
 class SeatRow(Base):

@@ -16,6 +16,7 @@ from .protocol import TableSummary
 from .schemas import CreateTable
 from .sockets import Sockets
 from .throttle import Throttle
+from .tournaments import Tournaments
 from .training import EquityDesk
 
 __all__ = ["CardRoom", "Front"]
@@ -47,6 +48,7 @@ class CardRoom(Protocol):
     db: Database
     front: Front  # password hashing, the throttles, the equity desk
     sockets: Sockets  # the socket registry: open, close, add, drop, end a session's sockets, the sweep
+    tournaments: Tournaments  # opening, entering and reading tournaments (studpoker.server.tournaments)
 
     async def open(self) -> None: ...
     async def close(self) -> None: ...

@@ -65,6 +65,7 @@ from .remotedirectory import CLAIM_SECONDS, LOBBY_SECONDS, RemoteDirectory
 from .schemas import CreateTable
 from .sockets import Sockets
 from .tablemaker import DEFAULT_TABLE, TableMaker, seat_bots
+from .tournaments import Tournaments
 
 # RemoteTable (from .remote), CLAIM_SECONDS and LOBBY_SECONDS (from .remotedirectory): kept importable here
 __all__ = ["CALL_SECONDS", "CLAIM_SECONDS", "LOBBY_SECONDS", "GatewayRoom", "RemoteTable"]
@@ -128,6 +129,7 @@ class GatewayRoom:
         self.sockets = Sockets(settings, self.db, tell_others=self._tell_gateways)
         self.directory = RemoteDirectory(settings, self.db, self.bus, self, self.gateway_id)
         self.maker = TableMaker(settings, self.db, self.directory, self.front.table_openings)
+        self.tournaments = Tournaments(settings, self.db)  # entries; the one-process room runs them (for now)
         self.attached: dict[int, Attached] = {}
         self.by_table: dict[int, set[int]] = {}
         self.calls: dict[str, asyncio.Future[Answer]] = {}

@@ -1,7 +1,9 @@
 """The chip ledger: double-entry movements between named ledger accounts, and the invariants.
 
 Ledger accounts: ``house`` (the source of play money; its balance is minus everything granted), ``user:<id>``
-(an account's balance, mirrored in ``accounts.balance``) and ``table:<id>`` (every chip at a table). Each
+(an account's balance, mirrored in ``accounts.balance``), ``table:<id>`` (every chip at a table),
+``tournament:<id>`` (a tournament's escrow: the buy-ins, until the prizes are paid) and ``chips:<id>`` (a
+tournament's own chips: issued to its tables at the start, all back when it ends; they are never money). Each
 :class:`~studpoker.server.db.LedgerEntry` moves an amount from one to another, so the sum over all ledger
 accounts is zero at every commit. :func:`transfer` runs inside the caller's transaction, together with the
 state change it pays for (a seat row, a hand row), so money and state never disagree.
@@ -20,7 +22,7 @@ from sqlalchemy import func, literal_column, select, union_all, update
 from sqlalchemy.exc import InvalidRequestError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
-from .db import Account, LedgerEntry, SeatRow
+from .db import Account, LedgerEntry, SeatRow, TableRow
 from .limits import MAX_BALANCE
 
 __all__ = [
@@ -31,6 +33,8 @@ __all__ = [
     "balance_of",
     "cash_out_kind",
     "check_invariants",
+    "chips_account",
+    "escrow_account",
     "purse",
     "table_account",
     "transfer",
@@ -56,14 +60,27 @@ def table_account(table_id: int) -> str:
     return f"table:{table_id}"
 
 
-def purse(account_id: int | None, *, bot: bool, training: bool) -> str:
+def escrow_account(tournament_id: int) -> str:
+    return f"tournament:{tournament_id}"
+
+
+def chips_account(tournament_id: int) -> str:
+    return f"chips:{tournament_id}"
+
+
+def purse(account_id: int | None, *, bot: bool, training: bool, tournament: int | None = None) -> str:
     """Where a seat's chips come from and go back to: the account's balance, or the house for a bot and for
-    everyone at a training table (practice chips: a training table never moves a balance)."""
+    everyone at a training table (practice chips: a training table never moves a balance), or at a tournament's
+    table its chip account (tournament chips are never money)."""
+    if tournament is not None:
+        return chips_account(tournament)
     return HOUSE if bot or training or account_id is None else user_account(account_id)
 
 
-def cash_out_kind(*, bot: bool, training: bool) -> str:
+def cash_out_kind(*, bot: bool, training: bool, tournament: int | None = None) -> str:
     """The ledger entry's kind for chips leaving a seat (:func:`purse` says where to)."""
+    if tournament is not None:
+        return "tournament_chips_back"
     return "bot_cash_out" if bot else "training_cash_out" if training else "cash_out"
 
 
@@ -126,11 +143,13 @@ def balance_of(session: Session, name: str) -> int:
 
 @dataclass(frozen=True, slots=True)
 class Invariants:
-    """The money at rest: ``granted`` (what the house gave out) equals ``balances`` + ``at_tables``."""
+    """The money at rest: ``granted`` (what the house gave out) equals ``balances`` + ``at_tables`` (cash tables)
+    + ``in_escrow`` (tournaments' buy-ins not yet paid out)."""
 
     granted: int
     balances: int
     at_tables: int
+    in_escrow: int = 0
 
 
 def check_invariants(session: Session) -> Invariants:
@@ -139,7 +158,10 @@ def check_invariants(session: Session) -> Invariants:
     * every user's cached balance equals its ledger balance, and none is negative;
     * every table's ledger balance equals the chips its seat rows hold (stacks and queued chips; during a hand
       the rows keep the stacks from before it, and a hand moves chips only inside the table);
-    * the house's grants equal the balances plus the chips on tables (the ledger sums to zero).
+    * every tournament's chips are all at its tables or back in its chip account (the two sum to zero), and its
+      escrow is never negative;
+    * the house's grants equal the balances plus the chips on cash tables plus the escrows (the ledger sums to
+      zero).
 
     The sums are computed twice: by the database (``SUM ... GROUP BY``, so a sum the database cannot hold is an
     error here, not a wrapped number) and in Python from the rows; both must agree.
@@ -171,7 +193,13 @@ def check_invariants(session: Session) -> Invariants:
     seats: dict[int, int] = {}
     for table_id, stack, queued in session.execute(select(SeatRow.table_id, SeatRow.stack, SeatRow.queued)):
         seats[table_id] = seats.get(table_id, 0) + stack + queued
-    at_tables = 0
+    of_tournament: dict[int, int] = {
+        table: tournament
+        for table, tournament in session.execute(select(TableRow.id, TableRow.tournament_id))
+        if tournament is not None
+    }
+    at_tables, in_escrow = 0, 0
+    tournament_chips: dict[int, int] = {}
     for name, amount in totals.items():
         if name.startswith("table:"):
             table_id = int(name[6:])
@@ -179,14 +207,30 @@ def check_invariants(session: Session) -> Invariants:
                 raise AssertionError(
                     f"table {table_id}: ledger says {amount} chips, seats hold {seats.get(table_id, 0)}"
                 )
-            at_tables += amount
+            if table_id in of_tournament:  # tournament chips, not money
+                tournament = of_tournament[table_id]
+                tournament_chips[tournament] = tournament_chips.get(tournament, 0) + amount
+            else:
+                at_tables += amount
+        elif name.startswith("tournament:"):
+            if amount < 0:
+                raise AssertionError(f"{name}: the escrow is {amount}, below zero")
+            in_escrow += amount
+        elif name.startswith("chips:"):
+            tournament = int(name[6:])
+            tournament_chips[tournament] = tournament_chips.get(tournament, 0) + amount
+    for tournament, left in tournament_chips.items():
+        if left != 0:
+            raise AssertionError(f"tournament {tournament}: {left} chips are neither at its tables nor back")
     for table_id, chips in seats.items():
         if chips and table_account(table_id) not in totals:
             raise AssertionError(f"table {table_id}: seats hold {chips} chips the ledger never gave it")
     granted = -totals.get(HOUSE, 0)
-    if sum(totals.values()) != 0 or granted != balances + at_tables:
-        raise AssertionError(f"granted {granted} != balances {balances} + chips on tables {at_tables}")
-    return Invariants(granted, balances, at_tables)
+    if sum(totals.values()) != 0 or granted != balances + at_tables + in_escrow:
+        raise AssertionError(
+            f"granted {granted} != balances {balances} + chips on tables {at_tables} + in escrow {in_escrow}"
+        )
+    return Invariants(granted, balances, at_tables, in_escrow)
 
 
 def _sql_totals(session: Session) -> dict[str, int]:

@@ -23,6 +23,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from ..bots import make_bot
 from ..table import TableError
 from .context import SeatMeta, TableContext
 from .db import SeatRow, TableRow
@@ -107,8 +108,11 @@ class Moves:
         if row.sitting_out:
             context.table.sit_out(seat)
         bank = context.settings.time_bank if row.time_bank is None else min(row.time_bank, context.settings.time_bank)
-        context.seats[seat] = SeatMeta(account_id, None, None, bank)
-        self.viewers.broadcast({"type": "seated", "seat": seat, "name": row.name, "stack": row.stack, "bot": False})
+        bot = None if row.bot_tag is None else make_bot(row.bot_tag, None)
+        context.seats[seat] = SeatMeta(account_id, row.bot_tag, bot, bank)
+        self.viewers.broadcast(
+            {"type": "seated", "seat": seat, "name": row.name, "stack": row.stack, "bot": bot is not None}
+        )
         self.viewers.resnapshot(account_id)
         self.deal_soon(context.settings.between_hands)
         return Arrived(seat=seat, stack=row.stack)
@@ -136,6 +140,10 @@ class Moves:
                 raise ApiError(409, "conflict", f"table {to_table} is not open")
             if bool(target.training) != training:
                 raise ApiError(409, "conflict", "practice chips and real chips do not mix: both tables must be alike")
+            if target.tournament_id != context.tournament:
+                raise ApiError(
+                    409, "conflict", "a tournament's chips stay in it: both tables must be of one tournament"
+                )
             transfer(
                 session,
                 table_account(table_id),
@@ -151,6 +159,7 @@ class Moves:
                     table_id=to_table,
                     seat=to_seat,
                     account_id=account_id,
+                    bot_tag=meta.bot_tag,  # a tournament's bot moves as a player does
                     name=seat.name,
                     stack=amount,
                     sitting_out=seat.sitting_out,

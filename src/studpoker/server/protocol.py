@@ -160,6 +160,7 @@ class TableSummary(TypedDict):
     training: bool
     waiting: int
     mix: Mix | None
+    tournament_id: int | None
 
 
 @with_config(_STRICT)

@@ -35,6 +35,8 @@ from .schemas import CreateTable
 from .sockets import LOGGED_OUT, Sockets
 from .tablehost import VOIDED_KEPT, TableHost, hands_played, rules_of, signed_rules, void_unfinished
 from .tablemaker import DEFAULT_TABLE, TRAINING_MAX_BUY_IN, TableMaker, name_taken, numbered_name
+from .tournamentrunner import TournamentRunner
+from .tournaments import Tournaments
 
 __all__ = [
     "DEFAULT_TABLE",
@@ -72,6 +74,8 @@ class Room:
         self.directory = LocalDirectory(self.host)
         self.maker = TableMaker(settings, self.db, self.directory, self.front.table_openings)
         self.sockets = Sockets(settings, self.db)
+        self.tournaments = Tournaments(settings, self.db)
+        self.runner = TournamentRunner(settings, self.db, self.directory)
         self.lifecycle = Lifecycle(
             "room",
             [
@@ -80,6 +84,7 @@ class Room:
                 self.front,
                 Step("tables", self.host.recover, self.host.stop),
                 Step("default table", self._default_table),
+                Step("tournaments", self.runner.start, self.runner.stop),
                 self.sockets,
                 Step("freeze", self._freeze),
             ],

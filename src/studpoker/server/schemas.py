@@ -15,6 +15,11 @@ from pydantic.json_schema import SkipJsonSchema
 from ..engine import Variant
 from ..rotation import MAX_GAMES, MAX_HANDS_PER_GAME
 from ..variant import MAX_NAME as MAX_VARIANT_TEXT
+from .historyschemas import (
+    HandDetail,
+    HandList,
+    HandSummary,
+)
 from .limits import MAX_BALANCE, MAX_CHIPS, MAX_ID, MAX_NAME, MAX_SHOWDOWN_SECONDS, MAX_STAKE
 
 __all__ = [
@@ -308,6 +313,7 @@ class TableInfo(BaseModel):
     )
     waiting: int = Field(0, description="names on the table's waiting list")
     mix: MixInfo | None = Field(None, description="a mixed table's rotation (null: a table of one game)")
+    tournament_id: int | None = Field(None, description="a tournament's table: the tournament (its page's id)")
 
 
 class TableList(BaseModel):
@@ -479,65 +485,6 @@ class CashedOut(BaseModel):
 class CloseResult(BaseModel):
     closed: bool = Field(description="false while the hand in play is finished; the table closes after it")
     cashed_out: list[CashedOut]
-
-
-# -- hand histories ----------------------------------------------------------------------------------------
-
-
-class HandPlayer(BaseModel):
-    seat: int
-    name: str
-    start: int
-    end: int | None
-
-
-class HandSummary(BaseModel):
-    number: int
-    status: Literal["finished", "voided"]
-    started_at: str | None
-    finished_at: str | None
-    pot: int
-    players: list[HandPlayer]
-    winners: list[int]
-
-
-class HandList(BaseModel):
-    table_id: int
-    hands: list[HandSummary]
-
-
-class HandDetail(HandSummary):
-    table_id: int
-    phh: str | None = Field(description="the hand as PHH; cards the asker did not see at the table are ??")
-    seen_as: Literal["public", "player", "admin", "training"] = Field(
-        description="what the asker sees: the table's view, a player's, an admin's, or everything (a training table)"
-    )
-    training: bool = Field(False, description="a training table's hand: GET .../equity gives its equities")
-
-
-class EquityPlayer(BaseModel):
-    seat: int
-    name: str
-    cards: list[str] = Field(description="his cards so far, in dealing order")
-    up: list[bool] = Field(description="which of them were dealt face up")
-    actual: float = Field(description="his share of the pot against the others' actual cards, 0 to 1")
-    ranged: float = Field(description="his share against the others' up cards with any down cards, 0 to 1")
-
-
-class EquityStreet(BaseModel):
-    street: int
-    name: str = Field(examples=["4th street"])
-    community: str | None = Field(description="the community card, on the street it was dealt")
-    players: list[EquityPlayer]
-
-
-class HandEquity(BaseModel):
-    """A training table's hand, street by street: each live player's equity when that street was dealt."""
-
-    table_id: int
-    number: int
-    variant: Variant
-    streets: list[EquityStreet]
 
 
 # -- admin -------------------------------------------------------------------------------------------------

@@ -26,10 +26,11 @@ from ..table import Table
 from .actor import TableActor
 from .config import Settings
 from .context import SeatMeta
-from .db import Database, HandRow, Runner, SeatRow, TableRow, utcnow
+from .db import Database, HandRow, Runner, SeatRow, TableRow, TournamentRow, utcnow
 from .errors import ApiError
 from .ledger import cash_out_kind, purse, table_account, transfer
 from .protocol import HandSeat, VoidedHand
+from .tournamenttable import TournamentSide
 
 __all__ = ["VOIDED_KEPT", "TableHost", "hands_played", "rules_of", "signed_rules", "turn_of", "void_unfinished"]
 
@@ -164,11 +165,12 @@ class TableHost:
     async def load(self, row: TableRow, db: Runner | None = None) -> TableActor:
         rules = rules_of(row)
 
-        def read(session: Session) -> tuple[list[SeatRow], int, list[int]]:
+        def read(session: Session) -> tuple[list[SeatRow], TournamentRow | None, int, list[int]]:
             seats = list(session.scalars(select(SeatRow).where(SeatRow.table_id == row.id)).all())
-            return seats, *hands_played(session, row.id)
+            tournament = None if row.tournament_id is None else session.get(TournamentRow, row.tournament_id)
+            return seats, tournament, *hands_played(session, row.id)
 
-        seats, count, pots = await self.db.run(read)
+        seats, tournament, count, pots = await self.db.run(read)
         snapshot: dict[str, Any] = {
             "name": row.name,
             "seed": None if self.settings.seed is None else self.settings.seed + row.id,
@@ -193,6 +195,8 @@ class TableHost:
         actor.viewers.restore_chat(row.chat or ())  # what it carried from its last worker (or before a restart)
         actor.waiting.restore(row.waiting or (), seated=(meta.account_id for meta in metas.values()))
         actor.hands_played = count
+        if tournament is not None:
+            actor.join_tournament(TournamentSide.of(tournament, self.settings.tournament_time_scale, actor.db))
         self.actors[row.id] = actor
         actor.start()
         return actor

@@ -35,6 +35,8 @@ class Sign(Protocol):
     def showdown_seconds(self) -> float | None: ...
     @property
     def training(self) -> bool: ...
+    @property
+    def tournament_id(self) -> int | None: ...
 
 
 def showdown_pause(stored: float | None, settings: Settings) -> float:
@@ -124,4 +126,5 @@ def table_info(
         "training": bool(sign.training),
         "waiting": waiting,
         "mix": mix,
+        "tournament_id": sign.tournament_id,
     }

@@ -22,14 +22,17 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from ..engine import Rules
 from ..engine.errors import RulesError, RulesWarning
 from ..variant import Variant
 from .errors import StructureError
 
-__all__ = ["Break", "Clock", "Level", "Structure"]
+__all__ = ["MAX_PERIODS", "Break", "Clock", "Level", "Structure"]
+
+#: The most levels and breaks a structure read from data may have (a bound for what a client sends).
+MAX_PERIODS = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,6 +203,61 @@ class Structure:
             if isinstance(period, Level):
                 return period
         return None
+
+    # -- as data --------------------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """The structure as JSON-ready data (what a card room stores): :meth:`from_json` reads it back.
+
+        >>> Structure.from_json(Structure.turbo().to_json()) == Structure.turbo()
+        True
+        """
+        periods: list[dict[str, int]] = []
+        for p in self.periods:
+            if isinstance(p, Level):
+                periods.append(
+                    {"ante": p.ante, "bring_in": p.bring_in, "small_bet": p.small_bet, "big_bet": p.big_bet}
+                    | {"minutes": p.minutes}
+                )
+            else:
+                periods.append({"break": p.minutes})
+        data: dict[str, Any] = {"starting_chips": self.starting_chips, "periods": periods}
+        data |= {"late_registration_level": self.late_registration_level, "reentries": self.reentries}
+        data["hands_per_level"] = self.hands_per_level
+        return data
+
+    @classmethod
+    def from_json(cls, data: object) -> Structure:
+        """A structure from :meth:`to_json`'s data, levels numbered in order; :class:`StructureError` says what is
+        wrong (at most :data:`MAX_PERIODS` periods)."""
+        if not isinstance(data, dict) or not isinstance(data.get("periods"), list):
+            raise StructureError("a structure is an object with a list of periods")
+        if len(data["periods"]) > MAX_PERIODS:
+            raise StructureError(f"a structure has at most {MAX_PERIODS} levels and breaks")
+        periods: list[Level | Break] = []
+        for i, period in enumerate(data["periods"]):
+            if not isinstance(period, dict):
+                raise StructureError(f"period {i + 1} is not an object")
+            try:
+                if "break" in period:
+                    periods.append(Break(period["break"]))
+                else:
+                    number = sum(1 for p in periods if isinstance(p, Level)) + 1
+                    ante, bring_in = period["ante"], period["bring_in"]
+                    small, big = period["small_bet"], period["big_bet"]
+                    periods.append(Level(number, ante, bring_in, small, big, period.get("minutes", 60)))
+            except KeyError as error:
+                raise StructureError(f"period {i + 1} has no {error.args[0]}") from None
+        try:
+            return cls(
+                data.get("starting_chips"),  # type: ignore[arg-type]  # checked by the constructor
+                tuple(periods),
+                data.get("late_registration_level"),
+                data.get("reentries", 0),
+                data.get("hands_per_level"),
+            )
+        except TypeError as error:
+            raise StructureError(f"not a structure: {error}") from None
 
     # -- the two shipped structures ------------------------------------------------------------------
 

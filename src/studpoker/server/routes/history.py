@@ -24,8 +24,8 @@ from ..auth import Who
 from ..db import HandRow, TableRow
 from ..deps import MaybeAccount, RoomDep, TableId, check_csrf
 from ..errors import ApiError
+from ..historyschemas import HandDetail, HandEquity, HandList
 from ..limits import MAX_ID
-from ..schemas import HandDetail, HandEquity, HandList
 from . import errors
 from .auth import iso
 

@@ -1,0 +1,339 @@
+"""Running the room's tournaments: :class:`TournamentRunner`, a task that looks at each tournament every
+:data:`TICK` seconds and does what is due, reading the database each time (its truth, so a runner that stops and
+starts again goes on where it was):
+
+* **The start**: a sit-and-go when it is full; a scheduled tournament at its time (cancelled, every buy-in back, with
+  fewer than two entries). Seats are drawn at random (:func:`~studpoker.tournament.draw_seats`), each table is
+  written with its seat rows and the tournament's chips (issued from its chip account: no chip is minted), and the
+  tables start dealing (the level's stakes: :mod:`~studpoker.server.tournamenttable`).
+* **Places**: the tables take out the players with no chips after each hand; the runner gives them their places,
+  from the bottom. Players out in the same look (the same hand, as hand-for-hand makes sure on the bubble) are
+  placed by the chips they started that hand with, the bigger stack higher, equal stacks sharing.
+* **Hand-for-hand** on the bubble (one player more than the places paid, on two tables or more): every table deals
+  its hand of a round, and the next round begins when all are over.
+* **Balancing and breaking** (:func:`~studpoker.tournament.plan_moves`: the stud high-card draw chooses who moves):
+  the tables players move from deal no new hand (``paused``) until they have moved, between hands, with their chips
+  (:class:`~studpoker.server.director.Director`); a table left empty closes.
+* **The end**: one player left wins; the prizes (:func:`~studpoker.tournament.payouts`) go from the escrow to the
+  winners' balances (a bot's to the house), the last table closes and its chips go back to the chip account.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from ..tournament import Structure, draw_seats, payouts, places_paid, plan_moves, shared_prize
+from .config import Settings
+from .db import Database, EntryRow, SeatRow, TableRow, TournamentRow, utcnow
+from .director import Director
+from .directory import Directory
+from .errors import ApiError
+from .ledger import HOUSE, chips_account, escrow_account, table_account, transfer, user_account
+from .names import look_key, name_key
+
+__all__ = ["TICK", "TournamentRunner"]
+
+log = logging.getLogger("studpoker.server")
+
+#: Seconds between two looks at the tournaments.
+TICK = 0.2
+
+
+class TournamentRunner:
+    """Runs every tournament of the room's database (see the module's docstring)."""
+
+    def __init__(self, settings: Settings, db: Database, directory: Directory) -> None:
+        self.settings = settings
+        self.db = db
+        self.directory = directory
+        self.director = Director(directory)
+        self.task: asyncio.Task[None] | None = None
+        self.round_marks: dict[int, dict[int, int]] = {}  # per tournament: each table's hand number at its round
+        self.looks = 0  # how many looks the runner has had (tests wait on it)
+
+    async def start(self) -> None:
+        self.task = asyncio.create_task(self._loop(), name="tournaments")
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+            self.task = None
+
+    async def _loop(self) -> None:
+        while True:
+            try:
+                await self.look()
+            except Exception:  # a look that failed is tried again at the next tick; the database is the truth
+                log.exception("the tournaments' look failed; trying again")
+            await asyncio.sleep(TICK)
+
+    async def look(self) -> None:
+        """One look at every tournament registering or running."""
+
+        def read(session: Session) -> list[TournamentRow]:
+            query = select(TournamentRow).where(TournamentRow.status.in_(("registering", "running")))
+            return list(session.scalars(query.order_by(TournamentRow.id)).all())
+
+        for row in await self.db.run(read):
+            if row.status == "registering":
+                await self._maybe_start(row)
+            else:
+                await self._run(row)
+        self.looks += 1
+
+    # -- the start ---------------------------------------------------------------------------------------------
+
+    async def _maybe_start(self, row: TournamentRow) -> None:
+        tournament_id = row.id
+
+        def entries(session: Session) -> int:
+            return len(session.scalars(select(EntryRow.id).where(EntryRow.tournament_id == tournament_id)).all())
+
+        count = await self.db.run(entries)
+        if row.kind == "sit_and_go":
+            if count >= row.max_entries:
+                await self._start(row)
+        elif row.starts_at is not None and row.starts_at <= utcnow():
+            if count >= 2:
+                await self._start(row)
+            else:
+                await self.db.run(lambda s: _cancel(s, tournament_id))
+                log.info("tournament %s: cancelled at its start with %s entries", tournament_id, count)
+
+    async def _start(self, row: TournamentRow) -> None:
+        tournament_id = row.id
+        structure = Structure.from_json(row.structure)
+        rng = random.Random(row.seed)
+        level = structure.levels[0]
+
+        def work(session: Session) -> list[TableRow]:
+            current = session.get(TournamentRow, tournament_id)
+            if current is None or current.status != "registering":
+                return []
+            entries = list(session.scalars(select(EntryRow).where(EntryRow.tournament_id == tournament_id)).all())
+            by_name = {e.name: e for e in entries}
+            chart = draw_seats(sorted(by_name), row.seats, rng)
+            tables = []
+            for number, seats in sorted(chart.items()):
+                name = f"{row.name[:30]} T{tournament_id}/{number}"
+                table = TableRow(
+                    name=name,
+                    name_key=name_key(name),
+                    name_look=look_key(name),
+                    variant=row.variant,
+                    preset="tournament",
+                    ante=level.ante,
+                    bring_in=level.bring_in,
+                    small_bet=level.small_bet,
+                    big_bet=level.big_bet,
+                    created_by=None,
+                    status="open",
+                    tournament_id=tournament_id,
+                    tournament_table=number,
+                    showdown_seconds=self.settings.showdown_seconds,
+                )
+                session.add(table)
+                session.flush()
+                for seat, player in seats.items():
+                    entry = by_name[player]
+                    session.add(
+                        SeatRow(
+                            table_id=table.id,
+                            seat=seat,
+                            account_id=entry.account_id,
+                            bot_tag=entry.bot_tag,
+                            name=player,
+                            stack=structure.starting_chips,
+                        )
+                    )
+                    entry.status = "playing"
+                chips = structure.starting_chips * len(seats)
+                transfer(session, chips_account(tournament_id), table_account(table.id), chips, "tournament_chips")
+                tables.append(table)
+            current.status, current.started_at = "running", utcnow()
+            session.flush()
+            return tables
+
+        try:
+            tables = await self.db.run(work)
+        except IntegrityError:  # a table's name looks like a cash table's: the names carry the id, so rarely
+            log.exception("tournament %s: its tables could not be written; trying again", tournament_id)
+            return
+        for table in tables:
+            await self.directory.opened(table)
+        if tables:
+            log.info("tournament %s: started on %s tables", tournament_id, len(tables))
+
+    # -- running -----------------------------------------------------------------------------------------------
+
+    async def _run(self, row: TournamentRow) -> None:
+        tournament_id = row.id
+        left = await self.db.run(lambda s: _place_the_busted(s, tournament_id))
+        tables = await self.db.run(lambda s: _tables(s, tournament_id))
+        if left <= 1:
+            await self._finish(row, tables)
+            return
+        await self._hand_for_hand(row, tables, left)
+        await self._balance(row, tables)
+
+    async def _hand_for_hand(
+        self, row: TournamentRow, tables: list[tuple[TableRow, dict[int, SeatRow]]], left: int
+    ) -> None:
+        tournament_id = row.id
+        entries = await self.db.run(
+            lambda s: len(s.scalars(select(EntryRow.id).where(EntryRow.tournament_id == tournament_id)).all())
+        )
+        live = [t for t, seats in tables if len(seats) >= 2]
+        on = len(live) >= 2 and left == places_paid(entries) + 1
+        if not on:
+            if row.hand_round is not None:
+                await self.db.run(lambda s: _set(s, tournament_id, hand_round=None))
+                self.round_marks.pop(tournament_id, None)
+            return
+        handles = {t.id: await self.directory.find_table(t.id) for t in live}
+        marks = self.round_marks.get(tournament_id)
+        numbers = {t.id: t.hand_number for t in live}
+        if row.hand_round is None or marks is None:
+            self.round_marks[tournament_id] = numbers
+            await self.db.run(lambda s: _set(s, tournament_id, hand_round=(row.hand_round or 0) + 1))
+            return
+        dealt = all(numbers[t] > marks.get(t, -1) for t in numbers)
+        if dealt and not any(h.info()["playing"] for h in handles.values()):
+            self.round_marks[tournament_id] = numbers
+            await self.db.run(lambda s: _set(s, tournament_id, hand_round=(row.hand_round or 0) + 1))
+
+    async def _balance(self, row: TournamentRow, tables: list[tuple[TableRow, dict[int, SeatRow]]]) -> None:
+        tournament_id = row.id
+        chart = {t.tournament_table or 0: {n: s.name for n, s in seats.items()} for t, seats in tables if seats}
+        by_number = {t.tournament_table or 0: t for t, _ in tables}
+        rng = random.Random(row.seed * 1_000_003 + sum(t.hand_number for t, _ in tables))
+        moves = plan_moves(chart, row.seats, rng)
+        sources = sorted({by_number[m.from_table].id for m in moves})
+        if sources != sorted(row.paused or []):
+            await self.db.run(lambda s: _set(s, tournament_id, paused=sources or None))
+            return  # the tables players move from deal no new hand from now on
+        if moves:
+            handles = {t: await self.directory.find_table(t) for t in sources}
+            if any(h.info()["playing"] for h in handles.values()):
+                return  # the hand in play ends first
+            seats = {s.name: s for _, table_seats in tables for s in table_seats.values()}
+            for move in moves:
+                seat = seats[move.player]
+                assert seat.account_id is not None  # a tournament's bots have accounts of their own
+                source, target = by_number[move.from_table], by_number[move.to_table]
+                try:
+                    await self.director.move(seat.account_id, move.player, source.id, target.id, move.to_seat)
+                except ApiError as error:  # looked at again at the next tick, from the seat rows as they are then
+                    log.info("tournament %s: %s not moved yet: %s", tournament_id, move.player, error.message)
+                    return
+                log.info(
+                    "tournament %s: %s moved (%s) to table %s", tournament_id, move.player, move.reason, move.to_table
+                )
+            await self.db.run(lambda s: _set(s, tournament_id, paused=None))
+        for table, table_seats in tables:
+            if not table_seats and table.status == "open":  # broken: every player has moved
+                with contextlib.suppress(ApiError):
+                    await (await self.directory.find_table(table.id)).close()
+
+    # -- the end -----------------------------------------------------------------------------------------------
+
+    async def _finish(self, row: TournamentRow, tables: list[tuple[TableRow, dict[int, SeatRow]]]) -> None:
+        tournament_id = row.id
+
+        def pay(session: Session) -> bool:
+            current = session.get(TournamentRow, tournament_id)
+            if current is None or current.status != "running":
+                return False
+            entries = list(session.scalars(select(EntryRow).where(EntryRow.tournament_id == tournament_id)).all())
+            for entry in entries:
+                if entry.status == "playing":
+                    entry.status, entry.place = "out", 1
+            pool = row.buy_in * len(entries)
+            prizes = list(payouts(pool, len(entries))) if len(entries) >= 2 else [pool]
+            by_place: dict[int, list[EntryRow]] = {}
+            for entry in sorted(entries, key=lambda e: e.id):
+                assert entry.place is not None
+                by_place.setdefault(entry.place, []).append(entry)
+            for place, tied in sorted(by_place.items()):
+                for entry, amount in zip(tied, shared_prize(prizes, place, len(tied)), strict=True):
+                    entry.prize = amount
+                    if amount:
+                        to = (
+                            HOUSE
+                            if entry.bot_tag is not None or entry.account_id is None
+                            else user_account(entry.account_id)
+                        )
+                        transfer(
+                            session,
+                            escrow_account(tournament_id),
+                            to,
+                            amount,
+                            "tournament_prize",
+                            memo=f"{current.name}: place {place}",
+                        )
+            current.status, current.finished_at, current.hand_round, current.paused = "finished", utcnow(), None, None
+            session.flush()
+            return True
+
+        if await self.db.run(pay):
+            log.info("tournament %s: over", tournament_id)
+        for table, _ in tables:
+            if table.status == "open":
+                with contextlib.suppress(ApiError):
+                    await (await self.directory.find_table(table.id)).close()
+
+
+def _tables(session: Session, tournament_id: int) -> list[tuple[TableRow, dict[int, SeatRow]]]:
+    """The tournament's tables not closed, each with its seat rows by seat."""
+    rows = session.scalars(
+        select(TableRow).where(TableRow.tournament_id == tournament_id, TableRow.status != "closed")
+    ).all()
+    out = []
+    for table in sorted(rows, key=lambda t: t.tournament_table or 0):
+        seats = session.scalars(select(SeatRow).where(SeatRow.table_id == table.id)).all()
+        out.append((table, {s.seat: s for s in seats}))
+    return out
+
+
+def _place_the_busted(session: Session, tournament_id: int) -> int:
+    """Give the entries the tables took out since the last look their places; returns the players left."""
+    entries = list(session.scalars(select(EntryRow).where(EntryRow.tournament_id == tournament_id)).all())
+    placed = sum(1 for e in entries if e.place is not None)
+    new = sorted((e for e in entries if e.status == "out" and e.place is None), key=lambda e: e.busted_from or 0)
+    worst = len(entries) - placed  # the place the next one out takes
+    i = 0
+    while i < len(new):
+        tied = [e for e in new[i:] if (e.busted_from or 0) == (new[i].busted_from or 0)]
+        for entry in tied:
+            entry.place = worst - len(tied) + 1  # equal stacks share the best of their places
+        worst -= len(tied)
+        i += len(tied)
+    session.flush()
+    return sum(1 for e in entries if e.status != "out")
+
+
+def _set(session: Session, tournament_id: int, **values: Any) -> None:
+    session.execute(update(TournamentRow).where(TournamentRow.id == tournament_id).values(**values))
+
+
+def _cancel(session: Session, tournament_id: int) -> None:
+    """A scheduled tournament that cannot start: every buy-in back (a bot's to the house)."""
+    row = session.get(TournamentRow, tournament_id)
+    if row is None or row.status != "registering":
+        return
+    for entry in session.scalars(select(EntryRow).where(EntryRow.tournament_id == tournament_id)).all():
+        to = HOUSE if entry.bot_tag is not None or entry.account_id is None else user_account(entry.account_id)
+        transfer(
+            session, escrow_account(tournament_id), to, row.buy_in, "tournament_refund", memo=f"{row.name} cancelled"
+        )
+    row.status, row.finished_at = "cancelled", utcnow()

@@ -1,0 +1,204 @@
+"""Tournaments in the card room (issue 31): a sit-and-go and a 24-player tournament of bots played to the end on a
+fast clock, with the chips conserved in every hand, the tables balanced and broken, the prizes paid from the escrow
+and the books balanced; registering, unregistering, the refusals, and a tournament's table refusing what only a cash
+table does."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import select
+
+from studpoker.server.db import HandRow, LedgerEntry, TableRow
+from studpoker.tournament import payouts
+
+from .conftest import User, invariants, make_settings, room_client, signup
+from .test_security import make_admin
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    # a 10-minute level lasts a second; the bots act at once; the players these tests enter are away (no socket):
+    # they are dealt in and folded at their turn, at once
+    settings = make_settings(tmp_path, tournament_time_scale=600.0)
+    with room_client(settings) as test_client:
+        yield test_client
+
+
+def wait_for(user: User, tournament_id: int, status: str, timeout: float = 300.0) -> dict[str, Any]:
+    """The tournament's page once it is ``status`` (a generous bound: the bots play fast, a busy machine slowly)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        page: dict[str, Any] = user.get(f"/api/tournaments/{tournament_id}").json()
+        if page["status"] == status:
+            return page
+        assert time.monotonic() < deadline, f"tournament {tournament_id} still {page['status']} after {timeout} s"
+        time.sleep(0.1)
+
+
+def rows(client: TestClient, query: Any) -> list[Any]:
+    room = client.app.state.room  # type: ignore[attr-defined]
+    assert client.portal is not None
+    found: list[Any] = client.portal.call(room.db.run, lambda s: list(s.execute(query).all()))
+    return found
+
+
+def check_hands(client: TestClient, tournament_id: int) -> list[Any]:
+    """Every hand of the tournament's tables: finished, and its chips conserved (the stacks at the end sum to the
+    stacks at the start: a tournament hand has no rake). Returns them."""
+    tables = [r[0] for r in rows(client, select(TableRow.id).where(TableRow.tournament_id == tournament_id))]
+    hands = [r[0] for r in rows(client, select(HandRow).where(HandRow.table_id.in_(tables)))]
+    assert hands
+    for hand in hands:
+        assert hand.status == "finished", (hand.table_id, hand.number, hand.status)
+        assert sum(p["start"] for p in hand.players) == sum(p["end"] for p in hand.players)
+    return hands
+
+
+def test_a_sit_and_go_of_bots_and_a_player_runs_to_the_end_and_pays_from_the_escrow(client: TestClient) -> None:
+    ann = signup(client, "ann")
+    info = ann.post("/api/tournaments", {"name": "Razz SNG", "variant": "razz", "buy_in": 100, "bots": 5, "seats": 6})
+    assert info.status_code == 201, info.text
+    sng = info.json()
+    assert (sng["kind"], sng["max_entries"], sng["entries"], sng["status"]) == ("sit_and_go", 6, 5, "registering")
+    assert ann.get("/api/me").json()["balance"] == 10_000
+    entered = ann.post(f"/api/tournaments/{sng['id']}/register").json()
+    assert entered == {"entries": 6, "prize_pool": 600, "balance": 9_900}
+    page = wait_for(ann, sng["id"], "finished")
+    places = sorted(p["place"] for p in page["players"])
+    assert places[0] == 1 and len(places) == 6 and all(1 <= p <= 6 for p in places)
+    assert page["payouts"] == list(payouts(600, 6)) == [390, 210]
+    assert sum(p["prize"] for p in page["players"]) == 600
+    mine = next(p for p in page["players"] if p["name"] == "ann")
+    assert ann.get("/api/me").json()["balance"] == 9_900 + mine["prize"]
+    hands = check_hands(client, sng["id"])
+    assert {h.phh.split("variant = ")[1][:4] for h in hands} == {"'FR'"}
+    books = invariants(client)
+    assert books.in_escrow == 0
+    kinds = {r[0] for r in rows(client, select(LedgerEntry.kind))}
+    assert {"tournament_buy_in", "tournament_bot_buy_in", "tournament_chips", "tournament_prize"} <= kinds
+    assert page["tables"] == []  # the last table closed, its chips back in the chip account
+
+
+def test_a_24_player_tournament_balances_breaks_and_ends_on_one_table(client: TestClient) -> None:
+    floor = signup(client, "director")
+    make_admin(client, floor)
+    made = floor.post(
+        "/api/tournaments",
+        {"name": "Stud event", "kind": "scheduled", "starts_in": 0.5, "buy_in": 50, "bots": 24, "seats": 8},
+    )
+    assert made.status_code == 201, made.text
+    event = made.json()
+    assert (event["entries"], event["prize_pool"]) == (24, 1200)
+    running = wait_for(floor, event["id"], "running", timeout=60)
+    assert len(running["tables"]) == 3 and [t["players"] for t in running["tables"]] == [8, 8, 8]
+    assert running["clock"]["level"] >= 1 and running["average_stack"] == 2_000
+    done = wait_for(floor, event["id"], "finished")
+    assert sorted(p["place"] for p in done["players"]) == sorted(set(p["place"] for p in done["players"]))
+    assert sum(p["prize"] for p in done["players"]) == 1200 and len(done["payouts"]) == 3
+    hands = check_hands(client, event["id"])
+    tables = {h.table_id for h in hands}
+    assert len(tables) == 3
+    # the tables broke as the field shrank: the last hands were dealt at one table, to every player left
+    last = max(hands, key=lambda h: h.finished_at)
+    assert len(last.players) == 2
+    closed = [r[0] for r in rows(client, select(TableRow.status).where(TableRow.id.in_(tables)))]
+    assert closed == ["closed"] * 3
+    moved = rows(client, select(LedgerEntry.memo).where(LedgerEntry.kind == "move", LedgerEntry.table_id.in_(tables)))
+    sources = {memo.split(" seat ")[0].split("/")[-1] for (memo,) in moved}
+    assert {"2", "3"} <= sources  # tables 3 and 2 broken (the highest-numbered first), their players moved
+    books = invariants(client)
+    assert books.in_escrow == 0 and books.balances == 10_000
+
+
+def test_hand_for_hand_on_the_bubble(client: TestClient) -> None:
+    """Twelve players on four tables of three pay three places: with four left on two tables, every table deals
+    one hand a round (the tournament's page says so), and the round's hands are dealt together."""
+    ann = signup(client, "ann")
+    make_admin(client, ann)
+    event = ann.post(
+        "/api/tournaments", {"kind": "scheduled", "starts_in": 0.2, "buy_in": 10, "bots": 12, "seats": 3}
+    ).json()
+    seen: set[bool] = set()
+    deadline = time.monotonic() + 300
+    while True:
+        page = ann.get(f"/api/tournaments/{event['id']}").json()
+        if page["status"] == "running":
+            seen.add(page["hand_for_hand"])
+        if page["status"] == "finished":
+            break
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    assert True in seen, "no hand-for-hand round was seen"
+    check_hands(client, event["id"])
+    assert sum(p["prize"] for p in page["players"]) == 120
+
+
+def test_entries_refunds_and_refusals(client: TestClient) -> None:
+    ann, bob = signup(client, "ann"), signup(client, "bob")
+    sng = ann.post("/api/tournaments", {"buy_in": 300, "seats": 3}).json()
+    url = f"/api/tournaments/{sng['id']}"
+    assert ann.post(f"{url}/register").json()["balance"] == 9_700
+    again = ann.post(f"{url}/register")
+    assert again.status_code == 409 and "already" in again.json()["error"]["message"]
+    assert ann.delete(f"{url}/register").json() == {"entries": 0, "refunded": 300, "balance": 10_000}
+    assert bob.post(f"{url}/bots", {"count": 1}).status_code == 403  # not his tournament
+    scheduled = bob.post("/api/tournaments", {"kind": "scheduled", "starts_in": 60})
+    assert scheduled.status_code == 403
+    rich = ann.post("/api/tournaments", {"buy_in": 20_000, "seats": 2}).json()
+    short = ann.post(f"/api/tournaments/{rich['id']}/register")
+    assert short.status_code == 402 and short.json()["error"]["code"] == "insufficient_funds"
+    for body, words in [
+        ({"seats": 11}, "less than or equal to 10"),
+        ({"variant": "holdem"}, "variant"),
+        ({"variant": "7stud", "seats": 10}, "at most 8 seats"),
+        ({"max_entries": 9}, "at most 8 entries"),
+        ({"buy_in": -1}, "greater than or equal to 0"),
+        ({"bots": 9}, "bots must be 0 to 8"),
+        ({"structure": "slow"}, "standard"),
+        ({"kind": "scheduled"}, "admin"),
+        ({"name": "\u202e"}, "name"),
+        ({"extra": 1}, "extra"),
+    ]:
+        answer = ann.post("/api/tournaments", body)
+        assert answer.status_code in (400, 403), (body, answer.text)
+        assert words in answer.text, (body, answer.text)
+    assert client.get("/api/tournaments/999").status_code == 404
+    assert client.post(f"{url}/register", json={}).status_code == 401
+    assert invariants(client).in_escrow == 0
+
+
+def test_a_scheduled_tournament_without_two_entries_is_cancelled_and_refunded(client: TestClient) -> None:
+    floor = signup(client, "director")
+    make_admin(client, floor)
+    event = floor.post("/api/tournaments", {"kind": "scheduled", "starts_in": 0.3, "buy_in": 500}).json()
+    assert floor.post(f"/api/tournaments/{event['id']}/register").json()["balance"] == 9_500
+    wait_for(floor, event["id"], "cancelled", timeout=60)
+    assert floor.get("/api/me").json()["balance"] == 10_000
+    assert invariants(client).in_escrow == 0
+
+
+def test_a_tournament_table_refuses_what_only_a_cash_table_allows(client: TestClient) -> None:
+    ann = signup(client, "ann")
+    sng = ann.post("/api/tournaments", {"buy_in": 0, "seats": 2, "bots": 1, "structure": "standard"}).json()
+    ann.post(f"/api/tournaments/{sng['id']}/register")
+    page = wait_for(ann, sng["id"], "running", timeout=60)
+    table = page["tables"][0]["table_id"]
+    for method, path, body in [
+        ("post", "leave", None),
+        ("post", "top-up", {"amount": 100}),
+        ("post", "sit-out", None),
+        ("post", "bots", {"count": 1}),
+    ]:
+        answer = getattr(ann, method)(f"/api/tables/{table}/{path}", body)
+        assert answer.status_code in (403, 409), (path, answer.text)
+    bob = signup(client, "bob")
+    refused = bob.post(f"/api/tables/{table}/sit", {"buy_in": 400})
+    assert refused.status_code == 409 and "tournament" in refused.json()["error"]["message"]
+    late = bob.post(f"/api/tournaments/{sng['id']}/register")
+    assert late.status_code == 409 and "registration is closed" in late.json()["error"]["message"]
