@@ -39,7 +39,7 @@ from .errors import ApiError
 from .inbox import Inbox, Job
 from .moves import Moves
 from .protocol import HandStarted, SeatState, Snapshot, TableSummary, VoidedHand
-from .showdown import UncalledShow, automatic_choice, uncalled_winner
+from .showdown import UncalledShow, automatic_choice, show_uncalled, uncalled_winner
 from .tableinfo import showdown_pause, table_info
 from .tournamenttable import TournamentSide
 from .viewers import Viewers
@@ -79,6 +79,7 @@ class TableActor:
         seats: dict[int, SeatMeta],
         pots: list[int],
         db: Runner | None = None,
+        tournament: TournamentSide | None = None,
     ) -> None:
         self.settings = room.settings
         self.db: Runner = db or room.db  # a table worker's is fenced by its lease (studpoker.server.lease)
@@ -92,6 +93,9 @@ class TableActor:
         self.table = table
         self.seats = seats
         self.context = TableContext(self.id, self.name, self.training, self.settings, self.db, table, seats, row.status)
+        #: a tournament's table: its part (the level's stakes, breaks, hand-for-hand, busted players out)
+        self.tournament = tournament
+        self.context.tournament = None if tournament is None else tournament.id
         self.hands_played = len(pots)
         self.pots: deque[int] = deque(pots[-100:], maxlen=100)
         self.inbox = Inbox()
@@ -110,13 +114,6 @@ class TableActor:
         self.books = Books(self.context, self.chat_log, self.waiting.saved)
         self.cashier = Cashier(self.context, self.waiting, self.viewers, self.clock, self._schedule_start, self._closed)
         self.moves = Moves(self.context, self.viewers, self._later, self._schedule_start)
-        #: a tournament's table: its part (the level's stakes, breaks, hand-for-hand, busted players out)
-        self.tournament: TournamentSide | None = None
-
-    def join_tournament(self, side: TournamentSide) -> None:
-        """Make this a table of ``side``'s tournament (before :meth:`start`)."""
-        self.tournament = side
-        self.context.tournament = side.id
 
     @property
     def status(self) -> str:
@@ -549,28 +546,8 @@ class TableActor:
             self.viewers.seat_changed(n)
 
     def show(self, connection: Connection, hand: int) -> None:
-        """A connection's ``show``: the winner of a hand nobody called shows it to the table (until the next
-        deal; once). Refusals go back to the connection as ``error``."""
-
-        async def job() -> None:
-            shown = self.uncalled
-            if shown is None or hand != shown.hand:
-                problem = ("stale", f"hand {hand} cannot be shown now: only the last hand, won without a showdown")
-            elif connection.account_id != shown.account_id:
-                problem = ("not_allowed", "only the player who won the hand uncalled may show it")
-            else:
-                problem = None
-            if problem is not None:
-                connection.push(wire.encode(wire.error(*problem, hand=hand)))
-                return
-            assert shown is not None
-            self.uncalled = None
-            await self.books.mark_shown(hand, shown.player)
-            self.viewers.broadcast(
-                wire.uncalled_show_message(shown.hand, shown.seat, shown.cards, shown.down, self.table.rules)
-            )
-
-        self._post(job)
+        """A connection's ``show``: the winner of a hand nobody called shows it (:func:`show_uncalled`)."""
+        self._post(lambda: show_uncalled(self, connection, hand))
 
     # -- connections -------------------------------------------------------------------------------------
 

@@ -17,12 +17,20 @@ After a hand won without a showdown, its winner may show his cards to the table 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
 
 from ..cards import Card
 from ..engine import Action, HandState, Phase
 from ..engine.events import Awarded, Shown
+from . import wire
 
-__all__ = ["UncalledShow", "automatic_choice", "uncalled_winner"]
+if TYPE_CHECKING:
+    from ..table import Table
+    from .books import Books
+    from .connection import Connection
+    from .viewers import Viewers
+
+__all__ = ["ShowingTable", "UncalledShow", "automatic_choice", "show_uncalled", "uncalled_winner"]
 
 
 def automatic_choice(state: HandState, bot: bool) -> Action | None:
@@ -66,3 +74,33 @@ def uncalled_winner(
     down = tuple(c for c in mine.down if c is not None)
     up = tuple(c for c in mine.up if c is not None)
     return UncalledShow(number, seats[player], account, player, down + up, len(down))
+
+
+class ShowingTable(Protocol):
+    """What :func:`show_uncalled` uses of a table's actor."""
+
+    uncalled: UncalledShow | None
+    books: Books
+    viewers: Viewers
+    table: Table
+
+
+async def show_uncalled(actor: ShowingTable, connection: Connection, hand: int) -> None:
+    """A connection's ``show`` (a job on the actor): the winner of a hand nobody called shows it to the table (until
+    the next deal; once), and the history shows it from then on. Refusals go back to the connection as ``error``."""
+    shown = actor.uncalled
+    if shown is None or hand != shown.hand:
+        problem = ("stale", f"hand {hand} cannot be shown now: only the last hand, won without a showdown")
+    elif connection.account_id != shown.account_id:
+        problem = ("not_allowed", "only the player who won the hand uncalled may show it")
+    else:
+        problem = None
+    if problem is not None:
+        connection.push(wire.encode(wire.error(*problem, hand=hand)))
+        return
+    assert shown is not None
+    actor.uncalled = None
+    await actor.books.mark_shown(hand, shown.player)
+    actor.viewers.broadcast(
+        wire.uncalled_show_message(shown.hand, shown.seat, shown.cards, shown.down, actor.table.rules)
+    )

@@ -191,12 +191,13 @@ class TableHost:
                 bot = make_bot(s.bot_tag, seed)
             bank = self.settings.time_bank if s.time_bank is None else min(s.time_bank, self.settings.time_bank)
             metas[s.seat] = SeatMeta(s.account_id, s.bot_tag, bot, bank)
-        actor = TableActor(self, row, table, metas, pots, db)  # the host is the actor's room side
+        side = None
+        if tournament is not None:
+            side = TournamentSide.of(tournament, self.settings.tournament_time_scale, db or self.db)
+        actor = TableActor(self, row, table, metas, pots, db, side)  # the host is the actor's room side
         actor.viewers.restore_chat(row.chat or ())  # what it carried from its last worker (or before a restart)
         actor.waiting.restore(row.waiting or (), seated=(meta.account_id for meta in metas.values()))
         actor.hands_played = count
-        if tournament is not None:
-            actor.join_tournament(TournamentSide.of(tournament, self.settings.tournament_time_scale, actor.db))
         self.actors[row.id] = actor
         actor.start()
         return actor

@@ -31,7 +31,7 @@ async def tournaments(room: RoomDep) -> TournamentList:
     return TournamentList.model_validate({"tournaments": await room.tournaments.list()})
 
 
-@router.post("", status_code=201, responses=errors(400, 401, 403, 409))
+@router.post("", status_code=201, responses=errors(400, 401, 403, 409, 413))
 async def create(body: CreateTournament, who: CurrentAccount, room: RoomDep) -> TournamentInfo:
     """Open a tournament: a sit-and-go (dealt when full), or a scheduled one (admins only)."""
     return await room.tournaments.create(who, body)
@@ -43,13 +43,13 @@ async def detail(tournament_id: TournamentId, room: RoomDep) -> TournamentDetail
     return await room.tournaments.detail(tournament_id)
 
 
-@router.post("/{tournament_id}/register", responses=errors(401, 402, 404, 409))
+@router.post("/{tournament_id}/register", responses=errors(401, 402, 403, 404, 409))
 async def register(tournament_id: TournamentId, who: CurrentAccount, room: RoomDep) -> Registered:
     """Enter: the buy-in goes from your balance to the tournament's escrow."""
     return await room.tournaments.register(who, tournament_id)
 
 
-@router.delete("/{tournament_id}/register", responses=errors(401, 404, 409))
+@router.delete("/{tournament_id}/register", responses=errors(401, 403, 404, 409))
 async def unregister(tournament_id: TournamentId, who: CurrentAccount, room: RoomDep) -> Unregistered:
     """Take your entry back before the start: the buy-in comes back."""
     return await room.tournaments.unregister(who, tournament_id)
