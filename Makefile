@@ -70,14 +70,16 @@ FAST := tests/engine tests/evaluation tests/equity tests/history tests/test_card
 test-fast: $(call installed,test)
 	$(PY) -m pytest -q -n $(CORES) -m "not slow and not browser and not cluster" $(ARGS) $(FAST)
 
-# The engine, history, evaluation and equity tests again on pure Python (a copy of src/ without compiled modules).
+# The engine, history, evaluation and equity tests again on pure Python (a copy of src/ without compiled modules),
+# without the tests marked slow (long random runs that `make test` runs on the same code, compiled).
 test-pure: $(call installed,test)
 	rm -rf build/pure && mkdir -p build/pure && cp -r src setup.py build/pure/
 	find build/pure -name '*.so' -delete
 	PYTHONPATH=build/pure/src $(PY) -c "import studpoker.engine.state as s; assert s.__file__.endswith('.py'), s.__file__"
 	PYTHONPATH=build/pure/src $(PY) -c "import importlib.util as u; assert u.find_spec('studpoker.evaluation._kernel') is None"
 	PYTHONPATH=build/pure/src $(PY) -c "import importlib.util as u; assert u.find_spec('studpoker.equity._sample') is None"
-	PYTHONPATH=build/pure/src $(PY) -m pytest -q -p no:cacheprovider -n $(CORES) tests/engine tests/history tests/evaluation tests/equity tests/test_source_doctests.py
+	PYTHONPATH=build/pure/src $(PY) -m pytest -q -p no:cacheprovider -n $(CORES) -m "not slow" \
+		tests/engine tests/history tests/evaluation tests/equity tests/test_source_doctests.py
 
 # The card room's tests again on PostgreSQL: STUDPOKER_TEST_POSTGRES is the URL of a role that may create databases.
 # The files of DB_FREE test what sits in front of the database (the proxy, the HTTP edge, the origin check), the same

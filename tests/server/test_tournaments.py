@@ -81,7 +81,7 @@ def test_a_sit_and_go_of_bots_and_a_player_runs_to_the_end_and_pays_from_the_esc
     books = invariants(client)
     assert books.in_escrow == 0
     kinds = {r[0] for r in rows(client, select(LedgerEntry.kind))}
-    assert {"tournament_buy_in", "tournament_bot_buy_in", "tournament_chips", "tournament_prize"} <= kinds
+    assert {"tournament_buy_in", "tournament_bot_entry", "tournament_chips", "tournament_prize"} <= kinds
     assert page["tables"] == []  # the last table closed, its chips back in the chip account
 
 

@@ -68,6 +68,13 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     )
     serve.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS", help="how long bots think")
     serve.add_argument("--starting-balance", type=int, default=10_000, metavar="CHIPS", help="play money per account")
+    serve.add_argument(
+        "--tournament-time-scale",
+        type=float,
+        default=1.0,
+        metavar="FACTOR",
+        help="run the tournaments' clocks this much faster (1 to 100000; 600: a 10-minute level a second, for demos)",
+    )
     serve.add_argument("--no-default-table", action="store_true", help="do not create the Stud 10/20 table with bots")
     serve.add_argument("--no-training-tables", action="store_true", help="no table may be opened as a training table")
     serve.add_argument(
@@ -286,6 +293,7 @@ def _serve(args: argparse.Namespace) -> int:
             showdown_seconds=args.showdown_seconds,
             bot_delay=args.bot_delay,
             starting_balance=args.starting_balance,
+            tournament_time_scale=args.tournament_time_scale,
             default_table=not args.no_default_table,
             training_tables=not args.no_training_tables,
             secure_cookies=args.secure_cookies,
@@ -335,6 +343,7 @@ _OPTION_OF = {
     "showdown_seconds": "--showdown-seconds",
     "bot_delay": "--bot-delay",
     "starting_balance": "--starting-balance",
+    "tournament_time_scale": "--tournament-time-scale",
     "trusted_proxies": "--proxy-headers",
     "request_seconds": "--request-seconds",
     "max_connections_per_address": "--connections-per-address",
@@ -512,6 +521,7 @@ def _worker_command(args: argparse.Namespace) -> tuple[list[str], dict[str, str]
     command += ["--clock", str(args.clock), "--time-bank", str(args.time_bank)]
     command += ["--between-hands", str(args.between_hands), "--showdown-seconds", str(args.showdown_seconds)]
     command += ["--bot-delay", str(args.bot_delay), "--starting-balance", str(args.starting_balance)]
+    command += ["--tournament-time-scale", str(args.tournament_time_scale)]
     if args.no_training_tables:
         command.append("--no-training-tables")
     if args.redis_allow_unauthenticated:

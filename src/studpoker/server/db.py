@@ -234,6 +234,8 @@ class TournamentRow(Base):
     finished_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     hand_round: Mapped[int | None] = mapped_column(Integer, nullable=True)
     paused: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)  # tables that deal no hand (moves due)
+    runner: Mapped[str | None] = mapped_column(String(80), nullable=True)  # the process that runs it now
+    runner_until: Mapped[float] = mapped_column(Float, default=0.0)  # its claim's end, by the database's clock
     seed: Mapped[int] = mapped_column(BigInteger, default=0)
     created_by: Mapped[int | None] = mapped_column(Integer, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)

@@ -65,6 +65,7 @@ from .remotedirectory import CLAIM_SECONDS, LOBBY_SECONDS, RemoteDirectory
 from .schemas import CreateTable
 from .sockets import Sockets
 from .tablemaker import DEFAULT_TABLE, TableMaker, seat_bots
+from .tournamentrunner import TournamentRunner
 from .tournaments import Tournaments
 
 # RemoteTable (from .remote), CLAIM_SECONDS and LOBBY_SECONDS (from .remotedirectory): kept importable here
@@ -129,7 +130,9 @@ class GatewayRoom:
         self.sockets = Sockets(settings, self.db, tell_others=self._tell_gateways)
         self.directory = RemoteDirectory(settings, self.db, self.bus, self, self.gateway_id)
         self.maker = TableMaker(settings, self.db, self.directory, self.front.table_openings)
-        self.tournaments = Tournaments(settings, self.db)  # entries; the one-process room runs them (for now)
+        self.tournaments = Tournaments(settings, self.db)
+        # every gateway looks at the tournaments; each runs those it claims (one at a time, taken over if it dies)
+        self.runner = TournamentRunner(settings, self.db, self.directory, self.gateway_id)
         self.attached: dict[int, Attached] = {}
         self.by_table: dict[int, set[int]] = {}
         self.calls: dict[str, asyncio.Future[Answer]] = {}
@@ -149,6 +152,7 @@ class GatewayRoom:
                 Loop("gateway-check", self._check),
                 self.sockets,
                 self.tasks,
+                Step("tournaments", self.runner.start, self.runner.stop),
                 Step("default table", self._seed),
                 Step("freeze", self._freeze),
             ],

@@ -80,7 +80,7 @@ def purse(account_id: int | None, *, bot: bool, training: bool, tournament: int 
 def cash_out_kind(*, bot: bool, training: bool, tournament: int | None = None) -> str:
     """The ledger entry's kind for chips leaving a seat (:func:`purse` says where to)."""
     if tournament is not None:
-        return "tournament_chips_back"
+        return "tournament_chips_out"
     return "bot_cash_out" if bot else "training_cash_out" if training else "cash_out"
 
 

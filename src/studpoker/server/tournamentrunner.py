@@ -24,9 +24,10 @@ import asyncio
 import contextlib
 import logging
 import random
+from functools import partial
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -39,19 +40,20 @@ from .errors import ApiError
 from .ledger import HOUSE, chips_account, escrow_account, table_account, transfer, user_account
 from .names import look_key, name_key
 
-__all__ = ["TICK", "TournamentRunner"]
+__all__ = ["CLAIM", "TICK", "TournamentRunner"]
 
 log = logging.getLogger("studpoker.server")
 
-#: Seconds between two looks at the tournaments.
-TICK = 0.2
+#: Seconds between two looks at the tournaments, and how long a process's claim to run a tournament lasts.
+TICK, CLAIM = 0.2, 5.0
 
 
 class TournamentRunner:
     """Runs every tournament of the room's database (see the module's docstring)."""
 
-    def __init__(self, settings: Settings, db: Database, directory: Directory) -> None:
+    def __init__(self, settings: Settings, db: Database, directory: Directory, name: str = "room") -> None:
         self.settings = settings
+        self.name = name  # this process, as its claims name it (a gateway's id)
         self.db = db
         self.directory = directory
         self.director = Director(directory)
@@ -85,6 +87,8 @@ class TournamentRunner:
             return list(session.scalars(query.order_by(TournamentRow.id)).all())
 
         for row in await self.db.run(read):
+            if not await self.db.run(partial(_claim, tournament_id=row.id, name=self.name)):
+                continue  # another gateway runs it
             if row.status == "registering":
                 await self._maybe_start(row)
             else:
@@ -320,6 +324,21 @@ def _place_the_busted(session: Session, tournament_id: int) -> int:
         i += len(tied)
     session.flush()
     return sum(1 for e in entries if e.status != "out")
+
+
+def _claim(session: Session, tournament_id: int, name: str) -> bool:
+    """Whether this process (``name``) runs the tournament for the next :data:`CLAIM` seconds: it did, or nobody
+    has for that long (a gateway that died). By the database's clock, so no two hosts need agree on the time."""
+    now = "extract(epoch from clock_timestamp())" if session.get_bind().dialect.name == "postgresql" else None
+    now = now or "((julianday('now') - 2440587.5) * 86400.0)"
+    done = session.execute(
+        text(
+            f"UPDATE tournaments SET runner = :name, runner_until = {now} + :seconds WHERE id = :id "
+            f"AND (runner IS NULL OR runner = :name OR runner_until < {now})"
+        ),
+        {"name": name, "seconds": CLAIM, "id": tournament_id},
+    )
+    return bool(done.rowcount)  # type: ignore[attr-defined]
 
 
 def _set(session: Session, tournament_id: int, **values: Any) -> None:

@@ -220,7 +220,7 @@ class Tournaments:
                 )
                 session.add(account)
                 session.flush()
-                transfer(session, HOUSE, escrow_account(tournament_id), row.buy_in, "tournament_bot_buy_in")
+                transfer(session, HOUSE, escrow_account(tournament_id), row.buy_in, "tournament_bot_entry")
                 session.add(
                     EntryRow(
                         tournament_id=tournament_id, account_id=account.id, bot_tag=tag, name=name, status="registered"
