@@ -201,4 +201,46 @@ def test_a_tournament_table_refuses_what_only_a_cash_table_allows(client: TestCl
     refused = bob.post(f"/api/tables/{table}/sit", {"buy_in": 400})
     assert refused.status_code == 409 and "tournament" in refused.json()["error"]["message"]
     late = bob.post(f"/api/tournaments/{sng['id']}/register")
-    assert late.status_code == 409 and "registration is closed" in late.json()["error"]["message"]
+    assert late.status_code == 409 and "is full" in late.json()["error"]["message"]  # a sit-and-go: one table
+
+
+def test_late_registration_and_a_re_entry(client: TestClient) -> None:
+    """A player who enters after the start is seated at once with the starting chips; away, he is folded until he
+    is out, then buys in again (one re-entry allowed), and once more is refused. Each entry gets its place."""
+    ann = signup(client, "ann")
+    make_admin(client, ann)
+    body = {"kind": "scheduled", "starts_in": 0.2, "buy_in": 10, "bots": 5, "late_registration_level": 15}
+    event = ann.post("/api/tournaments", {**body, "reentries": 1}).json()
+    url = f"/api/tournaments/{event['id']}"
+    wait_for(ann, event["id"], "running", timeout=60)
+    assert ann.post(f"{url}/register").json()["entries"] == 6
+
+    def mine() -> list[dict[str, Any]]:
+        return [p for p in ann.get(url).json()["players"] if p["name"] == "ann"]
+
+    deadline = time.monotonic() + 120
+    while not any(p["status"] == "out" for p in mine()):  # seated at once, then folded to nothing while away
+        assert time.monotonic() < deadline, mine()
+        time.sleep(0.05)
+    again = ann.post(f"{url}/register")
+    assert again.status_code == 200, again.text
+    while sum(p["status"] == "out" for p in mine()) != 2:
+        assert time.monotonic() < deadline, mine()
+        time.sleep(0.05)
+    third = ann.post(f"{url}/register")
+    assert third.status_code == 409 and "re-entries" in third.json()["error"]["message"]
+    done = wait_for(ann, event["id"], "finished")
+    assert len(done["players"]) == 7 and sum(p["prize"] for p in done["players"]) == 70
+    assert sorted(p["place"] for p in done["players"]) == list(range(1, 8))
+    assert invariants(client).in_escrow == 0
+
+
+def test_registration_closes_with_the_late_level(client: TestClient) -> None:
+    ann = signup(client, "ann")
+    make_admin(client, ann)
+    made = ann.post("/api/tournaments", {"kind": "scheduled", "starts_in": 0.1, "bots": 3, "reentries": 1})
+    assert made.status_code == 400 and "late registration" in made.text  # turbo: no late registration
+    event = ann.post("/api/tournaments", {"kind": "scheduled", "starts_in": 0.1, "bots": 3}).json()
+    wait_for(ann, event["id"], "running", timeout=60)
+    late = ann.post(f"/api/tournaments/{event['id']}/register")
+    assert late.status_code == 409 and "closed at the start" in late.json()["error"]["message"]

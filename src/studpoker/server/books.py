@@ -268,6 +268,6 @@ def _transfers(
             start = next((p["start"] for p in context.hand_players if p["seat"] == leaver.seat), 0)
             session.execute(
                 update(EntryRow)
-                .where(EntryRow.tournament_id == tournament, EntryRow.name == leaver.name)
+                .where(EntryRow.tournament_id == tournament, EntryRow.name == leaver.name, EntryRow.status == "playing")
                 .values(status="out", busted_from=start)
             )

@@ -242,18 +242,22 @@ class TournamentRow(Base):
 
 
 class EntryRow(Base):
-    """One buy-in to a tournament: an account's or a bot's (``bot_tag``), its ``status`` (``registered``,
-    ``playing``, ``out``), and once out its ``place``, the stack it started its last hand with, and its ``prize``."""
+    """One buy-in to a tournament: an account's or a bot's (``bot_tag``), which of the player's entries it is
+    (``number``: 2 after a re-entry...), its ``status`` (``registered``, ``playing``, ``out``), and once out the
+    stack it started its last hand with, the order it went out in (``out_seq``: equal for players out in one look),
+    its ``place`` (given once registration has closed: places count from the bottom) and its ``prize``."""
 
     __tablename__ = "tournament_entries"
-    __table_args__ = (UniqueConstraint("tournament_id", "name", name="one_entry_per_name"),)
+    __table_args__ = (UniqueConstraint("tournament_id", "name", "number", name="one_entry_per_name"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"), index=True)
     account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True)
     bot_tag: Mapped[str | None] = mapped_column(String(40), nullable=True)
     name: Mapped[str] = mapped_column(String(40))
+    number: Mapped[int] = mapped_column(Integer, default=1)
     status: Mapped[str] = mapped_column(String(12), default="registered")
+    out_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
     place: Mapped[int | None] = mapped_column(Integer, nullable=True)
     busted_from: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     prize: Mapped[int] = mapped_column(BigInteger, default=0)

@@ -25,13 +25,13 @@ import contextlib
 import logging
 import random
 from functools import partial
-from typing import Any
+from typing import Any, TypeAlias
 
 from sqlalchemy import select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from ..tournament import Structure, draw_seats, payouts, places_paid, plan_moves, shared_prize
+from ..tournament import Structure, draw_seats, payouts, places_paid, plan_moves, seat_new_player, shared_prize
 from .config import Settings
 from .db import Database, EntryRow, SeatRow, TableRow, TournamentRow, utcnow
 from .director import Director
@@ -46,6 +46,9 @@ log = logging.getLogger("studpoker.server")
 
 #: Seconds between two looks at the tournaments, and how long a process's claim to run a tournament lasts.
 TICK, CLAIM = 0.2, 5.0
+
+#: A tournament's table and its seat rows by seat.
+Seated: TypeAlias = tuple[TableRow, dict[int, SeatRow]]
 
 
 class TournamentRunner:
@@ -118,7 +121,6 @@ class TournamentRunner:
         tournament_id = row.id
         structure = Structure.from_json(row.structure)
         rng = random.Random(row.seed)
-        level = structure.levels[0]
 
         def work(session: Session) -> list[TableRow]:
             current = session.get(TournamentRow, tournament_id)
@@ -129,41 +131,8 @@ class TournamentRunner:
             chart = draw_seats(sorted(by_name), row.seats, rng)
             tables = []
             for number, seats in sorted(chart.items()):
-                name = f"{row.name[:30]} T{tournament_id}/{number}"
-                table = TableRow(
-                    name=name,
-                    name_key=name_key(name),
-                    name_look=look_key(name),
-                    variant=row.variant,
-                    preset="tournament",
-                    ante=level.ante,
-                    bring_in=level.bring_in,
-                    small_bet=level.small_bet,
-                    big_bet=level.big_bet,
-                    created_by=None,
-                    status="open",
-                    tournament_id=tournament_id,
-                    tournament_table=number,
-                    showdown_seconds=self.settings.showdown_seconds,
-                )
-                session.add(table)
-                session.flush()
-                for seat, player in seats.items():
-                    entry = by_name[player]
-                    session.add(
-                        SeatRow(
-                            table_id=table.id,
-                            seat=seat,
-                            account_id=entry.account_id,
-                            bot_tag=entry.bot_tag,
-                            name=player,
-                            stack=structure.starting_chips,
-                        )
-                    )
-                    entry.status = "playing"
-                chips = structure.starting_chips * len(seats)
-                transfer(session, chips_account(tournament_id), table_account(table.id), chips, "tournament_chips")
-                tables.append(table)
+                players = {seat: by_name[player] for seat, player in seats.items()}
+                tables.append(self._new_table(session, row, number, players, structure))
             current.status, current.started_at = "running", utcnow()
             session.flush()
             return tables
@@ -178,21 +147,120 @@ class TournamentRunner:
         if tables:
             log.info("tournament %s: started on %s tables", tournament_id, len(tables))
 
+    def _new_table(
+        self, session: Session, row: TournamentRow, number: int, players: dict[int, EntryRow], structure: Structure
+    ) -> TableRow:
+        """Write table ``number`` of the tournament with ``players`` (seat -> entry) seated with the starting
+        chips, issued from the tournament's chip account (in the caller's transaction)."""
+        tournament_id = row.id
+        level = structure.levels[0]
+        name = f"{row.name[:30]} T{tournament_id}/{number}"
+        table = TableRow(
+            name=name,
+            name_key=name_key(name),
+            name_look=look_key(name),
+            variant=row.variant,
+            preset="tournament",
+            ante=level.ante,
+            bring_in=level.bring_in,
+            small_bet=level.small_bet,
+            big_bet=level.big_bet,
+            created_by=None,
+            status="open",
+            tournament_id=tournament_id,
+            tournament_table=number,
+            showdown_seconds=self.settings.showdown_seconds,
+        )
+        session.add(table)
+        session.flush()
+        for seat, entry in players.items():
+            stack = structure.starting_chips
+            session.add(
+                SeatRow(
+                    table_id=table.id,
+                    seat=seat,
+                    account_id=entry.account_id,
+                    bot_tag=entry.bot_tag,
+                    name=entry.name,
+                    stack=stack,
+                )
+            )
+            entry.status = "playing"
+        chips = structure.starting_chips * len(players)
+        transfer(session, chips_account(tournament_id), table_account(table.id), chips, "tournament_chips")
+        return table
+
     # -- running -----------------------------------------------------------------------------------------------
 
     async def _run(self, row: TournamentRow) -> None:
         tournament_id = row.id
-        left = await self.db.run(lambda s: _place_the_busted(s, tournament_id))
+        structure = Structure.from_json(row.structure)
+        assert row.started_at is not None
+        elapsed = max(0.0, (utcnow() - row.started_at).total_seconds()) * self.settings.tournament_time_scale
+        closed = not structure.registration_open(structure.at(elapsed))
         tables = await self.db.run(lambda s: _tables(s, tournament_id))
+        if await self._seat_late_entries(row, tables, structure):
+            tables = await self.db.run(lambda s: _tables(s, tournament_id))
+        left = await self.db.run(lambda s: _place_the_busted(s, tournament_id, closed))
         if left <= 1:
             await self._finish(row, tables)
             return
         await self._hand_for_hand(row, tables, left)
         await self._balance(row, tables)
 
-    async def _hand_for_hand(
-        self, row: TournamentRow, tables: list[tuple[TableRow, dict[int, SeatRow]]], left: int
-    ) -> None:
+    async def _seat_late_entries(self, row: TournamentRow, tables: list[Seated], structure: Structure) -> bool:
+        """Seat the entries taken since the start (late registration, re-entry), one at a time, each at a seat drawn
+        at the table with the fewest players (:func:`~studpoker.tournament.seat_new_player`; a new table when all
+        are full), with the starting chips: the seat is held, the row and the chips written, then the table seats
+        him from his row, as a move does. Whether anyone was seated."""
+        tournament_id = row.id
+
+        def late(session: Session) -> list[EntryRow]:
+            query = select(EntryRow).where(EntryRow.tournament_id == tournament_id, EntryRow.status == "registered")
+            return list(session.scalars(query.order_by(EntryRow.id)).all())
+
+        waiting = await self.db.run(late)
+        if not waiting:
+            return False
+        rng = random.Random(row.seed * 7 + len(waiting) + sum(t.hand_number for t, _ in tables))
+        for entry in waiting:
+            chart = {t.tournament_table or 0: {n: s.name for n, s in seats.items()} for t, seats in tables}
+            number, seat = seat_new_player(chart, row.seats, rng)
+            existing = next((t for t, _ in tables if t.tournament_table == number), None)
+            entry_id, account = entry.id, entry.account_id
+            assert account is not None
+            if existing is None:
+
+                def open_one(
+                    session: Session, number: int = number, seat: int = seat, entry_id: int = entry_id
+                ) -> TableRow:
+                    fresh = session.get(EntryRow, entry_id)
+                    assert fresh is not None
+                    return self._new_table(session, row, number, {seat: fresh}, structure)
+
+                await self.directory.opened(await self.db.run(open_one))
+            else:
+                handle = await self.directory.find_table(existing.id)
+                held = await handle.hold_seat(account, entry.name, seat)
+
+                def write(
+                    session: Session, seat: int = held.seat, entry_id: int = entry_id, table_id: int = existing.id
+                ) -> None:
+                    fresh = session.get(EntryRow, entry_id)
+                    assert fresh is not None and fresh.account_id is not None
+                    stack = structure.starting_chips
+                    account = fresh.account_id
+                    session.add(SeatRow(table_id=table_id, seat=seat, account_id=account, name=fresh.name, stack=stack))
+                    transfer(session, chips_account(tournament_id), table_account(table_id), stack, "tournament_chips")
+                    fresh.status = "playing"
+                    session.flush()
+
+                await self.db.run(write)
+                await handle.move_in(account, held.seat)
+            tables = await self.db.run(lambda s: _tables(s, tournament_id))
+        return True
+
+    async def _hand_for_hand(self, row: TournamentRow, tables: list[Seated], left: int) -> None:
         tournament_id = row.id
         entries = await self.db.run(
             lambda s: len(s.scalars(select(EntryRow.id).where(EntryRow.tournament_id == tournament_id)).all())
@@ -216,7 +284,7 @@ class TournamentRunner:
             self.round_marks[tournament_id] = numbers
             await self.db.run(lambda s: _set(s, tournament_id, hand_round=(row.hand_round or 0) + 1))
 
-    async def _balance(self, row: TournamentRow, tables: list[tuple[TableRow, dict[int, SeatRow]]]) -> None:
+    async def _balance(self, row: TournamentRow, tables: list[Seated]) -> None:
         tournament_id = row.id
         chart = {t.tournament_table or 0: {n: s.name for n, s in seats.items()} for t, seats in tables if seats}
         by_number = {t.tournament_table or 0: t for t, _ in tables}
@@ -251,13 +319,14 @@ class TournamentRunner:
 
     # -- the end -----------------------------------------------------------------------------------------------
 
-    async def _finish(self, row: TournamentRow, tables: list[tuple[TableRow, dict[int, SeatRow]]]) -> None:
+    async def _finish(self, row: TournamentRow, tables: list[Seated]) -> None:
         tournament_id = row.id
 
         def pay(session: Session) -> bool:
             current = session.get(TournamentRow, tournament_id)
             if current is None or current.status != "running":
                 return False
+            _place_the_busted(session, tournament_id, closed=True)
             entries = list(session.scalars(select(EntryRow).where(EntryRow.tournament_id == tournament_id)).all())
             for entry in entries:
                 if entry.status == "playing":
@@ -297,7 +366,7 @@ class TournamentRunner:
                     await (await self.directory.find_table(table.id)).close()
 
 
-def _tables(session: Session, tournament_id: int) -> list[tuple[TableRow, dict[int, SeatRow]]]:
+def _tables(session: Session, tournament_id: int) -> list[Seated]:
     """The tournament's tables not closed, each with its seat rows by seat."""
     rows = session.scalars(
         select(TableRow).where(TableRow.tournament_id == tournament_id, TableRow.status != "closed")
@@ -309,19 +378,26 @@ def _tables(session: Session, tournament_id: int) -> list[tuple[TableRow, dict[i
     return out
 
 
-def _place_the_busted(session: Session, tournament_id: int) -> int:
-    """Give the entries the tables took out since the last look their places; returns the players left."""
+def _place_the_busted(session: Session, tournament_id: int, closed: bool) -> int:
+    """Number the entries the tables took out since the last look in the order they went out (``out_seq``: the
+    smaller starting stack first, equal stacks together) and, once registration has ``closed`` (the field's size is
+    known), give every one out their places from the bottom. Returns the entries still in (seated or waiting)."""
     entries = list(session.scalars(select(EntryRow).where(EntryRow.tournament_id == tournament_id)).all())
-    placed = sum(1 for e in entries if e.place is not None)
-    new = sorted((e for e in entries if e.status == "out" and e.place is None), key=lambda e: e.busted_from or 0)
-    worst = len(entries) - placed  # the place the next one out takes
-    i = 0
-    while i < len(new):
-        tied = [e for e in new[i:] if (e.busted_from or 0) == (new[i].busted_from or 0)]
-        for entry in tied:
-            entry.place = worst - len(tied) + 1  # equal stacks share the best of their places
-        worst -= len(tied)
-        i += len(tied)
+    new = [e for e in entries if e.status == "out" and e.out_seq is None]
+    seq = max((e.out_seq or 0 for e in entries), default=0) + 1
+    for stack in sorted({e.busted_from or 0 for e in new}):
+        for entry in new:
+            if (entry.busted_from or 0) == stack:
+                entry.out_seq = seq
+        seq += 1
+    if closed:
+        worst = len(entries) - sum(1 for e in entries if e.place is not None)  # the place the next one out takes
+        unplaced = [e for e in entries if e.status == "out" and e.place is None]
+        for out_seq in sorted({e.out_seq or 0 for e in unplaced}):
+            tied = [e for e in unplaced if (e.out_seq or 0) == out_seq]
+            for entry in tied:
+                entry.place = worst - len(tied) + 1  # out together: they share the best of their places
+            worst -= len(tied)
     session.flush()
     return sum(1 for e in entries if e.status != "out")
 

@@ -8,6 +8,7 @@ row, its entries, its tables' rows and seat rows, and the ledger.
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 from datetime import timedelta
 from typing import Any
@@ -92,6 +93,13 @@ class Tournaments:
         if request.seats > variant.max_seats:
             raise ApiError(400, "invalid", f"a {variant.title.lower()} table has at most {variant.max_seats} seats")
         structure = Structure.standard() if request.structure == "standard" else Structure.turbo(None)
+        late = request.late_registration_level or structure.late_registration_level
+        try:
+            structure = dataclasses.replace(structure, late_registration_level=late, reentries=request.reentries)
+        except TournamentError as error:
+            raise ApiError(400, "invalid", str(error)) from None
+        if request.reentries and late is None:
+            raise ApiError(400, "invalid", "re-entries are taken during late registration: give its last level")
         if request.kind == "sit_and_go":
             most = request.max_entries or request.seats
             if most > request.seats:
@@ -141,18 +149,35 @@ class Tournaments:
     # -- entries ---------------------------------------------------------------------------------------------
 
     async def register(self, who: Who, tournament_id: int) -> Registered:
-        """Enter ``who``: the buy-in goes from his balance to the tournament's escrow (402 if it is short); 409 if
-        he has entered already, it is full or no longer registering."""
+        """Enter ``who``: the buy-in goes from his balance to the tournament's escrow (402 if it is short). Before
+        the start, or while late registration is open (the structure's level; the runner seats him at once), when
+        he may also re-enter once out, as often as the structure allows. 409 if he is in it already, it is full, or
+        registration is closed."""
+        scale = self.settings.tournament_time_scale
 
         def work(session: Session) -> Registered:
-            row = _registering(session, tournament_id)
+            row = _tournament(session, tournament_id)
+            if row.status == "running" and row.started_at is not None:
+                structure = Structure.from_json(row.structure)
+                elapsed = max(0.0, (utcnow() - row.started_at).total_seconds()) * scale
+                if not structure.registration_open(structure.at(elapsed)):
+                    level = structure.late_registration_level
+                    when = "at the start" if level is None else f"at the end of level {level}"
+                    raise ApiError(409, "conflict", f"{row.name}: registration is closed (it closed {when})")
+            elif row.status != "registering":
+                raise ApiError(409, "conflict", f"{row.name} is {row.status}: registration is closed")
             count = _entries(session, tournament_id)
             if count >= row.max_entries:
                 raise ApiError(409, "conflict", f"{row.name} is full ({row.max_entries} entries)")
-            if session.scalar(
-                select(EntryRow.id).where(EntryRow.tournament_id == tournament_id, EntryRow.account_id == who.id)
-            ):
+            mine = list(
+                session.scalars(
+                    select(EntryRow).where(EntryRow.tournament_id == tournament_id, EntryRow.account_id == who.id)
+                ).all()
+            )
+            if any(e.status != "out" for e in mine):
                 raise ApiError(409, "conflict", f"you have entered {row.name} already")
+            if mine and len(mine) > Structure.from_json(row.structure).reentries:
+                raise ApiError(409, "conflict", f"{row.name} allows {len(mine) - 1} re-entries: you have used them")
             try:
                 transfer(
                     session,
@@ -165,7 +190,13 @@ class Tournaments:
             except InsufficientFundsError as error:
                 raise ApiError(402, "insufficient_funds", str(error)) from None
             session.add(
-                EntryRow(tournament_id=tournament_id, account_id=who.id, name=who.username, status="registered")
+                EntryRow(
+                    tournament_id=tournament_id,
+                    account_id=who.id,
+                    name=who.username,
+                    number=len(mine) + 1,
+                    status="registered",
+                )
             )
             session.flush()
             balance = int(session.scalar(select(Account.balance).where(Account.id == who.id)) or 0)

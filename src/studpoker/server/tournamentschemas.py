@@ -45,6 +45,10 @@ class CreateTournament(_Request):
         "turbo", description="standard: 25,000 chips, 60-minute levels; turbo: 2,000 chips, 10-minute levels"
     )
     bots: int = Field(0, ge=0, le=MAX_ENTRIES, description="bots registered at once (the creator's or an admin's)")
+    late_registration_level: int | None = Field(
+        None, ge=1, le=100, description="entries taken until the end of this level (standard: 8; turbo: none)"
+    )
+    reentries: int = Field(0, ge=0, le=10, description="how often a player who is out may buy in again (late)")
 
 
 class TournamentBots(_Request):

@@ -55,12 +55,14 @@ def upgrade() -> None:
         sa.Column("account_id", sa.Integer(), sa.ForeignKey("accounts.id"), nullable=True),
         sa.Column("bot_tag", sa.String(40), nullable=True),
         sa.Column("name", sa.String(40), nullable=False),
+        sa.Column("number", sa.Integer(), nullable=False, server_default="1"),
         sa.Column("status", sa.String(12), nullable=False),
+        sa.Column("out_seq", sa.Integer(), nullable=True),
         sa.Column("place", sa.Integer(), nullable=True),
         sa.Column("busted_from", sa.BigInteger(), nullable=True),
         sa.Column("prize", sa.BigInteger(), nullable=False),
         sa.Column("created_at", sa.DateTime(), nullable=False),
-        sa.UniqueConstraint("tournament_id", "name", name="one_entry_per_name"),
+        sa.UniqueConstraint("tournament_id", "name", "number", name="one_entry_per_name"),
     )
     op.create_index("ix_tournament_entries_tournament_id", "tournament_entries", ["tournament_id"])
     op.add_column("tables", sa.Column("tournament_id", sa.Integer(), nullable=True))
