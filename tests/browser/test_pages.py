@@ -1,9 +1,10 @@
 """The room's pages other than the live table fit every screen and pass axe-core's checks.
 
 A player, Pat, signs up (over HTTP), opens two tables with bots, buys in at the first and plays one hand to the
-end over the table's WebSocket (checking or calling), so that the lobby, the cashier and the history page all have
-rows. Then, for each viewport (phone portrait and landscape, laptop, desktop), the lobby, cashier, account, history,
-landing, sign-in and sign-up pages must not scroll sideways (``document.documentElement.scrollWidth <=
+end over the table's WebSocket (checking or calling), and opens a sit-and-go with two bots in it, so that the lobby,
+the cashier, the history page and the tournament pages all have rows. Then, for each viewport (phone portrait and
+landscape, laptop, desktop), the lobby, cashier, account, history, tournament lobby, tournament, landing, sign-in and
+sign-up pages must not scroll sideways (``document.documentElement.scrollWidth <=
 window.innerWidth``), their main controls must lie inside the viewport's width, and axe-core
 (:func:`tests.browser.axe.assert_accessible`) must find no serious or critical violation. The smallest phone
 (360x640) and a sweep of widths up to 1920 are checked for sideways scrolling, the replayer is used on a phone (by
@@ -33,7 +34,8 @@ VIEWPORTS = [(390, 844), (844, 390), (1280, 800), (1920, 1080)]
 SMALLEST = (360, 640)
 #: Widths between the smallest phone and a desktop, around the layouts' breakpoints (30rem, 45rem, 60rem).
 SWEEP = [375, 414, 479, 481, 600, 719, 721, 768, 900, 959, 961, 1024, 1100, 1366, 1600, 1920]
-#: Each page: its path ("{table}" is the first table's id), whether Pat is signed in, and the selectors of the
+#: Each page: its path ("{table}" is the first table's id, "{tournament}" Pat's sit-and-go's), whether Pat is
+#: signed in, and the selectors of the
 #: controls that must lie inside the viewport's width once the page has loaded (the first one is waited for).
 PAGES: dict[str, tuple[str, bool, tuple[str, ...]]] = {
     "lobby": (
@@ -58,6 +60,21 @@ PAGES: dict[str, tuple[str, bool, tuple[str, ...]]] = {
             "#hands tr[data-hand] >> nth=0 >> a",
         ),
     ),
+    "tournaments": (
+        "/tournaments",
+        True,
+        (
+            "#registering-rows a[href='/tournament/{tournament}']",
+            "#registering-rows tr[data-tournament='{tournament}'] button",
+            "#create-form button[type=submit]",
+            "#create-bots",
+        ),
+    ),
+    "tournament": (
+        "/tournament/{tournament}",
+        True,
+        ("#level-rows tr >> nth=-1", "#register", "#payout-rows tr >> nth=0", "#player-rows tr >> nth=-1"),
+    ),
     "index": ("/", True, ("main a.button >> nth=0", "main a.button >> nth=-1")),
     "login": ("/login", False, ("#auth-form button[type=submit]", "#username", "#password")),
     "signup": ("/signup", False, ("#auth-form button[type=submit]", "#username", "#password")),
@@ -81,6 +98,7 @@ class Player:
     token: str  # the session cookie's value
     table_id: int  # where he played a hand
     hand: int  # the number of that hand
+    tournament_id: int  # a sit-and-go he opened, registering (two bots entered)
 
 
 def _best(legal: list[dict[str, Any]]) -> dict[str, Any]:
@@ -139,7 +157,13 @@ def player(room_url: str) -> Player:
         hand = _play_one_hand(room_url, token, table_id, sat.json()["seat"])
         # The bots leave after the hand in play: the table stops dealing and its history stays short.
         assert client.request("DELETE", f"/api/tables/{table_id}/bots", json={}).status_code == 200
-    return Player("pat", token, table_id, hand)
+        # A sit-and-go still registering (eight seats, two bots in), with a long name and the widest game name.
+        tournament = client.post(
+            "/api/tournaments",
+            json={"name": "Late night hi/lo freezeout for the crew", "variant": "STUD7_HL8", "seats": 8, "bots": 2},
+        )
+        assert tournament.status_code == 201, tournament.text
+    return Player("pat", token, table_id, hand, tournament.json()["id"])
 
 
 @pytest.fixture
@@ -164,8 +188,8 @@ def _open(new_page: Any, room_url: str, player: Player, page_name: str, viewport
     """The page loaded and filled in (its first control visible)."""
     path, signed_in, controls = PAGES[page_name]
     page = new_page(viewport, signed_in)
-    page.goto(room_url + path.format(table=player.table_id))
-    page.locator(controls[0].format(table=player.table_id)).wait_for(timeout=TIMEOUT)
+    page.goto(room_url + path.format(table=player.table_id, tournament=player.tournament_id))
+    page.locator(controls[0].format(table=player.table_id, tournament=player.tournament_id)).wait_for(timeout=TIMEOUT)
     if signed_in:
         page.get_by_text("Signed in as pat").wait_for(timeout=TIMEOUT)
     return page
@@ -195,7 +219,7 @@ def test_page_fits_and_is_accessible(
     page.screenshot(path=str(ARTIFACTS / f"pages-{name}.png"), full_page=True)
     assert_no_sideways_scroll(page, what)
     for selector in PAGES[page_name][2]:
-        assert_inside_width(page, selector.format(table=player.table_id), what)
+        assert_inside_width(page, selector.format(table=player.table_id, tournament=player.tournament_id), what)
     assert_accessible(page, name)
 
 
@@ -207,7 +231,7 @@ def test_page_never_scrolls_sideways(new_page: Any, room_url: str, player: Playe
     page.screenshot(path=str(ARTIFACTS / f"pages-{page_name}-{SMALLEST[0]}x{SMALLEST[1]}.png"), full_page=True)
     assert_no_sideways_scroll(page, what)
     for selector in PAGES[page_name][2]:
-        assert_inside_width(page, selector.format(table=player.table_id), what)
+        assert_inside_width(page, selector.format(table=player.table_id, tournament=player.tournament_id), what)
     for width in SWEEP:
         page.set_viewport_size({"width": width, "height": 800})
         assert_no_sideways_scroll(page, f"{page_name} at {width}x800")
@@ -309,7 +333,7 @@ def test_the_accessibility_check_is_not_vacuous(browser: Any) -> None:
         context.close()
 
 
-@pytest.mark.parametrize("page_name", ["lobby", "cashier", "history"])
+@pytest.mark.parametrize("page_name", ["lobby", "cashier", "history", "tournaments", "tournament"])
 def test_stacked_tables_stay_tables_for_screen_readers(
     new_page: Any, room_url: str, player: Player, page_name: str
 ) -> None:

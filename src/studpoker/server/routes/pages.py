@@ -9,6 +9,7 @@ from fastapi.responses import FileResponse, Response
 
 from ..deps import TableId
 from ..errors import ApiError
+from .tournaments import TournamentId
 
 router = APIRouter(include_in_schema=False)
 
@@ -17,6 +18,7 @@ PAGES = {
     "/login": "login.html",
     "/signup": "signup.html",
     "/lobby": "lobby.html",
+    "/tournaments": "tournaments.html",
     "/cashier": "cashier.html",
     "/account": "account.html",
     "/api/docs": "api-docs.html",
@@ -45,6 +47,11 @@ for _route, _filename in PAGES.items():
 @router.get("/table/{table_id}")
 async def table_page(request: Request, table_id: TableId) -> Response:
     return _page(request, "table.html")
+
+
+@router.get("/tournament/{tournament_id}")
+async def tournament_page(request: Request, tournament_id: TournamentId) -> Response:
+    return _page(request, "tournament.html")
 
 
 @router.get("/history/{table_id}")

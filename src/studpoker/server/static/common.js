@@ -147,6 +147,7 @@ export async function header() {
     nav.replaceChildren(
       el("a", { href: "/lobby", class: "brand" }, "studpoker card room"),
       el("a", { href: "/lobby" }, "Lobby"),
+      el("a", { href: "/tournaments" }, "Tournaments"),
       el("a", { href: "/cashier" }, "Cashier"),
       me
         ? el(

@@ -43,12 +43,14 @@ export function renderSign() {
     ["Limits", `${t.stakes.small_bet}/${t.stakes.big_bet}`],
     ["Ante", t.stakes.ante],
     ["Bring-in", t.stakes.bring_in],
-    ["Min buy-in", chips(t.min_buy_in)],
   ];
-  if (t.max_buy_in) items.push(["Max buy-in", chips(t.max_buy_in)]);
+  // a tournament's table has no buy-in: its level and clock are drawn beside the sign (table-tourney.js)
+  if (!t.tournament_id) items.push(["Min buy-in", chips(t.min_buy_in)]);
+  if (t.max_buy_in && !t.tournament_id) items.push(["Max buy-in", chips(t.max_buy_in)]);
   if (t.clock) items.push(["Clock", `${t.clock.action} s + ${t.clock.bank} s bank`]);
   if (t.training) items.push(["Training", "practice chips; every card shown after the hand, with the equities"]);
-  const short = [t.stakes_text ?? `${t.stakes.small_bet}/${t.stakes.big_bet}`, `min buy-in ${chips(t.min_buy_in)}`];
+  const short = [t.stakes_text ?? `${t.stakes.small_bet}/${t.stakes.big_bet}`];
+  if (!t.tournament_id) short.push(`min buy-in ${chips(t.min_buy_in)}`);
   if (t.clock) short.push(`clock ${t.clock.action} s`);
   if (t.training) short.push("training table");
   document.getElementById("sign-short").textContent = `${rotation ?? t.variant_name}: ${short.join(" · ")}`;

@@ -11,6 +11,7 @@ import { apply, log, manager, nameOf, state, tableId } from "./table-model.js";
 import { loadNotes, renderNotes } from "./table-notes.js";
 import { chatRefused, renderChatBox, renderLog } from "./table-side.js";
 import { renderTitle } from "./table-title.js";
+import { renderTourney } from "./table-tourney.js";
 
 state.nameOf = nameOf;
 state.openSit = openSit;
@@ -190,6 +191,7 @@ function onMessage(msg) {
 /** Redraws the page from the model (the action bar only when it changed, so focus stays put). */
 function render(actionsChanged, chat = false) {
   renderSign();
+  renderTourney();
   renderSeats();
   renderCenter();
   renderShowdown();
@@ -252,12 +254,18 @@ function renderControls() {
     : me
       ? `seated-${me.sitting_out}-${me.leaving}-${prefs.auto_muck}`
       : `watching-${full}-${place}-${offer?.seat}`;
-  const wanted = `${who}-${manager()}-${state.table?.status}-${Boolean(state.ended)}`;
+  const tournament = state.table?.tournament_id ?? null;
+  const wanted = `${who}-${manager()}-${state.table?.status}-${Boolean(state.ended)}-${tournament}`;
   if (box.dataset.mode === wanted) return;
   box.dataset.mode = wanted;
   const buttons = [];
   if (state.ended) {
     // nothing to do at this table any more
+  } else if (tournament) {
+    // a tournament's table: the tournament seats, moves and pays its players (no buy-in, top-up, sitting out,
+    // leaving with chips or waiting list: the server refuses them), so only the tournament's page is offered
+    buttons.push(el("a", { class: "button secondary", id: "tournament-button", href: `/tournament/${tournament}` }, "Tournament"));
+    if (me) buttons.push(autoMuckButton());
   } else if (!state.me) {
     buttons.push(el("a", { class: "button", href: `/login?next=${encodeURIComponent(location.pathname)}` }, "Sign in to play"));
   } else if (!me && offer) {
@@ -281,20 +289,7 @@ function renderControls() {
         ? el("button", { type: "button", class: "secondary", onclick: () => post("sit-in") }, "Sit in")
         : el("button", { type: "button", class: "secondary", onclick: () => post("sit-out") }, "Sit out next hand"),
     );
-    buttons.push(
-      el(
-        "button",
-        {
-          type: "button",
-          class: "secondary",
-          id: "auto-muck",
-          "aria-pressed": String(Boolean(prefs.auto_muck)),
-          title: "At the showdown, muck a hand that cannot win without being asked",
-          onclick: () => setPrefs({ auto_muck: !prefs.auto_muck }).then(() => renderControls()),
-        },
-        "Auto-muck",
-      ),
-    );
+    buttons.push(autoMuckButton());
     buttons.push(
       el(
         "button",
@@ -304,7 +299,7 @@ function renderControls() {
     );
   }
   buttons.push(el("a", { class: "button secondary", href: `/history/${tableId}` }, "Hand histories"));
-  if (manager() && !state.ended && state.table?.status === "open") {
+  if (manager() && !state.ended && state.table?.status === "open" && !tournament) {
     // the manager's actions behind a disclosure, away from the everyday buttons
     buttons.push(
       el(
@@ -318,6 +313,21 @@ function renderControls() {
     );
   }
   box.replaceChildren(...buttons);
+}
+
+function autoMuckButton() {
+  return el(
+    "button",
+    {
+      type: "button",
+      class: "secondary",
+      id: "auto-muck",
+      "aria-pressed": String(Boolean(prefs.auto_muck)),
+      title: "At the showdown, muck a hand that cannot win without being asked",
+      onclick: () => setPrefs({ auto_muck: !prefs.auto_muck }).then(() => renderControls()),
+    },
+    "Auto-muck",
+  );
 }
 
 async function post(what, body = {}) {
@@ -488,7 +498,7 @@ onPrefs((p) => {
     const wait = setInterval(() => {
       if (!state.table) return;
       clearInterval(wait);
-      if (!state.you?.seat && !state.you?.waiting) joinWaiting();
+      if (!state.you?.seat && !state.you?.waiting && !state.table.tournament_id) joinWaiting();
     }, 100);
   }
   if (new URLSearchParams(location.search).has("join") && me) {
@@ -496,7 +506,7 @@ onPrefs((p) => {
     const wait = setInterval(() => {
       if (!state.table) return;
       clearInterval(wait);
-      if (!state.you?.seat) openSit(null);
+      if (!state.you?.seat && !state.table.tournament_id) openSit(null);
     }, 100);
   }
 })();
