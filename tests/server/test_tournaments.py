@@ -244,3 +244,19 @@ def test_registration_closes_with_the_late_level(client: TestClient) -> None:
     wait_for(ann, event["id"], "running", timeout=60)
     late = ann.post(f"/api/tournaments/{event['id']}/register")
     assert late.status_code == 409 and "closed at the start" in late.json()["error"]["message"]
+
+
+def test_entries_racing_for_the_last_places_cannot_overfill_a_sit_and_go(client: TestClient) -> None:
+    """Six players register at once for the two places left: two get in, four are told it is full (on PostgreSQL the
+    transactions run side by side: the tournament's row is locked while an entry is taken)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    ann = signup(client, "ann")
+    players = [signup(client, f"racer{i}") for i in range(6)]
+    sng = ann.post("/api/tournaments", {"buy_in": 10, "seats": 3, "bots": 1, "structure": "standard"}).json()
+    with ThreadPoolExecutor(6) as pool:
+        answers = list(pool.map(lambda p: p.post(f"/api/tournaments/{sng['id']}/register").status_code, players))
+    assert sorted(answers) == [200, 200, 409, 409, 409, 409]
+    page = ann.get(f"/api/tournaments/{sng['id']}").json()
+    assert page["entries"] == 3
+    assert invariants(client).in_escrow == 30

@@ -123,7 +123,7 @@ class TournamentRunner:
         rng = random.Random(row.seed)
 
         def work(session: Session) -> list[TableRow]:
-            current = session.get(TournamentRow, tournament_id)
+            current = session.get(TournamentRow, tournament_id, with_for_update=True)  # no entry taken meanwhile
             if current is None or current.status != "registering":
                 return []
             entries = list(session.scalars(select(EntryRow).where(EntryRow.tournament_id == tournament_id)).all())

@@ -156,7 +156,7 @@ class Tournaments:
         scale = self.settings.tournament_time_scale
 
         def work(session: Session) -> Registered:
-            row = _tournament(session, tournament_id)
+            row = _tournament(session, tournament_id, lock=True)
             if row.status == "running" and row.started_at is not None:
                 structure = Structure.from_json(row.structure)
                 elapsed = max(0.0, (utcnow() - row.started_at).total_seconds()) * scale
@@ -380,15 +380,17 @@ def _stakes(structure: Structure, level: int, variant: str) -> str:
     return wire.stakes_text(structure.rules(level, variant))
 
 
-def _tournament(session: Session, tournament_id: int) -> TournamentRow:
-    row = session.get(TournamentRow, tournament_id)
+def _tournament(session: Session, tournament_id: int, *, lock: bool = False) -> TournamentRow:
+    """The tournament's row (404 if none); ``lock``: locked until the transaction ends (PostgreSQL), so that two
+    entries taken at once cannot both take the last place."""
+    row = session.get(TournamentRow, tournament_id, with_for_update=lock)
     if row is None:
         raise ApiError(404, "not_found", f"there is no tournament {tournament_id}")
     return row
 
 
 def _registering(session: Session, tournament_id: int) -> TournamentRow:
-    row = _tournament(session, tournament_id)
+    row = _tournament(session, tournament_id, lock=True)
     if row.status != "registering":
         raise ApiError(409, "conflict", f"{row.name} is {row.status}: registration is closed")
     return row
