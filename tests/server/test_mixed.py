@@ -141,3 +141,13 @@ def test_a_mixed_table_that_cannot_be_is_refused_with_the_reason(
     assert answer.status_code == 400, answer.text
     assert words in answer.text
     assert client.get("/api/tables").json()["tables"] == []
+
+
+def test_each_game_may_have_its_own_preset(client: TestClient) -> None:
+    ann = signup(client, "ann")
+    games = [{"variant": "STUD7"}, {"variant": "RAZZ", "preset": "tournament"}]
+    info = mixed_table(ann, games=games)
+    room = client.app.state.room  # type: ignore[attr-defined]
+    rotation = room.actors[info["id"]].table.rotation
+    assert [g.preset for g in rotation.games] == ["casino", "tournament"]
+    assert [g.raise_cap for g in rotation.games] == [3, 4]

@@ -260,3 +260,40 @@ def test_entries_racing_for_the_last_places_cannot_overfill_a_sit_and_go(client:
     page = ann.get(f"/api/tournaments/{sng['id']}").json()
     assert page["entries"] == 3
     assert invariants(client).in_escrow == 30
+
+
+def test_a_structure_and_a_payout_table_of_ones_own(client: TestClient) -> None:
+    ann = signup(client, "ann")
+    levels = [
+        {"ante": 5, "bring_in": 10, "small_bet": 40, "minutes": 5},
+        {"pause": True, "minutes": 5},
+        {"ante": 10, "bring_in": 20, "small_bet": 60, "big_bet": 120, "minutes": 5},
+    ]
+    body = {"buy_in": 100, "seats": 4, "bots": 3, "levels": levels, "starting_chips": 1_000, "payouts": [80, 20]}
+    sng = ann.post("/api/tournaments", body).json()
+    assert sng["starting_chips"] == 1_000
+    page = ann.get(f"/api/tournaments/{sng['id']}").json()
+    assert page["levels"] == [
+        {"level": 1, "ante": 5, "bring_in": 10, "small_bet": 40, "big_bet": 80, "minutes": 5},
+        {"break": 5},
+        {"level": 2, "ante": 10, "bring_in": 20, "small_bet": 60, "big_bet": 120, "minutes": 5},
+    ]
+    assert page["payouts"] == [240, 60]  # 80 % and 20 % of three entries' 300
+    ann.post(f"/api/tournaments/{sng['id']}/register")
+    done = wait_for(ann, sng["id"], "finished")
+    assert sorted(p["prize"] for p in done["players"]) == [0, 0, 80, 320]  # four entries: 400
+    assert invariants(client).in_escrow == 0
+    for junk, words in [
+        ({"payouts": [50, 30, 10]}, "sum to 100"),
+        ({"payouts": [30, 70]}, "never rise"),
+        ({"payouts": [100.0, 0]}, "greater than 0"),
+        ({"levels": [{"ante": 5, "small_bet": 40}]}, "needs ante, bring_in and small_bet"),
+        ({"levels": [{"ante": 5, "bring_in": 10, "small_bet": 40}], "starting_chips": 10}, "starting chips"),
+        ({"levels": [{"ante": 5, "bring_in": 50, "small_bet": 40}]}, "bring"),
+        ({"levels": [{"pause": True, "minutes": 5}]}, "starts with a level"),
+        ({"levels": [{"ante": 1, "bring_in": 2, "small_bet": 4}] * 101}, "at most 100"),
+        ({"starting_chips": 5_000}, "levels of your own"),
+    ]:
+        answer = ann.post("/api/tournaments", {"seats": 4, **junk})
+        assert answer.status_code == 400, (junk, answer.text)
+        assert words in answer.text, (junk, answer.text)

@@ -234,6 +234,7 @@ class TournamentRow(Base):
     finished_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     hand_round: Mapped[int | None] = mapped_column(Integer, nullable=True)
     paused: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)  # tables that deal no hand (moves due)
+    payouts: Mapped[list[float] | None] = mapped_column(JSON, nullable=True)  # its own percentages by place
     runner: Mapped[str | None] = mapped_column(String(80), nullable=True)  # the process that runs it now
     runner_until: Mapped[float] = mapped_column(Float, default=0.0)  # its claim's end, by the database's clock
     seed: Mapped[int] = mapped_column(BigInteger, default=0)

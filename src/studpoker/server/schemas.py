@@ -373,6 +373,9 @@ class MixGameRequest(_Request):
     big_bet: Stake | None = None
     ante: Stake | None = None
     bring_in: Stake | None = None
+    preset: Literal["casino", "tournament"] | None = Field(
+        None, description="this game's preset (the table's if left out)"
+    )
 
 
 class CreateTable(_Request):

@@ -105,7 +105,7 @@ def _rules(preset: str, game: CreateTable | MixGameRequest, table: CreateTable, 
     bring_in = game.bring_in or (table.bring_in if game.small_bet is None else None)
     bring_in = bring_in or min(small, max(2 * ante, small // 3))  # SPEC section 2
     assert game.variant is not None
-    return signed_rules(preset, game.variant, ante, bring_in, small, big, **options)
+    return signed_rules(game.preset or preset, game.variant, ante, bring_in, small, big, **options)
 
 
 def _sign(request: CreateTable, options: dict[str, Any]) -> Rules | Rotation:

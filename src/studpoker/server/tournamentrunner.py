@@ -31,7 +31,7 @@ from sqlalchemy import select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from ..tournament import Structure, draw_seats, payouts, places_paid, plan_moves, seat_new_player, shared_prize
+from ..tournament import Structure, draw_seats, places_paid, plan_moves, seat_new_player, shared_prize
 from .config import Settings
 from .db import Database, EntryRow, SeatRow, TableRow, TournamentRow, utcnow
 from .director import Director
@@ -39,6 +39,7 @@ from .directory import Directory
 from .errors import ApiError
 from .ledger import HOUSE, chips_account, escrow_account, table_account, transfer, user_account
 from .names import look_key, name_key
+from .tournaments import prizes
 
 __all__ = ["CLAIM", "TICK", "TournamentRunner"]
 
@@ -331,14 +332,13 @@ class TournamentRunner:
             for entry in entries:
                 if entry.status == "playing":
                     entry.status, entry.place = "out", 1
-            pool = row.buy_in * len(entries)
-            prizes = list(payouts(pool, len(entries))) if len(entries) >= 2 else [pool]
+            paid = prizes(row.buy_in * len(entries), len(entries), row.payouts)
             by_place: dict[int, list[EntryRow]] = {}
             for entry in sorted(entries, key=lambda e: e.id):
                 assert entry.place is not None
                 by_place.setdefault(entry.place, []).append(entry)
             for place, tied in sorted(by_place.items()):
-                for entry, amount in zip(tied, shared_prize(prizes, place, len(tied)), strict=True):
+                for entry, amount in zip(tied, shared_prize(paid, place, len(tied)), strict=True):
                     entry.prize = amount
                     if amount:
                         to = (

@@ -18,7 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from ..engine import Variant
-from ..tournament import Level, Structure, TournamentError, payouts
+from ..tournament import Break, Level, PayoutTable, Structure, TournamentError, payouts
 from . import wire
 from .auth import Who
 from .config import Settings
@@ -38,7 +38,7 @@ from .tournamentschemas import (
     Unregistered,
 )
 
-__all__ = ["MAX_OPEN_PER_ACCOUNT", "Tournaments", "at_text", "tournament_info"]
+__all__ = ["MAX_OPEN_PER_ACCOUNT", "Tournaments", "at_text", "prizes", "tournament_info"]
 
 #: Tournaments an account (not an admin) may have registering at once.
 MAX_OPEN_PER_ACCOUNT = 3
@@ -95,9 +95,17 @@ class Tournaments:
         structure = Structure.standard() if request.structure == "standard" else Structure.turbo(None)
         late = request.late_registration_level or structure.late_registration_level
         try:
+            if request.levels is not None:
+                structure = _own_structure(request, late)
             structure = dataclasses.replace(structure, late_registration_level=late, reentries=request.reentries)
+            for level in structure.levels:
+                structure.rules(level, variant)  # stakes the game takes under the tournament preset
+            if request.payouts is not None:
+                PayoutTable.fixed(*request.payouts)  # checked here; the tournament keeps the percentages
         except TournamentError as error:
             raise ApiError(400, "invalid", str(error)) from None
+        if request.starting_chips is not None and request.levels is None:
+            raise ApiError(400, "invalid", "starting_chips goes with levels of your own (a structure of your own)")
         if request.reentries and late is None:
             raise ApiError(400, "invalid", "re-entries are taken during late registration: give its last level")
         if request.kind == "sit_and_go":
@@ -129,6 +137,7 @@ class Tournaments:
                 kind=request.kind,
                 variant=variant.value,
                 structure=structure.to_json(),
+                payouts=request.payouts,
                 buy_in=request.buy_in,
                 seats=request.seats,
                 max_entries=most,
@@ -351,10 +360,7 @@ class Tournaments:
                     next_level=None if after is None else after.number,
                     next_stakes_text=None if after is None else _stakes(structure, after.number, row.variant),
                 )
-            try:
-                paid = list(payouts(info["prize_pool"], len(entries))) if len(entries) >= 2 else [info["prize_pool"]]
-            except TournamentError:
-                paid = []
+            paid = prizes(info["prize_pool"], len(entries), row.payouts)
             return TournamentDetail.model_validate(
                 {
                     **info,
@@ -374,6 +380,35 @@ class Tournaments:
             )
 
         return await self.db.run(work)
+
+
+def prizes(pool: int, entries: int, percents: list[float] | None) -> list[int]:
+    """The prize of each place paid, best first: by the tournament's own percentages if it has them and they pay no
+    more places than there are entries, else by the standard table for the field (the whole pool to one entry)."""
+    if entries < 2:
+        return [pool]
+    if percents is not None and len(percents) <= entries:
+        return list(payouts(pool, entries, PayoutTable.fixed(*percents)))
+    return list(payouts(pool, entries))
+
+
+def _own_structure(request: CreateTournament, late: int | None) -> Structure:
+    """The structure of ``request.levels`` (numbered in order; big bets twice the small bets unless given)."""
+    assert request.levels is not None
+    periods: list[Level | Break] = []
+    for i, period in enumerate(request.levels):
+        if period.pause:
+            periods.append(Break(period.minutes))
+            continue
+        if period.small_bet is None or period.bring_in is None or period.ante is None:
+            raise TournamentError(f"level {i + 1} needs ante, bring_in and small_bet (or pause for a break)")
+        big = period.big_bet or 2 * period.small_bet
+        number = sum(1 for p in periods if isinstance(p, Level)) + 1
+        periods.append(Level(number, period.ante, period.bring_in, period.small_bet, big, period.minutes))
+    first = next((p for p in periods if isinstance(p, Level)), None)
+    if first is None:
+        raise TournamentError("a structure starts with a level")
+    return Structure(request.starting_chips or 25 * first.big_bet, tuple(periods), late)
 
 
 def _stakes(structure: Structure, level: int, variant: str) -> str:

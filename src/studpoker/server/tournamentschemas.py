@@ -8,7 +8,8 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from ..engine import Variant
-from .limits import MAX_CHIPS, MAX_NAME
+from ..tournament.structure import MAX_PERIODS
+from .limits import MAX_CHIPS, MAX_NAME, MAX_STAKE
 from .schemas import AnyVariant, Balance, _Request
 
 __all__ = [
@@ -16,6 +17,7 @@ __all__ = [
     "MAX_START_SECONDS",
     "CreateTournament",
     "EntryInfo",
+    "LevelRequest",
     "Registered",
     "TournamentBots",
     "TournamentClock",
@@ -49,6 +51,28 @@ class CreateTournament(_Request):
         None, ge=1, le=100, description="entries taken until the end of this level (standard: 8; turbo: none)"
     )
     reentries: int = Field(0, ge=0, le=10, description="how often a player who is out may buy in again (late)")
+    levels: list[LevelRequest] | None = Field(
+        None, min_length=1, max_length=MAX_PERIODS, description="a structure of one's own, instead of `structure`"
+    )
+    starting_chips: int | None = Field(None, ge=1, le=MAX_CHIPS, description="with `levels`: each entry's chips")
+    payouts: list[Annotated[float, Field(gt=0, le=100, allow_inf_nan=False)]] | None = Field(
+        None,
+        min_length=1,
+        max_length=100,
+        description="per cent of the pool by place, best first, summing to 100 (the standard table by field size if"
+        " left out, or when it pays more places than there are entries)",
+    )
+
+
+class LevelRequest(_Request):
+    """A level of a structure of one's own (the big bet defaults to twice the small bet), or a break (``pause``)."""
+
+    ante: int | None = Field(None, ge=0, le=MAX_STAKE)
+    bring_in: int | None = Field(None, ge=1, le=MAX_STAKE)
+    small_bet: int | None = Field(None, ge=1, le=MAX_STAKE)
+    big_bet: int | None = Field(None, ge=1, le=MAX_STAKE)
+    minutes: int = Field(20, ge=1, le=24 * 60)
+    pause: bool = Field(False, description="a break of this many minutes instead of a level")
 
 
 class TournamentBots(_Request):

@@ -41,6 +41,7 @@ def upgrade() -> None:
         sa.Column("finished_at", sa.DateTime(), nullable=True),
         sa.Column("hand_round", sa.Integer(), nullable=True),
         sa.Column("paused", sa.JSON(), nullable=True),
+        sa.Column("payouts", sa.JSON(), nullable=True),
         sa.Column("runner", sa.String(80), nullable=True),
         sa.Column("runner_until", sa.Float(), nullable=False, server_default="0"),
         sa.Column("seed", sa.BigInteger(), nullable=False),
