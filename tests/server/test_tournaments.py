@@ -41,6 +41,14 @@ def wait_for(user: User, tournament_id: int, status: str, timeout: float = 300.0
         time.sleep(0.1)
 
 
+def closing(user: User, tournament_id: int, timeout: float = 60.0) -> None:
+    """Wait until the tournament's last table has closed (the runner closes it once the prizes are paid)."""
+    deadline = time.monotonic() + timeout
+    while user.get(f"/api/tournaments/{tournament_id}").json()["tables"]:
+        assert time.monotonic() < deadline, "the last table did not close"
+        time.sleep(0.05)
+
+
 def rows(client: TestClient, query: Any) -> list[Any]:
     room = client.app.state.room  # type: ignore[attr-defined]
     assert client.portal is not None
@@ -82,7 +90,7 @@ def test_a_sit_and_go_of_bots_and_a_player_runs_to_the_end_and_pays_from_the_esc
     assert books.in_escrow == 0
     kinds = {r[0] for r in rows(client, select(LedgerEntry.kind))}
     assert {"tournament_buy_in", "tournament_bot_entry", "tournament_chips", "tournament_prize"} <= kinds
-    assert page["tables"] == []  # the last table closed, its chips back in the chip account
+    closing(ann, sng["id"])  # the last table closes, its chips back in the chip account
 
 
 def test_a_24_player_tournament_balances_breaks_and_ends_on_one_table(client: TestClient) -> None:
@@ -107,6 +115,7 @@ def test_a_24_player_tournament_balances_breaks_and_ends_on_one_table(client: Te
     # the tables broke as the field shrank: the last hands were dealt at one table, to every player left
     last = max(hands, key=lambda h: h.finished_at)
     assert len(last.players) == 2
+    closing(floor, event["id"])
     closed = [r[0] for r in rows(client, select(TableRow.status).where(TableRow.id.in_(tables)))]
     assert closed == ["closed"] * 3
     moved = rows(client, select(LedgerEntry.memo).where(LedgerEntry.kind == "move", LedgerEntry.table_id.in_(tables)))
@@ -297,3 +306,55 @@ def test_a_structure_and_a_payout_table_of_ones_own(client: TestClient) -> None:
         answer = ann.post("/api/tournaments", {"seats": 4, **junk})
         assert answer.status_code == 400, (junk, answer.text)
         assert words in answer.text, (junk, answer.text)
+
+
+# -- found by a hostile read (issue 31) ------------------------------------------------------------------------
+
+
+def test_a_cash_table_named_like_a_tournament_table_keeps_no_tournament_from_its_tables(client: TestClient) -> None:
+    ann, mallory = signup(client, "ann"), signup(client, "mallory")
+    squat = mallory.post("/api/tables", {"variant": "STUD7", "small_bet": 10, "name": "Foo T1/1"})
+    assert squat.status_code == 201, squat.text
+    sng = ann.post("/api/tournaments", {"name": "Foo", "seats": 2, "bots": 2, "buy_in": 5}).json()
+    assert sng["id"] == 1
+    wait_for(ann, sng["id"], "finished", timeout=120)
+    assert invariants(client).in_escrow == 0
+
+
+def test_heads_up_tables_on_the_bubble_do_not_wait_for_each_other(client: TestClient) -> None:
+    """Five players at tables of two pay two places: at three left the tables hold two and one, so there is no
+    hand-for-hand round to wait for (the lone player moves when the table with two breaks... or plays on)."""
+    ann = signup(client, "ann")
+    make_admin(client, ann)
+    event = ann.post("/api/tournaments", {"kind": "scheduled", "starts_in": 0.1, "seats": 2, "bots": 5}).json()
+    done = wait_for(ann, event["id"], "finished", timeout=120)
+    assert sum(p["prize"] for p in done["players"]) == 500
+
+
+def test_a_tournament_table_with_players_cannot_be_closed_and_the_bots_come_from_one_pool(client: TestClient) -> None:
+    ann = signup(client, "ann")
+    make_admin(client, ann)
+    sng = ann.post("/api/tournaments", {"seats": 2, "bots": 1, "structure": "standard"}).json()
+    assert ann.post(f"/api/tournaments/{sng['id']}/register").status_code == 200
+    page = wait_for(ann, sng["id"], "running", timeout=60)
+    closed = ann.delete(f"/api/tables/{page['tables'][0]['table_id']}")  # even an admin
+    assert closed.status_code == 409 and "tournament" in closed.json()["error"]["message"]
+    other = ann.post("/api/tournaments", {"seats": 3, "bots": 1}).json()  # the same pool: "Tourney bot 1" again
+    url = f"/api/tournaments/{other['id']}"
+    assert ann.post(f"{url}/register").status_code == 200
+    assert ann.delete(f"{url}/register").status_code == 200
+    assert ann.post(f"{url}/bots", {"count": 1}).json()["entries"] == 2  # after someone left, as before
+    names = [p["name"] for p in ann.get(url).json()["players"]]
+    assert sorted(names) == ["Tourney bot 1", "Tourney bot 2"]
+    from studpoker.server.db import Account
+    from studpoker.server.tournaments import BOT
+
+    assert len(rows(client, select(Account.id).where(Account.password_hash == BOT))) == 2
+
+
+def test_an_account_may_run_three_tournaments_at_once(client: TestClient) -> None:
+    ann = signup(client, "ann")
+    for _ in range(3):  # each full of bots: they start at once, and still count
+        assert ann.post("/api/tournaments", {"seats": 2, "bots": 2, "structure": "standard"}).status_code == 201
+    fourth = ann.post("/api/tournaments", {"seats": 2, "bots": 2})
+    assert fourth.status_code == 409 and fourth.json()["error"]["code"] == "limit"

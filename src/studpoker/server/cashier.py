@@ -20,7 +20,7 @@ from ..table import Seat, TableError
 from .books import Leaver
 from .clock import Clock
 from .context import SeatMeta, TableContext
-from .db import Account, SeatRow, TableRow, utcnow
+from .db import Account, SeatRow, TableRow, TournamentRow, utcnow
 from .errors import ApiError
 from .ledger import HOUSE, InsufficientFundsError, cash_out_kind, purse, table_account, transfer
 from .protocol import CashOut
@@ -347,7 +347,10 @@ class Cashier:
     async def close(self) -> CloseResult:
         """Close the table (its creator or an admin asked): no new hand is dealt; at once between hands, or as
         soon as the hand in play is over, every seat is cashed out through the ledger (players to their
-        balances, bots to the house), the table is marked closed, and its sockets get ``closed``."""
+        balances, bots to the house), the table is marked closed, and its sockets get ``closed``. A tournament's
+        table with players closes only once the tournament is over (its runner closes it)."""
+        if self.context.tournament is not None and self.table.occupied and not await self._tournament_over():
+            raise not_at_a_tournament("no one closes a table with players")
         if self.context.status == "open":
 
             def mark(session: Session) -> None:
@@ -360,6 +363,14 @@ class Cashier:
         if self.table.hand is not None:
             return CloseResult(closed=False, cashed_out=[])
         return await self.close_now()
+
+    async def _tournament_over(self) -> bool:
+        tournament = self.context.tournament
+
+        def read(session: Session) -> str | None:
+            return session.scalar(select(TournamentRow.status).where(TournamentRow.id == tournament))
+
+        return await self.db.run(read) in ("finished", "cancelled")
 
     async def close_now(self) -> CloseResult:
         """Cash everyone out and close, between hands (on the actor)."""

@@ -22,7 +22,7 @@ from sqlalchemy import func, literal_column, select, union_all, update
 from sqlalchemy.exc import InvalidRequestError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
-from .db import Account, LedgerEntry, SeatRow, TableRow
+from .db import Account, LedgerEntry, SeatRow, TableRow, TournamentRow
 from .limits import MAX_BALANCE
 
 __all__ = [
@@ -159,7 +159,7 @@ def check_invariants(session: Session) -> Invariants:
     * every table's ledger balance equals the chips its seat rows hold (stacks and queued chips; during a hand
       the rows keep the stacks from before it, and a hand moves chips only inside the table);
     * every tournament's chips are all at its tables or back in its chip account (the two sum to zero), and its
-      escrow is never negative;
+      escrow is never negative, and empty once it is finished or cancelled;
     * the house's grants equal the balances plus the chips on cash tables plus the escrows (the ledger sums to
       zero).
 
@@ -222,6 +222,10 @@ def check_invariants(session: Session) -> Invariants:
     for tournament, left in tournament_chips.items():
         if left != 0:
             raise AssertionError(f"tournament {tournament}: {left} chips are neither at its tables nor back")
+    over = select(TournamentRow.id).where(TournamentRow.status.in_(("finished", "cancelled")))
+    for (tournament,) in session.execute(over):
+        if totals.get(escrow_account(tournament), 0):
+            raise AssertionError(f"tournament {tournament} is over with {totals[escrow_account(tournament)]} in escrow")
     for table_id, chips in seats.items():
         if chips and table_account(table_id) not in totals:
             raise AssertionError(f"table {table_id}: seats hold {chips} chips the ledger never gave it")

@@ -31,15 +31,14 @@ from sqlalchemy import select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from ..tournament import Structure, draw_seats, places_paid, plan_moves, seat_new_player, shared_prize
+from ..tournament import Structure, draw_seats, plan_moves, seat_new_player, shared_prize
 from .config import Settings
 from .db import Database, EntryRow, SeatRow, TableRow, TournamentRow, utcnow
 from .director import Director
 from .directory import Directory
 from .errors import ApiError
 from .ledger import HOUSE, chips_account, escrow_account, table_account, transfer, user_account
-from .names import look_key, name_key
-from .tournaments import prizes
+from .tournaments import paid_places, prizes
 
 __all__ = ["CLAIM", "TICK", "TournamentRunner"]
 
@@ -128,6 +127,8 @@ class TournamentRunner:
             if current is None or current.status != "registering":
                 return []
             entries = list(session.scalars(select(EntryRow).where(EntryRow.tournament_id == tournament_id)).all())
+            if len(entries) < (row.max_entries if row.kind == "sit_and_go" else 2):
+                return []  # someone left meanwhile
             by_name = {e.name: e for e in entries}
             chart = draw_seats(sorted(by_name), row.seats, rng)
             tables = []
@@ -158,8 +159,8 @@ class TournamentRunner:
         name = f"{row.name[:30]} T{tournament_id}/{number}"
         table = TableRow(
             name=name,
-            name_key=name_key(name),
-            name_look=look_key(name),
+            name_key=None,  # outside the cash tables' names: no table's name can keep a tournament from its tables
+            name_look=None,
             variant=row.variant,
             preset="tournament",
             ante=level.ante,
@@ -267,7 +268,7 @@ class TournamentRunner:
             lambda s: len(s.scalars(select(EntryRow.id).where(EntryRow.tournament_id == tournament_id)).all())
         )
         live = [t for t, seats in tables if len(seats) >= 2]
-        on = len(live) >= 2 and left == places_paid(entries) + 1
+        on = len(live) >= 2 and left == paid_places(row, entries) + 1
         if not on:
             if row.hand_round is not None:
                 await self.db.run(lambda s: _set(s, tournament_id, hand_round=None))
@@ -324,7 +325,7 @@ class TournamentRunner:
         tournament_id = row.id
 
         def pay(session: Session) -> bool:
-            current = session.get(TournamentRow, tournament_id)
+            current = session.get(TournamentRow, tournament_id, with_for_update=True)  # no entry taken meanwhile
             if current is None or current.status != "running":
                 return False
             _place_the_busted(session, tournament_id, closed=True)
@@ -423,7 +424,7 @@ def _set(session: Session, tournament_id: int, **values: Any) -> None:
 
 def _cancel(session: Session, tournament_id: int) -> None:
     """A scheduled tournament that cannot start: every buy-in back (a bot's to the house)."""
-    row = session.get(TournamentRow, tournament_id)
+    row = session.get(TournamentRow, tournament_id, with_for_update=True)  # no entry taken meanwhile
     if row is None or row.status != "registering":
         return
     for entry in session.scalars(select(EntryRow).where(EntryRow.tournament_id == tournament_id)).all():

@@ -9,6 +9,7 @@ row, its entries, its tables' rows and seat rows, and the ledger.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import secrets
 from datetime import timedelta
 from typing import Any
@@ -38,7 +39,7 @@ from .tournamentschemas import (
     Unregistered,
 )
 
-__all__ = ["MAX_OPEN_PER_ACCOUNT", "Tournaments", "at_text", "prizes", "tournament_info"]
+__all__ = ["BOT", "MAX_OPEN_PER_ACCOUNT", "Tournaments", "at_text", "paid_places", "prizes", "tournament_info"]
 
 #: Tournaments an account (not an admin) may have registering at once.
 MAX_OPEN_PER_ACCOUNT = 3
@@ -127,11 +128,13 @@ class Tournaments:
             if not who.is_admin:
                 open_now = session.scalar(
                     select(func.count(TournamentRow.id)).where(
-                        TournamentRow.created_by == who.id, TournamentRow.status == "registering"
+                        TournamentRow.created_by == who.id, TournamentRow.status.in_(("registering", "running"))
                     )
                 )
                 if (open_now or 0) >= MAX_OPEN_PER_ACCOUNT:
-                    raise ApiError(409, "limit", f"you have {open_now} tournaments registering: the most one may")
+                    raise ApiError(
+                        409, "limit", f"you have {open_now} tournaments registering or running: the most one may"
+                    )
             row = TournamentRow(
                 name=name,
                 kind=request.kind,
@@ -241,8 +244,9 @@ class Tournaments:
 
     async def add_bots(self, who: Who, tournament_id: int, count: int) -> Registered:
         """Enter ``count`` bots (the house pays their buy-ins; their prizes go back to it): the creator's or an
-        admin's to ask (403). Each bot is an account of its own that cannot sign in, so a tournament moves its seat
-        as it moves a player's. As many as there is room for (409 if none)."""
+        admin's to ask (403). Each bot is an account that cannot sign in (so a tournament moves its seat as it moves a
+        player's), from one pool the room's tournaments share: ``Tourney bot 1``, ``2``... (at most
+        :data:`~studpoker.server.tournamentschemas.MAX_ENTRIES`). As many as there is room for (409 if none)."""
         tag = "tight-aggressive"
 
         def work(session: Session) -> Registered:
@@ -253,13 +257,24 @@ class Tournaments:
             room = min(count, row.max_entries - count_now)
             if room <= 0:
                 raise ApiError(409, "conflict", f"{row.name} is full ({row.max_entries} entries)")
-            for n in range(count_now + 1, count_now + room + 1):
-                name = f"Bot {tournament_id}-{n}"
-                account = Account(
-                    username=name, username_key=name_key(name), username_look=look_key(name), password_hash="!"
-                )
-                session.add(account)
-                session.flush()
+            entered = set(
+                session.scalars(
+                    select(EntryRow.account_id).where(
+                        EntryRow.tournament_id == tournament_id, EntryRow.bot_tag.is_not(None)
+                    )
+                ).all()
+            )
+            pool = {a.username: a for a in session.scalars(select(Account).where(Account.password_hash == BOT))}
+            free = (n for n in range(1, MAX_ENTRIES + 1) if getattr(pool.get(_bot(n)), "id", None) not in entered)
+            for n in itertools.islice(free, room):
+                name = _bot(n)
+                account = pool.get(name)
+                if account is None:
+                    account = Account(
+                        username=name, username_key=name_key(name), username_look=look_key(name), password_hash=BOT
+                    )
+                    session.add(account)
+                    session.flush()
                 transfer(session, HOUSE, escrow_account(tournament_id), row.buy_in, "tournament_bot_entry")
                 session.add(
                     EntryRow(
@@ -409,6 +424,19 @@ def _own_structure(request: CreateTournament, late: int | None) -> Structure:
     if first is None:
         raise TournamentError("a structure starts with a level")
     return Structure(request.starting_chips or 25 * first.big_bet, tuple(periods), late)
+
+
+#: The password hash of a tournament bot's account: no password hashes to it, so it never signs in.
+BOT = "!tournament-bot"
+
+
+def _bot(number: int) -> str:
+    return f"Tourney bot {number}"
+
+
+def paid_places(row: TournamentRow, entries: int) -> int:
+    """How many places the tournament pays with ``entries`` entries (its own table's, or the standard one's)."""
+    return len(prizes(row.buy_in * entries, entries, row.payouts))
 
 
 def _stakes(structure: Structure, level: int, variant: str) -> str:

@@ -17,9 +17,10 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from ..table import Table
-from ..tournament import Structure, places_paid
-from .db import EntryRow, Runner, TableRow, TournamentRow, utcnow
+from ..tournament import Structure
+from .db import EntryRow, Runner, SeatRow, TableRow, TournamentRow, utcnow
 from .errors import ApiError
+from .tournaments import paid_places
 
 __all__ = ["BREAK_LOOK", "HAND_FOR_HAND_LOOK", "TournamentSide", "not_at_a_tournament"]
 
@@ -80,10 +81,16 @@ class TournamentSide:
             ).one()
             statuses = session.execute(select(EntryRow.status).where(EntryRow.tournament_id == tournament)).all()
             left = sum(1 for (status,) in statuses if status != "out")
-            tables = session.scalar(
-                select(func.count(TableRow.id)).where(TableRow.tournament_id == tournament, TableRow.status == "open")
-            )
-            bubble = left == places_paid(len(statuses)) + 1 and (tables or 0) >= 2
+            seated = session.execute(
+                select(SeatRow.table_id, func.count())
+                .join(TableRow, TableRow.id == SeatRow.table_id)
+                .where(TableRow.tournament_id == tournament, TableRow.status == "open")
+                .group_by(SeatRow.table_id)
+            ).all()
+            playing = sum(1 for _, players in seated if players >= 2)  # as the runner counts them
+            row = session.get(TournamentRow, tournament)
+            assert row is not None
+            bubble = left == paid_places(row, len(statuses)) + 1 and playing >= 2
             return found[0], found[1], bubble
 
         round_, paused, bubble = await self.db.run(read)
