@@ -10,7 +10,7 @@ from ..engine import Rules
 from ..rotation import Rotation, Turn
 from . import wire
 from .limits import MAX_SHOWDOWN_SECONDS
-from .protocol import Mix, MixGame, TableSummary
+from .protocol import Mix, MixGame, Stakes, TableSummary
 
 if TYPE_CHECKING:
     from .config import Settings
@@ -46,6 +46,10 @@ def showdown_pause(stored: float | None, settings: Settings) -> float:
     return settings.showdown_seconds
 
 
+def _stakes(rules: Rules) -> Stakes:
+    return {"ante": rules.ante, "bring_in": rules.bring_in, "small_bet": rules.small_bet, "big_bet": rules.big_bet}
+
+
 def mix_info(rotation: Rotation, turn: Turn, *, playing: bool) -> Mix:
     """A mixed table's sign: its games, the game now and next, the hands left of the game now."""
     now, after, left = rotation.standing(turn, in_hand=playing)
@@ -53,12 +57,7 @@ def mix_info(rotation: Rotation, turn: Turn, *, playing: bool) -> Mix:
         {
             "variant": game.variant.value,
             "variant_name": game.variant.title,
-            "stakes": {
-                "ante": game.ante,
-                "bring_in": game.bring_in,
-                "small_bet": game.small_bet,
-                "big_bet": game.big_bet,
-            },
+            "stakes": _stakes(game),
             "stakes_text": wire.stakes_text(game),
         }
         for game in rotation.games
@@ -105,12 +104,7 @@ def table_info(
         "variant": rules.variant.value,
         "variant_name": rules.variant.title,
         "preset": sign.preset,
-        "stakes": {
-            "ante": rules.ante,
-            "bring_in": rules.bring_in,
-            "small_bet": rules.small_bet,
-            "big_bet": rules.big_bet,
-        },
+        "stakes": _stakes(rules),
         "stakes_text": wire.stakes_text(rules),
         "min_buy_in": low,
         "max_buy_in": high,

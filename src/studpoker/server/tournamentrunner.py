@@ -37,8 +37,8 @@ from .db import Database, EntryRow, SeatRow, TableRow, TournamentRow, utcnow
 from .director import Director
 from .directory import Directory
 from .errors import ApiError
-from .ledger import HOUSE, chips_account, escrow_account, table_account, transfer, user_account
-from .tournaments import paid_places, prizes
+from .ledger import chips_account, escrow_account, purse, table_account, transfer
+from .tournaments import clock_seconds, paid_places, prizes
 
 __all__ = ["CLAIM", "TICK", "TournamentRunner"]
 
@@ -198,16 +198,16 @@ class TournamentRunner:
         tournament_id = row.id
         structure = Structure.from_json(row.structure)
         assert row.started_at is not None
-        elapsed = max(0.0, (utcnow() - row.started_at).total_seconds()) * self.settings.tournament_time_scale
+        elapsed = clock_seconds(row.started_at, self.settings.tournament_time_scale)
         closed = not structure.registration_open(structure.at(elapsed))
         tables = await self.db.run(lambda s: _tables(s, tournament_id))
         if await self._seat_late_entries(row, tables, structure):
             tables = await self.db.run(lambda s: _tables(s, tournament_id))
-        left = await self.db.run(lambda s: _place_the_busted(s, tournament_id, closed))
+        left, entries = await self.db.run(lambda s: _place_the_busted(s, tournament_id, closed))
         if left <= 1:
             await self._finish(row, tables)
             return
-        await self._hand_for_hand(row, tables, left)
+        await self._hand_for_hand(row, tables, left, entries)
         await self._balance(row, tables)
 
     async def _seat_late_entries(self, row: TournamentRow, tables: list[Seated], structure: Structure) -> bool:
@@ -262,11 +262,8 @@ class TournamentRunner:
             tables = await self.db.run(lambda s: _tables(s, tournament_id))
         return True
 
-    async def _hand_for_hand(self, row: TournamentRow, tables: list[Seated], left: int) -> None:
+    async def _hand_for_hand(self, row: TournamentRow, tables: list[Seated], left: int, entries: int) -> None:
         tournament_id = row.id
-        entries = await self.db.run(
-            lambda s: len(s.scalars(select(EntryRow.id).where(EntryRow.tournament_id == tournament_id)).all())
-        )
         live = [t for t, seats in tables if len(seats) >= 2]
         on = len(live) >= 2 and left == paid_places(row, entries) + 1
         if not on:
@@ -342,11 +339,7 @@ class TournamentRunner:
                 for entry, amount in zip(tied, shared_prize(paid, place, len(tied)), strict=True):
                     entry.prize = amount
                     if amount:
-                        to = (
-                            HOUSE
-                            if entry.bot_tag is not None or entry.account_id is None
-                            else user_account(entry.account_id)
-                        )
+                        to = _purse(entry)
                         transfer(
                             session,
                             escrow_account(tournament_id),
@@ -379,10 +372,11 @@ def _tables(session: Session, tournament_id: int) -> list[Seated]:
     return out
 
 
-def _place_the_busted(session: Session, tournament_id: int, closed: bool) -> int:
+def _place_the_busted(session: Session, tournament_id: int, closed: bool) -> tuple[int, int]:
     """Number the entries the tables took out since the last look in the order they went out (``out_seq``: the
     smaller starting stack first, equal stacks together) and, once registration has ``closed`` (the field's size is
-    known), give every one out their places from the bottom. Returns the entries still in (seated or waiting)."""
+    known), give every one out their places from the bottom. Returns the entries still in (seated or waiting) and all
+    the entries."""
     entries = list(session.scalars(select(EntryRow).where(EntryRow.tournament_id == tournament_id)).all())
     new = [e for e in entries if e.status == "out" and e.out_seq is None]
     seq = max((e.out_seq or 0 for e in entries), default=0) + 1
@@ -400,7 +394,12 @@ def _place_the_busted(session: Session, tournament_id: int, closed: bool) -> int
                 entry.place = worst - len(tied) + 1  # out together: they share the best of their places
             worst -= len(tied)
     session.flush()
-    return sum(1 for e in entries if e.status != "out")
+    return sum(1 for e in entries if e.status != "out"), len(entries)
+
+
+def _purse(entry: EntryRow) -> str:
+    """Where an entry's prize or refund goes: the account's balance, or the house for a bot."""
+    return purse(entry.account_id, bot=entry.bot_tag is not None, training=False)
 
 
 def _claim(session: Session, tournament_id: int, name: str) -> bool:
@@ -428,7 +427,7 @@ def _cancel(session: Session, tournament_id: int) -> None:
     if row is None or row.status != "registering":
         return
     for entry in session.scalars(select(EntryRow).where(EntryRow.tournament_id == tournament_id)).all():
-        to = HOUSE if entry.bot_tag is not None or entry.account_id is None else user_account(entry.account_id)
+        to = _purse(entry)
         transfer(
             session, escrow_account(tournament_id), to, row.buy_in, "tournament_refund", memo=f"{row.name} cancelled"
         )

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import secrets
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import func, select
@@ -39,7 +39,16 @@ from .tournamentschemas import (
     Unregistered,
 )
 
-__all__ = ["BOT", "MAX_OPEN_PER_ACCOUNT", "Tournaments", "at_text", "paid_places", "prizes", "tournament_info"]
+__all__ = [
+    "BOT",
+    "MAX_OPEN_PER_ACCOUNT",
+    "Tournaments",
+    "at_text",
+    "clock_seconds",
+    "paid_places",
+    "prizes",
+    "tournament_info",
+]
 
 #: Tournaments an account (not an admin) may have registering at once.
 MAX_OPEN_PER_ACCOUNT = 3
@@ -171,7 +180,7 @@ class Tournaments:
             row = _tournament(session, tournament_id, lock=True)
             if row.status == "running" and row.started_at is not None:
                 structure = Structure.from_json(row.structure)
-                elapsed = max(0.0, (utcnow() - row.started_at).total_seconds()) * scale
+                elapsed = clock_seconds(row.started_at, scale)
                 if not structure.registration_open(structure.at(elapsed)):
                     level = structure.late_registration_level
                     when = "at the start" if level is None else f"at the end of level {level}"
@@ -365,7 +374,7 @@ class Tournaments:
                     levels.append({"break": period.minutes})
             clock = None
             if row.status == "running" and row.started_at is not None:
-                now = structure.at(max(0.0, (utcnow() - row.started_at).total_seconds()) * scale)
+                now = structure.at(clock_seconds(row.started_at, scale))
                 level, after = now.level, now.next_level
                 clock = TournamentClock(
                     level=None if level is None else level.number,
@@ -395,6 +404,11 @@ class Tournaments:
             )
 
         return await self.db.run(work)
+
+
+def clock_seconds(started_at: datetime, time_scale: float) -> float:
+    """Seconds on a tournament's clock since its start (``time_scale``: the room's ``tournament_time_scale``)."""
+    return max(0.0, (utcnow() - started_at).total_seconds()) * time_scale
 
 
 def prizes(pool: int, entries: int, percents: list[float] | None) -> list[int]:

@@ -18,9 +18,9 @@ from sqlalchemy.orm import Session
 
 from ..table import Table
 from ..tournament import Structure
-from .db import EntryRow, Runner, SeatRow, TableRow, TournamentRow, utcnow
+from .db import EntryRow, Runner, SeatRow, TableRow, TournamentRow
 from .errors import ApiError
-from .tournaments import paid_places
+from .tournaments import clock_seconds, paid_places
 
 __all__ = ["BREAK_LOOK", "HAND_FOR_HAND_LOOK", "TournamentSide", "not_at_a_tournament"]
 
@@ -61,7 +61,7 @@ class TournamentSide:
 
     def elapsed(self) -> float:
         """Seconds on the tournament's clock since the start."""
-        return max(0.0, (utcnow() - self.started_at).total_seconds()) * self.time_scale
+        return clock_seconds(self.started_at, self.time_scale)
 
     async def before_deal(self, table: Table, table_id: int) -> float | None:
         """``None``: deal now, at the level's stakes (set on ``table``); else the seconds to wait before looking
