@@ -136,7 +136,9 @@ def test_finding_06_every_page_works_under_the_csp(browser: Any, room_url: str) 
             assert page.evaluate("window.__csp") == [], (path, page.evaluate("window.__csp"))
         page.goto(f"{room_url}/table/{table}")
         page.locator("#conn", has_text="Connected").wait_for(timeout=TIMEOUT)  # the WebSocket under connect-src
-        page.locator("#seat-controls summary", has_text="Manage table").click(timeout=TIMEOUT)  # ann opened it
+        # ann opened it; a summary starts no navigation, so none is waited for (Playwright waited for one that never
+        # finished once, on a loaded machine); a click that landed elsewhere shows no "Close table" and fails below
+        page.locator("#seat-controls summary", has_text="Manage table").click(timeout=TIMEOUT, no_wait_after=True)
         page.get_by_role("button", name="Close table").wait_for(timeout=TIMEOUT)
         page.goto(f"{room_url}/api/docs")
         page.locator(".swagger-ui .title", has_text="studpoker card room").wait_for(timeout=TIMEOUT)

@@ -343,6 +343,21 @@ def until(ws: Any, kind: str, timeout: float = 5.0, log: list[dict[str, Any]] | 
             return message
 
 
+def first_turn(sockets: list[Any], timeout: float = 60.0) -> tuple[Any, dict[str, Any]]:
+    """The socket that gets a ``your_turn`` first, and that message: waits on the messages (up to ``timeout``
+    seconds), not on a guess of how long the deal takes; the messages before it are dropped."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for ws in sockets:
+            try:
+                message = recv(ws, 0.02)
+            except TimeoutError:
+                continue
+            if message["type"] == "your_turn":
+                return ws, message
+    raise TimeoutError(f"no your_turn in {timeout} s")
+
+
 def cards_in(message: Any) -> set[str]:
     """Every card string anywhere in a message."""
     found: set[str] = set()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ from .conftest import (
     cards_in,
     create_table,
     drain,
+    first_turn,
     invariants,
     make_settings,
     recv,
@@ -75,7 +77,8 @@ def wire_hand(client: TestClient, **table: Any) -> None:
                     if message["type"] == "your_turn":
                         ws.send_text(json.dumps(choose(message, fold=i == 2)))  # cid folds at once
                     over[i] = over[i] or message["type"] == "hand_over"
-        for i in (3, 4):
+        for i in (3, 4):  # the watchers' sockets were not read during the hand: read them to its end
+            until(opened[i], "hand_over", timeout=60, log=logs[i])
             logs[i] += drain(opened[i], 0.1)
     finally:
         for ws in opened:
@@ -115,9 +118,8 @@ def test_out_of_turn_double_clicks_and_other_seats_are_refused(client: TestClien
             until(ws, "snapshot")
         bob.post(f"/api/tables/{table_id}/sit", {"buy_in": 400, "seat": 5})
         # whoever is to act gets your_turn; the other one tries to act in his place
-        turn_a = [m for m in drain(a, 0.2) if m["type"] == "your_turn"]
-        turn_b = [m for m in drain(b, 0.2) if m["type"] == "your_turn"]
-        (actor, turn), other = ((a, turn_a[0]), b) if turn_a else ((b, turn_b[0]), a)
+        actor, turn = first_turn([a, b])
+        other = b if actor is a else a
         move = choose(turn)
         other.send_text(json.dumps(move))
         assert until(other, "error")["code"] == "not_your_turn"
@@ -193,7 +195,19 @@ def test_two_tabs_of_one_account_act_once(client: TestClient) -> None:
         assert first[-1] == second
         tab1.send_text(json.dumps(choose(second)))
         tab2.send_text(json.dumps(choose(second)))
-        got1, got2 = drain(tab1, 0.2), drain(tab2, 0.2)
+        got1: list[dict[str, Any]] = []
+        got2: list[dict[str, Any]] = []
+
+        def applied(got: list[dict[str, Any]]) -> bool:
+            return any(m["type"] == "action" and m["seq"] == second["seq"] for m in got)
+
+        deadline = time.monotonic() + 60  # both tabs see the action, one of them the refusal of the second click
+        while not (applied(got1) and applied(got2) and any(m["type"] == "error" for m in got1 + got2)):
+            assert time.monotonic() < deadline, (got1, got2)
+            got1 += drain(tab1, 0.02)
+            got2 += drain(tab2, 0.02)
+        got1 += drain(tab1, 0.2)
+        got2 += drain(tab2, 0.2)
         for got in (got1, got2):
             assert len([m for m in got if m["type"] == "action" and m["seq"] == second["seq"]]) == 1
         errors = [m for m in got1 + got2 if m["type"] == "error"]
@@ -256,8 +270,7 @@ def test_a_restart_mid_hand_voids_the_hand_and_returns_every_chip(tmp_path: Path
             until(b, "snapshot")
             until(a, "snapshot")
             bob.post(f"/api/tables/{table_id}/sit", {"buy_in": 500, "seat": 5})
-            turns = [(ws, m) for ws in (a, b) for m in drain(ws, 0.2) if m["type"] == "your_turn"]
-            ws, turn = turns[0]
+            ws, turn = first_turn([a, b])
             ws.send_text(json.dumps(choose(turn)))
             until(ws, "action")
         assert ann.post(f"/api/tables/{table_id}/top-up", {"amount": 100}).json()["queued"] is True
