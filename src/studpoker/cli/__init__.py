@@ -34,6 +34,7 @@ COMMAND_MODULES = {
     "simulate": "simulate",
     "serve": "serve",
     "admin": "admin",
+    "import": "tracker",
 }
 
 

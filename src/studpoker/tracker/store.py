@@ -1,0 +1,443 @@
+"""The tracker's hand database: SQLite in the user's data folder by default, PostgreSQL for large ones, the same
+migrations for both.
+
+Tables: ``hands`` (one row per hand, imported or refused, unique by room and hand id), ``players`` (unique by room
+and name), ``player_hands`` (one player's counts in one hand, :class:`~studpoker.tracker.counts.PlayerHand`) and
+``player_days``: the same counts summed by player, room, game, stakes, day and table size as the hands are added, so
+a report over millions of hands sums a few thousand rows, as trackers keep their caches. SQLite is the standard
+library's; PostgreSQL needs psycopg (the ``tracker`` extra). Only :class:`Store` writes; one importer at a time.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import sys
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from operator import attrgetter
+from pathlib import Path
+from typing import Any
+
+from .counts import COUNT_FIELDS, PlayerHand
+
+__all__ = [
+    "Filters",
+    "HandEntry",
+    "Store",
+    "StoreError",
+    "default_path",
+]
+
+#: Each migration: the statements that bring the schema from the version before it (``{real}``, ``{big}`` and
+#: ``{id}`` are the dialect's types). The counts' columns are the ones :data:`COUNT_FIELDS` named when the migration
+#: was written; a change in the counts is a new migration.
+_REAL = {f.name for f in fields(PlayerHand) if f.type in ("float", float)}
+_COUNT_COLUMNS = ", ".join(
+    f"{name} {{{'real' if name in _REAL else 'big'}}} NOT NULL DEFAULT 0" for name in COUNT_FIELDS
+)
+_values = attrgetter(*COUNT_FIELDS)
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (
+        "CREATE TABLE tracker_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+        "CREATE TABLE players (id {id}, room TEXT NOT NULL, name TEXT NOT NULL, UNIQUE (room, name))",
+        "CREATE TABLE hands (id {big} PRIMARY KEY, room TEXT NOT NULL, hand_id TEXT NOT NULL, status TEXT NOT NULL,"
+        " reason TEXT, game TEXT, stakes TEXT, big_bet {big}, currency TEXT, chip_value {real}, played_at TEXT,"
+        " table_name TEXT, table_size {big}, source TEXT, line {big}, UNIQUE (room, hand_id))",
+        "CREATE INDEX hands_status ON hands (status)",
+        f"CREATE TABLE player_hands (hand {{big}} NOT NULL, player {{big}} NOT NULL, seat {{big}} NOT NULL,"
+        f" door_card TEXT NOT NULL, {_COUNT_COLUMNS}, PRIMARY KEY (hand, player))",
+        "CREATE INDEX player_hands_player ON player_hands (player, hand)",
+        f"CREATE TABLE player_days (player {{big}} NOT NULL, room TEXT NOT NULL, game TEXT NOT NULL,"
+        f" stakes TEXT NOT NULL, day TEXT NOT NULL, table_size {{big}} NOT NULL, {_COUNT_COLUMNS},"
+        f" PRIMARY KEY (player, room, game, stakes, day, table_size))",
+    ),
+)
+_TYPES = {
+    "sqlite": {"id": "INTEGER PRIMARY KEY", "big": "INTEGER", "real": "REAL"},
+    "postgresql": {"id": "BIGSERIAL PRIMARY KEY", "big": "BIGINT", "real": "DOUBLE PRECISION"},
+}
+_COUNTS_KEY = "counts"  # the COUNT_FIELDS the player_hands columns hold, checked at each open
+
+
+class StoreError(ValueError):
+    """A hand database that cannot be opened or used: the message says which and why."""
+
+
+def default_path() -> Path:
+    """Where the hand database lives unless told: ``$STUDPOKER_TRACKER_DB``, else ``hands.db`` in the user's data
+    folder (``$XDG_DATA_HOME/studpoker``, ``~/.local/share/studpoker``; ``%LOCALAPPDATA%`` on Windows, ``~/Library/
+    Application Support`` on macOS)."""
+    if os.environ.get("STUDPOKER_TRACKER_DB"):
+        return Path(os.environ["STUDPOKER_TRACKER_DB"])
+    if sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "studpoker" / "hands.db"
+
+
+@dataclass(slots=True)
+class HandEntry:
+    """One hand as the importer hands it to the store: where it is from, what it was (``game`` is the variant's
+    name, ``stakes`` the limits as the sign says them, ``played_at`` ``YYYY-MM-DD HH:MM:SS`` when the file says),
+    and its players' rows; a refused hand has ``reason`` and no rows."""
+
+    room: str
+    hand_id: str
+    source: str
+    line: int
+    reason: str | None = None
+    game: str = ""
+    stakes: str = ""
+    big_bet: int = 0
+    currency: str | None = None
+    chip_value: float = 1.0
+    played_at: str | None = None
+    table_name: str | None = None
+    table_size: int = 0
+    rows: list[PlayerHand] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class Filters:
+    """Which hands a report counts; ``None`` counts all. Days are ``YYYY-MM-DD``, both ends included."""
+
+    players: tuple[str, ...] | None = None
+    games: tuple[str, ...] | None = None
+    stakes: tuple[str, ...] | None = None
+    rooms: tuple[str, ...] | None = None
+    table_sizes: tuple[int, ...] | None = None
+    since: str | None = None
+    until: str | None = None
+
+    def where(self, days: str, players: str) -> tuple[str, list[Any]]:
+        """The SQL condition and its parameters, over the table aliased ``days`` (``player_days`` or ``hands``
+        with a ``day`` expression) and the players table aliased ``players``."""
+        parts: list[str] = ["1 = 1"]
+        args: list[Any] = []
+        day = f"{days}.day" if days == "d" else f"substr({days}.played_at, 1, 10)"
+        for column, values in (
+            (f"{players}.name", self.players),
+            (f"{days}.game", self.games),
+            (f"{days}.stakes", self.stakes),
+            (f"{days}.room", self.rooms),
+            (f"{days}.table_size", self.table_sizes),
+        ):
+            if values is not None:
+                parts.append(f"{column} IN ({', '.join('?' for _ in values)})")
+                args.extend(values)
+        if self.since is not None:
+            parts.append(f"{day} >= ?")
+            args.append(self.since)
+        if self.until is not None:
+            parts.append(f"{day} <= ?")
+            args.append(self.until)
+        return " AND ".join(parts), args
+
+
+@dataclass
+class Added:
+    """What :meth:`Store.add` did with a batch: hands stored, refused hands stored, hands already there."""
+
+    imported: int = 0
+    refused: int = 0
+    duplicates: int = 0
+
+    def __iadd__(self, other: Added) -> Added:
+        self.imported += other.imported
+        self.refused += other.refused
+        self.duplicates += other.duplicates
+        return self
+
+
+class Store:
+    """A hand database, migrated to the current schema when opened. ``where`` is a path (SQLite, the folder made)
+    or a ``postgresql://`` URL. Use as a context manager, or :meth:`close`."""
+
+    def __init__(self, where: str | os.PathLike[str] | None = None) -> None:
+        text = os.fspath(where) if where is not None else os.fspath(default_path())
+        if text.startswith(("postgresql://", "postgres://", "postgresql+psycopg://")):
+            self.dialect = "postgresql"
+            self._conn: Any = self._postgres(text)
+        else:
+            if "://" in text:
+                raise StoreError(f"{text}: a hand database is a file path or a postgresql:// URL")
+            self.dialect = "sqlite"
+            path = Path(text.removeprefix("sqlite:"))
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                self._conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+                self._conn.execute("PRAGMA journal_mode = WAL")
+                self._conn.execute("PRAGMA synchronous = NORMAL")
+                self._conn.execute("PRAGMA busy_timeout = 30000")
+            except (OSError, sqlite3.Error) as error:
+                raise StoreError(f"{path}: cannot open the hand database: {error}") from None
+        self.where = text
+        self._players: dict[tuple[str, str], int] = {}
+        self._next_hand = 0
+        try:
+            self._migrate()
+        except Exception:
+            self._conn.close()
+            raise
+
+    @staticmethod
+    def _postgres(url: str) -> Any:
+        try:
+            import psycopg
+        except ImportError:
+            raise StoreError("a PostgreSQL hand database needs psycopg: pip install 'studpoker[tracker]'") from None
+        url = url.replace("postgresql+psycopg://", "postgresql://", 1)
+        try:
+            return psycopg.connect(url, autocommit=True)
+        except psycopg.Error as error:
+            raise StoreError(f"cannot connect to the hand database: {error}".strip()) from None
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._conn.close()
+
+    # -- SQL ------------------------------------------------------------------------------------------------------
+
+    def _sql(self, statement: str) -> str:
+        return statement.replace("?", "%s") if self.dialect == "postgresql" else statement
+
+    def _execute(self, statement: str, args: Sequence[Any] = ()) -> Any:
+        return self._conn.execute(self._sql(statement), args)
+
+    def _many(self, statement: str, rows: Iterable[Sequence[Any]]) -> None:
+        if self.dialect == "postgresql":
+            with self._conn.cursor() as cursor:
+                cursor.executemany(self._sql(statement), list(rows))
+        else:
+            self._conn.executemany(statement, rows)
+
+    def _begin(self) -> None:
+        self._execute("BEGIN IMMEDIATE" if self.dialect == "sqlite" else "BEGIN")
+        if self.dialect == "postgresql":  # one importer at a time: the hand ids are given here
+            self._execute("LOCK TABLE hands IN SHARE ROW EXCLUSIVE MODE")
+
+    def _migrate(self) -> None:
+        exists = self._execute(
+            "SELECT 1 FROM sqlite_master WHERE name = 'tracker_meta'"
+            if self.dialect == "sqlite"
+            else "SELECT 1 FROM information_schema.tables WHERE table_name = 'tracker_meta'"
+        ).fetchone()
+        version = 0
+        if exists:
+            row = self._execute("SELECT value FROM tracker_meta WHERE key = 'version'").fetchone()
+            version = int(row[0]) if row else 0
+        if version > len(MIGRATIONS):
+            raise StoreError(f"{self.where}: made by a newer studpoker (schema {version}): upgrade studpoker")
+        for number in range(version, len(MIGRATIONS)):
+            self._begin_plain()
+            for statement in MIGRATIONS[number]:
+                self._execute(statement.format(**_TYPES[self.dialect]))
+            if number == 0:
+                self._execute("INSERT INTO tracker_meta (key, value) VALUES (?, ?)", (_COUNTS_KEY, _counts_text()))
+                self._execute("INSERT INTO tracker_meta (key, value) VALUES ('version', '0')")
+            self._execute("UPDATE tracker_meta SET value = ? WHERE key = 'version'", (str(number + 1),))
+            self._execute("COMMIT")
+        row = self._execute("SELECT value FROM tracker_meta WHERE key = ?", (_COUNTS_KEY,)).fetchone()
+        if row is None or row[0] != _counts_text():
+            raise StoreError(
+                f"{self.where}: its counts are another studpoker's: import the hands again into a new database"
+            )
+
+    def _begin_plain(self) -> None:
+        self._execute("BEGIN IMMEDIATE" if self.dialect == "sqlite" else "BEGIN")
+
+    # -- writing --------------------------------------------------------------------------------------------------
+
+    def add(self, entries: Sequence[HandEntry]) -> Added:
+        """Store a batch of hands in one transaction: a hand already stored (same room and hand id) is not stored
+        again, except that a hand stored as refused is replaced by a readable copy (a file read while it was
+        still being written)."""
+        added = Added()
+        if not entries:
+            return added
+        self._begin()
+        try:
+            self._add(entries, added)
+        except BaseException:
+            self._execute("ROLLBACK")
+            raise
+        self._execute("COMMIT")
+        return added
+
+    def _add(self, entries: Sequence[HandEntry], added: Added) -> None:
+        fresh: dict[tuple[str, str], HandEntry] = {}
+        for entry in entries:
+            key = (entry.room, entry.hand_id)
+            if key in fresh and (fresh[key].reason is None or entry.reason is not None):
+                added.duplicates += 1
+                continue
+            if key in fresh:
+                added.duplicates += 1
+            fresh[key] = entry
+        known = self._known(list(fresh))
+        replaced = []
+        for key, status in known.items():
+            if status == "refused" and fresh[key].reason is None:
+                replaced.append(key)
+            else:
+                del fresh[key]
+                added.duplicates += 1
+        if replaced:
+            self._many("DELETE FROM hands WHERE room = ? AND hand_id = ?", replaced)
+        if not fresh:
+            return
+        if not self._next_hand:
+            row = self._execute("SELECT COALESCE(MAX(id), 0) FROM hands").fetchone()
+            self._next_hand = int(row[0]) + 1
+        hands, rows = [], []
+        days: dict[tuple[Any, ...], list[float]] = {}
+        width = len(COUNT_FIELDS)
+        for entry in fresh.values():
+            hand = self._next_hand
+            self._next_hand += 1
+            status = "refused" if entry.reason is not None else "imported"
+            hands.append(
+                (
+                    hand, entry.room, entry.hand_id, status, entry.reason, entry.game, entry.stakes, entry.big_bet,
+                    entry.currency, entry.chip_value, entry.played_at, entry.table_name, entry.table_size,
+                    entry.source, entry.line,
+                )
+            )  # fmt: skip
+            if entry.reason is not None:
+                added.refused += 1
+                continue
+            added.imported += 1
+            day = (entry.played_at or "")[:10]
+            for row in entry.rows:
+                player = self._player(entry.room, row.player)
+                values = _values(row)
+                rows.append((hand, player, row.seat, row.door_card, *values))
+                cell = (player, entry.room, entry.game, entry.stakes, day, entry.table_size)
+                total = days.get(cell)
+                if total is None:
+                    days[cell] = list(values)
+                else:
+                    for i in range(width):
+                        total[i] += values[i]
+        self._many(
+            "INSERT INTO hands (id, room, hand_id, status, reason, game, stakes, big_bet, currency, chip_value,"
+            " played_at, table_name, table_size, source, line) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            hands,
+        )
+        marks = ", ".join("?" for _ in range(width))
+        names = ", ".join(COUNT_FIELDS)
+        self._many(
+            f"INSERT INTO player_hands (hand, player, seat, door_card, {names}) VALUES (?, ?, ?, ?, {marks})", rows
+        )
+        sums = ", ".join(f"{name} = player_days.{name} + excluded.{name}" for name in COUNT_FIELDS)
+        self._many(
+            f"INSERT INTO player_days (player, room, game, stakes, day, table_size, {names})"
+            f" VALUES (?, ?, ?, ?, ?, ?, {marks})"
+            f" ON CONFLICT (player, room, game, stakes, day, table_size) DO UPDATE SET {sums}",
+            [(*key, *values) for key, values in days.items()],
+        )
+
+    def _known(self, keys: list[tuple[str, str]]) -> dict[tuple[str, str], str]:
+        """The status of each of ``keys`` already stored."""
+        found: dict[tuple[str, str], str] = {}
+        by_room: dict[str, list[str]] = {}
+        for room, hand_id in keys:
+            by_room.setdefault(room, []).append(hand_id)
+        for room, ids in by_room.items():
+            for start in range(0, len(ids), 500):
+                part = ids[start : start + 500]
+                marks = ", ".join("?" for _ in part)
+                for hand_id, status in self._execute(
+                    f"SELECT hand_id, status FROM hands WHERE room = ? AND hand_id IN ({marks})", (room, *part)
+                ).fetchall():
+                    found[(room, hand_id)] = status
+        return found
+
+    def _player(self, room: str, name: str) -> int:
+        key = (room, name)
+        player = self._players.get(key)
+        if player is None:
+            row = self._execute("SELECT id FROM players WHERE room = ? AND name = ?", key).fetchone()
+            if row is None:
+                self._execute("INSERT INTO players (room, name) VALUES (?, ?)", key)
+                row = self._execute("SELECT id FROM players WHERE room = ? AND name = ?", key).fetchone()
+            player = self._players[key] = int(row[0])
+        return player
+
+    # -- reading --------------------------------------------------------------------------------------------------
+
+    def counts(self) -> dict[str, int]:
+        """How many hands are stored, imported and refused."""
+        out = {"imported": 0, "refused": 0}
+        for status, count in self._execute("SELECT status, COUNT(*) FROM hands GROUP BY status").fetchall():
+            out[str(status)] = int(count)
+        return out
+
+    def refused(self, limit: int = 100) -> list[dict[str, Any]]:
+        """The refused hands (the first ``limit``): where they are and why."""
+        rows = self._execute(
+            "SELECT room, hand_id, source, line, reason FROM hands WHERE status = 'refused' ORDER BY id LIMIT ?",
+            (limit,),
+        ).fetchall()
+        return [dict(zip(("room", "hand_id", "source", "line", "reason"), row, strict=True)) for row in rows]
+
+    def totals(self, filters: Filters = Filters(), *, by: Sequence[str] = ("player",)) -> list[dict[str, Any]]:
+        """The counts summed per player (``by`` may add ``room``, ``game``, ``stakes``, ``day``, ``table_size``),
+        from the daily sums: each row has ``player`` (the name), the ``by`` columns and every count."""
+        allowed = {"player", "room", "game", "stakes", "day", "table_size"}
+        unknown = [column for column in by if column not in allowed]
+        if unknown:
+            raise StoreError(f"cannot group by {', '.join(unknown)}: use {', '.join(sorted(allowed))}")
+        where, args = filters.where("d", "p")
+        keys = ["p.name" if column == "player" else f"d.{column}" for column in by]
+        sums = ", ".join(f"SUM(d.{name})" for name in COUNT_FIELDS)
+        group = ", ".join(["p.id" if column == "player" else f"d.{column}" for column in by])
+        rows = self._execute(
+            f"SELECT {', '.join(keys)}, {sums} FROM player_days d JOIN players p ON p.id = d.player"
+            f" WHERE {where} GROUP BY {group}, {', '.join(keys)} ORDER BY {', '.join(keys)}",
+            args,
+        ).fetchall()
+        names = list(by) + list(COUNT_FIELDS)
+        return [dict(zip(names, row, strict=True)) for row in rows]
+
+    def hands_of(self, filters: Filters, columns: Sequence[str]) -> Iterator[tuple[Any, ...]]:
+        """Per hand, in the order played, the ``columns`` (counts, ``seat``, ``door_card``, ``played_at``) of the
+        filtered players' rows: what the graphs draw."""
+        allowed = set(COUNT_FIELDS) | {"seat", "door_card"}
+        chosen = []
+        for column in columns:
+            if column == "played_at":
+                chosen.append("h.played_at")
+            elif column in allowed:
+                chosen.append(f"r.{column}")
+            else:
+                raise StoreError(f"no column {column!r} in a player's hand")
+        where, args = filters.where("h", "p")
+        cursor = self._execute(
+            f"SELECT {', '.join(chosen)} FROM player_hands r JOIN hands h ON h.id = r.hand"
+            f" JOIN players p ON p.id = r.player WHERE {where} ORDER BY h.played_at, h.id",
+            args,
+        )
+        while batch := cursor.fetchmany(10_000):
+            yield from batch
+
+    def choices(self) -> Mapping[str, list[Any]]:
+        """What the filters may take: the rooms, games, stakes and table sizes stored."""
+        out: dict[str, list[Any]] = {}
+        for column in ("room", "game", "stakes", "table_size"):
+            rows = self._execute(f"SELECT DISTINCT {column} FROM player_days ORDER BY {column}").fetchall()
+            out[column] = [row[0] for row in rows]
+        return out
+
+
+def _counts_text() -> str:
+    return ",".join(f"{name}:{'real' if name in _REAL else 'int'}" for name in COUNT_FIELDS)
