@@ -155,6 +155,11 @@ def test_convert_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> N
     assert code == 1 and "cannot tell the format from the extension" in err
     code, _, err = stud(capsys, "convert", write(tmp_path, "bad.phh", BAD), tmp_path / "out.txt")
     assert code == 1 and "action 4 ('p2 cbr 12')" in err and not (tmp_path / "out.txt").exists()
+    # a name PokerStars text cannot hold (stud simulate's "1:tight-aggressive"): a message, not a traceback
+    named = write(tmp_path, "named.phh", GOOD + "players = ['1:tight-aggressive', 'Bob']\n")
+    code, _, err = stud(capsys, "convert", named, tmp_path / "out.txt")
+    assert code == 1 and "the name '1:tight-aggressive' cannot be written" in err and "Traceback" not in err
+    assert not (tmp_path / "out.txt").exists()
 
 
 # -- the outside review (issue 12, items 6-11) -----------------------------------------------------------------

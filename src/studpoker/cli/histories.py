@@ -395,5 +395,8 @@ def _convert_one(writer: HandWriter, path: Path, record: HandRecord, index: int,
     except ReplayError as broken:
         return str(broken)
     if write:
-        writer.add(record)
+        try:
+            writer.add(record)
+        except ValueError as error:  # the target format cannot say it (a PokerStars name with a colon)
+            return str(error)
     return None

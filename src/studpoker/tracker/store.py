@@ -44,7 +44,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE TABLE hands (id {big} PRIMARY KEY, room TEXT NOT NULL, hand_id TEXT NOT NULL, status TEXT NOT NULL,"
         " reason TEXT, game TEXT, stakes TEXT, big_bet {big}, currency TEXT, chip_value {real}, played_at TEXT,"
         " table_name TEXT, table_size {big}, source TEXT, line {big}, UNIQUE (room, hand_id))",
-        "CREATE INDEX hands_status ON hands (status)",
+        "CREATE INDEX hands_refused ON hands (status, source)",
+        "CREATE INDEX hands_played ON hands (played_at, id)",
         f"CREATE TABLE player_hands (hand {{big}} NOT NULL, player {{big}} NOT NULL, seat {{big}} NOT NULL,"
         f" door_card TEXT NOT NULL, {_COUNT_COLUMNS}, PRIMARY KEY (hand, player))",
         "CREATE INDEX player_hands_player ON player_hands (player, hand)",
@@ -291,6 +292,7 @@ class Store:
             else:
                 del fresh[key]
                 added.duplicates += 1
+        replaced += self._unreadable_before(fresh.values())
         if replaced:
             self._many("DELETE FROM hands WHERE room = ? AND hand_id = ?", replaced)
         if not fresh:
@@ -345,6 +347,22 @@ class Store:
             f" ON CONFLICT (player, room, game, stakes, day, table_size) DO UPDATE SET {sums}",
             [(*key, *values) for key, values in days.items()],
         )
+
+    def _unreadable_before(self, entries: Iterable[HandEntry]) -> list[tuple[str, str]]:
+        """The refused hands that could not be read, at the file and line where a hand now reads (the file was
+        read while the room was still writing that hand)."""
+        readable: dict[str, set[int]] = {}
+        for entry in entries:
+            if entry.reason is None:
+                readable.setdefault(entry.source, set()).add(entry.line)
+        found = []
+        for source, lines in readable.items():
+            for room, hand_id, line in self._execute(
+                "SELECT room, hand_id, line FROM hands WHERE status = 'refused' AND source = ?", (source,)
+            ).fetchall():
+                if line in lines and hand_id == f"{source}:{line}":
+                    found.append((room, hand_id))
+        return found
 
     def _known(self, keys: list[tuple[str, str]]) -> dict[tuple[str, str], str]:
         """The status of each of ``keys`` already stored."""
