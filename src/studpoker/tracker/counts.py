@@ -106,6 +106,7 @@ class PlayerHand:
     # all-in equity
     allin: int = 0
     allin_ev: float = 0.0
+    allin_ev_bb: float = 0.0
     # where the player sat and how far he went (summed, they give averages)
     bring_in_position: int = 0
     street_reached: int = 3
@@ -373,6 +374,7 @@ def player_hands(record: HandRecord, result: ReplayResult) -> list[PlayerHand]:
                 called5 & sd,
                 shown_allin,
                 ev,
+                ev / big_bet,
                 (p - ref) % n if ref >= 0 else 0,
                 saw,
                 won[p],
