@@ -134,8 +134,8 @@ def _row(*values: Any) -> PlayerHand:
 
 #: An all-in spot is counted exactly when it has at most this many outcomes (a few tenths of a second in pure
 #: Python); beyond, it is sampled with :data:`ALLIN_TRIALS` deals and a fixed seed, so a hand always counts the same.
-EXACT_OUTCOMES = 20_000
-ALLIN_TRIALS = 20_000
+EXACT_OUTCOMES = 50_000
+ALLIN_TRIALS = 100_000
 ALLIN_SEED = 20_231
 
 _FOLD, _CHECK, _CALL, _BRING_IN = ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL, ActionKind.BRING_IN
