@@ -132,8 +132,9 @@ def _row(*values: Any) -> PlayerHand:
     return row  # type: ignore[no-any-return]
 
 
-#: An all-in spot is counted exactly when it has at most this many outcomes (a few tenths of a second in pure
-#: Python); beyond, it is sampled with :data:`ALLIN_TRIALS` deals and a fixed seed, so a hand always counts the same.
+#: An all-in spot is counted exactly when it has at most this many outcomes (7th street, or heads-up on 6th: cheap
+#: even in pure Python); a larger one is sampled with :data:`ALLIN_TRIALS` deals and a fixed seed, so that a hand
+#: always counts the same (on one build: the compiled and the pure-Python samplers draw different deals).
 EXACT_OUTCOMES = 50_000
 ALLIN_TRIALS = 100_000
 ALLIN_SEED = 20_231
