@@ -321,7 +321,7 @@ def player_hands(record: HandRecord, result: ReplayResult) -> list[PlayerHand]:
                 ev, shown_allin = equity_ev - (gross[p] - won[p]), 1  # less the rake he paid, as net is
         card = door[p]
         out.append(
-            _row(
+            _row(  # every field of PlayerHand, in its order
                 players[p] if p < len(players) and players[p] else f"p{p + 1}",
                 seats[p] if p < len(seats) else p + 1,
                 "" if card is None else str(card),
@@ -400,7 +400,7 @@ def allin_equity(
     comes from everyone, folded players included, and it is contested by the live players who put at least its top;
     the player's equity in it is counted among those, the other live players' cards being dead cards.
     """
-    from ..equity import Spot, equity
+    from ..equity import EquityError, Spot, equity
 
     n = record.n
     live = [q for q in range(n) if folded[q] > street]
@@ -444,12 +444,15 @@ def allin_equity(
                     share = 1.0
                 else:
                     others = [c for q in live if q not in eligible for c in hands[q]]
-                    spot = Spot.parse(
-                        record.rules.variant,
-                        [hands[q] for q in eligible],
-                        dead=dead + others,
-                        community=community,
-                    )
+                    try:
+                        spot = Spot.parse(
+                            record.rules.variant,
+                            [hands[q] for q in eligible],
+                            dead=dead + others,
+                            community=community,
+                        )
+                    except EquityError:  # a history whose cards contradict each other: not valued
+                        return None
                     if spot.outcomes <= EXACT_OUTCOMES:
                         answer = equity(spot, method="exact")
                     else:
