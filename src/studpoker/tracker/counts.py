@@ -32,6 +32,22 @@ class PlayerHand:
     vpip: int = 0
     net: int = 0
     net_bb: float = 0.0
+    # Added on the tracker-reports branch only, so that the reports and graphs can be tested before the real
+    # fields arrive (all zero here but allin_ev, which equals net without a shown all-in, and street_reached):
+    saw4: int = 0
+    showdown: int = 0
+    won_showdown: int = 0
+    allin: int = 0
+    allin_ev: float = 0.0
+    street_reached: int = 3
+    bring_in_position: int = 0
+    third_raise_chance: int = 0
+    third_raise: int = 0
+    steal_chance: int = 0
+    steal: int = 0
+    bets: int = 0
+    raises: int = 0
+    calls: int = 0
 
 
 IDENTITY = ("player", "seat", "door_card")
@@ -46,5 +62,5 @@ def player_hands(record: HandRecord, result: ReplayResult) -> list[PlayerHand]:
         net = state.stacks[p] - record.starting_stacks[p]
         name = record.players[p] if p < len(record.players) else f"p{p + 1}"
         seat = record.seats[p] if p < len(record.seats) else p + 1
-        out.append(PlayerHand(name, seat, "", net=net, net_bb=net / max(1, record.rules.big_bet)))
+        out.append(PlayerHand(name, seat, "", net=net, net_bb=net / max(1, record.rules.big_bet), allin_ev=float(net)))
     return out
