@@ -132,7 +132,7 @@ def _points(n: int) -> Ints:
 def winnings(rows: Iterable[tuple[Any, ...]]) -> Winnings:
     """The curves of :data:`COLUMNS` ``["winnings"]`` rows."""
     dtype = np.dtype([("bb", "f8"), ("net", "f8"), ("sd", "f8"), ("ev", "f8")])
-    data = np.fromiter((tuple(row) for row in rows), dtype=dtype)
+    data = np.fromiter(rows, dtype=dtype)  # the store's rows are tuples already
     bb, net = data["bb"], data["net"]
     total = np.cumsum(bb)
     showdown = np.cumsum(np.where(data["sd"] > 0, bb, 0.0))
@@ -162,7 +162,11 @@ def buckets(kind: str, rows: Iterable[tuple[Any, ...]]) -> Buckets:
     """The buckets of ``kind`` (``streets``, ``doors``, ``positions``) of :data:`COLUMNS` ``[kind]`` rows."""
     dtype = np.dtype([("key", "i8"), ("bb", "f8"), ("net", "f8"), ("ev", "f8")])
     if kind == "doors":
-        items: Iterable[tuple[Any, ...]] = ((_rank(card), bb, net, ev) for card, bb, net, ev in rows)
+        seen: dict[Any, int] = {}  # a few dozen card strings: each parsed once
+        items: Iterable[tuple[Any, ...]] = (
+            (seen[card] if card in seen else seen.setdefault(card, _rank(card)), bb, net, ev)
+            for card, bb, net, ev in rows
+        )
     else:
         items = ((int(key or 0), bb, net, ev) for key, bb, net, ev in rows)
     data = np.fromiter(items, dtype=dtype)
