@@ -4,8 +4,9 @@ all-in equity says), and big bets won by ``streets`` reached, by ``doors`` (the 
 ``positions`` (seats after the bring-in), each with the hands behind it.
 
 The numbers are NumPy arrays filled with :func:`numpy.fromiter` and summed with ``cumsum``/``bincount``: a million
-hands take about a second. matplotlib is optional (the ``plot`` extra), imported only to draw, on the Agg canvas; a
-curve has at most :data:`POINTS` points, whatever the number of hands.
+hands take about a second here (reading them from the database takes longer). matplotlib is optional (the ``plot``
+extra), imported only to draw, on the Agg canvas; a curve has at most :data:`POINTS` points, whatever the number of
+hands.
 
 Amounts are in big bets (``net_bb``). The all-in adjusted amount of a hand is ``net_bb + (allin_ev - net) / big
 bet``, the big bet read as ``net / net_bb``; a hand with a shown all-in and a net of exactly 0 is left unadjusted.
