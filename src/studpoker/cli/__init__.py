@@ -35,6 +35,7 @@ COMMAND_MODULES = {
     "serve": "serve",
     "admin": "admin",
     "import": "tracker",
+    "stats": "stats",
 }
 
 

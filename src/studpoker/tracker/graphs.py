@@ -1,0 +1,307 @@
+"""The tracker's graphs, from one player's hands in the order played (:meth:`Store.hands_of`), for one to five
+players: ``winnings`` (cumulative big bets won against hands: in total, at showdown, without showdown, and as the
+all-in equity says), and big bets won by ``streets`` reached, by ``doors`` (the door card's rank) and by
+``positions`` (seats after the bring-in), each with the hands behind it.
+
+The numbers are NumPy arrays filled with :func:`numpy.fromiter` and summed with ``cumsum``/``bincount``: a million
+hands take about a second here (reading them from the database takes longer). matplotlib is optional (the ``plot``
+extra), imported only to draw, on the Agg canvas; a curve has at most :data:`POINTS` points, whatever the number of
+hands.
+
+Amounts are in big bets (``net_bb``). The all-in adjusted amount of a hand is ``net_bb + (allin_ev - net) / big
+bet``, the big bet read as ``net / net_bb``; a hand with a shown all-in and a net of exactly 0 is left unadjusted.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .._extras import install_hint
+from .report import ALLIN_EV, BRING_IN_POSITION, DOOR_CARD, NET, NET_BB, SHOWDOWN, STREET_REACHED
+
+__all__ = [
+    "COLUMNS",
+    "FORMATS",
+    "KINDS",
+    "MAX_PLAYERS",
+    "Buckets",
+    "GraphError",
+    "Winnings",
+    "check_graph_path",
+    "compute",
+    "draw",
+]
+
+#: The kinds of graph, and the columns of :meth:`Store.hands_of` each reads.
+COLUMNS: dict[str, tuple[str, ...]] = {
+    "winnings": (NET_BB, NET, SHOWDOWN, ALLIN_EV),
+    "streets": (STREET_REACHED, NET_BB, NET, ALLIN_EV),
+    "doors": (DOOR_CARD, NET_BB, NET, ALLIN_EV),
+    "positions": (BRING_IN_POSITION, NET_BB, NET, ALLIN_EV),
+}
+KINDS = tuple(COLUMNS)
+#: File suffixes a graph is written as, and matplotlib's format names for them.
+FORMATS = {".png": "png", ".svg": "svg"}
+#: The most players a graph draws.
+MAX_PLAYERS = 5
+#: The most points of a curve.
+POINTS = 2_000
+RANKS = "23456789TJQKA"
+_RANK_INDEX = {rank: i for i, rank in enumerate(RANKS)} | {"10": 8}
+
+Floats = npt.NDArray[np.float64]
+Ints = npt.NDArray[np.int64]
+
+
+class GraphError(ValueError):
+    """A graph that cannot be drawn (no matplotlib, a file it cannot be written to): the message says why."""
+
+
+def check_graph_path(path: str | os.PathLike[str]) -> str:
+    """The format of ``path`` (``png`` or ``svg``, by its suffix), or :class:`GraphError`; also refuses a missing
+    matplotlib, before any hand is read."""
+    suffix = os.path.splitext(os.fspath(path))[1].lower()
+    if suffix not in FORMATS:
+        raise GraphError(f"a graph is written as .png or .svg, got {os.fspath(path)!r}")
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise GraphError(f"graphs need matplotlib, which is not installed: {install_hint('plot')}") from None
+    return FORMATS[suffix]
+
+
+# -- the numbers ------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Winnings:
+    """Cumulative big bets after each of ``hands`` hands, at the hand numbers ``x`` (0, then at most
+    :data:`POINTS` of 1..hands): in total, in hands that went to showdown, in those that did not, and with each
+    shown all-in counted at its equity."""
+
+    hands: int
+    x: Ints
+    total: Floats
+    showdown: Floats
+    non_showdown: Floats
+    expected: Floats
+
+
+@dataclass(frozen=True)
+class Buckets:
+    """Per bucket (a street reached, a door rank, a position): its label, hands, big bets won in total and as
+    the all-in equity says; ``unknown`` hands fell in no bucket (a door card not recorded)."""
+
+    kind: str
+    labels: tuple[str, ...]
+    hands: Ints
+    net_bb: Floats
+    expected_bb: Floats
+    unknown: int = 0
+
+    @property
+    def total_hands(self) -> int:
+        return int(self.hands.sum())
+
+    def per_100(self, values: Floats) -> Floats:
+        """``values`` per 100 hands of each bucket (NaN where it has none)."""
+        out = np.full(values.shape, np.nan)
+        np.divide(values * 100.0, self.hands, out=out, where=self.hands > 0)
+        return out
+
+
+def _expected(net_bb: Floats, net: Floats, allin_ev: Floats) -> Floats:
+    """Big bets won with each shown all-in counted at its equity (see the module's note)."""
+    per_chip = np.zeros_like(net_bb)
+    np.divide(net_bb, net, out=per_chip, where=net != 0)
+    result: Floats = net_bb + (allin_ev - net) * per_chip
+    return result
+
+
+def _points(n: int) -> Ints:
+    if n <= POINTS:
+        return np.arange(n, dtype=np.int64)
+    return np.unique(np.linspace(0, n - 1, POINTS).round().astype(np.int64))
+
+
+def winnings(rows: Iterable[tuple[Any, ...]]) -> Winnings:
+    """The curves of :data:`COLUMNS` ``["winnings"]`` rows."""
+    dtype = np.dtype([("bb", "f8"), ("net", "f8"), ("sd", "f8"), ("ev", "f8")])
+    data = np.fromiter(rows, dtype=dtype)  # the store's rows are tuples already
+    bb, net = data["bb"], data["net"]
+    total = np.cumsum(bb)
+    showdown = np.cumsum(np.where(data["sd"] > 0, bb, 0.0))
+    expected = np.cumsum(_expected(bb, net, data["ev"]))
+    at = _points(len(data))
+    zero = np.zeros(1)
+    return Winnings(
+        len(data),
+        np.concatenate([np.zeros(1, dtype=np.int64), at + 1]),
+        np.concatenate([zero, total[at]]),
+        np.concatenate([zero, showdown[at]]),
+        np.concatenate([zero, (total - showdown)[at]]),
+        np.concatenate([zero, expected[at]]),
+    )
+
+
+def _rank(card: Any) -> int:
+    text = str(card or "").strip()
+    return _RANK_INDEX.get(text[:-1].upper(), -1) if len(text) >= 2 else -1
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n, 'th') }"
+
+
+def buckets(kind: str, rows: Iterable[tuple[Any, ...]]) -> Buckets:
+    """The buckets of ``kind`` (``streets``, ``doors``, ``positions``) of :data:`COLUMNS` ``[kind]`` rows."""
+    dtype = np.dtype([("key", "i8"), ("bb", "f8"), ("net", "f8"), ("ev", "f8")])
+    if kind == "doors":
+        seen: dict[Any, int] = {}  # a few dozen card strings: each parsed once
+        items: Iterable[tuple[Any, ...]] = (
+            (seen[card] if card in seen else seen.setdefault(card, _rank(card)), bb, net, ev)
+            for card, bb, net, ev in rows
+        )
+    else:
+        items = ((int(key or 0), bb, net, ev) for key, bb, net, ev in rows)
+    data = np.fromiter(items, dtype=dtype)
+    keys = data["key"]
+    if kind == "doors":
+        first, last = 0, len(RANKS) - 1
+        labels = tuple(RANKS)
+    elif kind == "streets":
+        present = keys[(keys >= 1) & (keys <= 7)]
+        first = min(3, int(present.min())) if len(present) else 3
+        last = 7
+        labels = tuple(_ordinal(n) for n in range(first, last + 1))
+    elif kind == "positions":
+        present = keys[(keys >= 0) & (keys <= 9)]
+        first, last = 0, max(7, int(present.max()) if len(present) else 0)
+        labels = ("bring-in", *(f"+{n}" for n in range(1, last + 1)))
+    else:
+        raise GraphError(f"no graph of kind {kind!r}: use {', '.join(KINDS)}")
+    inside = (keys >= first) & (keys <= last)
+    index = keys[inside] - first
+    size = last - first + 1
+    bb = data["bb"][inside]
+    expected = _expected(bb, data["net"][inside], data["ev"][inside])
+    return Buckets(
+        kind,
+        labels,
+        np.bincount(index, minlength=size).astype(np.int64),
+        np.bincount(index, weights=bb, minlength=size).astype(np.float64),
+        np.bincount(index, weights=expected, minlength=size).astype(np.float64),
+        unknown=int(len(keys) - inside.sum()),
+    )
+
+
+def compute(kind: str, rows: Iterable[tuple[Any, ...]]) -> Winnings | Buckets:
+    """The numbers of a graph of ``kind`` from :meth:`Store.hands_of` rows of :data:`COLUMNS` ``[kind]``."""
+    if kind == "winnings":
+        return winnings(rows)
+    return buckets(kind, rows)
+
+
+def hands_in(numbers: Winnings | Buckets) -> int:
+    """The hands a graph's numbers count."""
+    return numbers.hands if isinstance(numbers, Winnings) else numbers.total_hands + numbers.unknown
+
+
+# -- the picture ------------------------------------------------------------------------------------------------
+
+_TITLES = {
+    "winnings": "winnings",
+    "streets": "big bets won by the last street reached",
+    "doors": "big bets won per 100 hands by door card",
+    "positions": "big bets won per 100 hands by seat after the bring-in",
+}
+
+
+def draw(kind: str, series: Mapping[str, Winnings | Buckets], path: str | os.PathLike[str], subtitle: str = "") -> None:
+    """Draw ``series`` (each player's numbers of ``kind``) to ``path`` (``.png`` or ``.svg``), or
+    :class:`GraphError`."""
+    fmt = check_graph_path(path)
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(9, 6), dpi=100)
+    FigureCanvasAgg(figure)
+    players = ", ".join(series)
+    title = f"{players}: {_TITLES[kind]}" + (f"\n{subtitle}" if subtitle else "")
+    if kind == "winnings":
+        _draw_winnings(figure, {name: s for name, s in series.items() if isinstance(s, Winnings)})
+    else:
+        _draw_buckets(figure, kind, {name: s for name, s in series.items() if isinstance(s, Buckets)})
+    figure.suptitle(title, fontsize=11)
+    figure.tight_layout()
+    try:
+        figure.savefig(os.fspath(path), format=fmt)
+    except OSError as error:
+        raise GraphError(f"cannot write the graph {os.fspath(path)}: {error.strerror or error}") from None
+
+
+def _draw_winnings(figure: Any, series: Mapping[str, Winnings]) -> None:
+    from matplotlib.ticker import StrMethodFormatter
+
+    axes = figure.add_subplot()
+    if len(series) == 1:
+        ((name, w),) = series.items()
+        for values, label, style in (
+            (w.total, "total", {"color": "tab:green", "linewidth": 1.8, "zorder": 3}),
+            (w.showdown, "at showdown", {"color": "tab:blue", "linewidth": 1.2}),
+            (w.non_showdown, "without showdown", {"color": "tab:red", "linewidth": 1.2}),
+            (w.expected, "all-in equity (expected)", {"color": "0.2", "linewidth": 1.2, "linestyle": "--"}),
+        ):
+            axes.plot(w.x, values, label=f"{label}: {values[-1]:+,.1f} BB", **style)
+    else:
+        for name, w in series.items():
+            rate = 100 * w.total[-1] / w.hands if w.hands else 0.0
+            axes.plot(w.x, w.total, label=f"{name}: {w.total[-1]:+,.1f} BB ({rate:+.2f} BB/100)", linewidth=1.5)
+    axes.axhline(0, color="0.4", linewidth=0.8)
+    axes.set_xlabel("hands")
+    axes.set_ylabel("big bets won")
+    axes.xaxis.set_major_formatter(StrMethodFormatter("{x:,.0f}"))
+    axes.grid(True, alpha=0.3)
+    axes.legend(loc="best", fontsize=9)
+
+
+def _draw_buckets(figure: Any, kind: str, series: Mapping[str, Buckets]) -> None:
+    top, bottom = figure.subplots(2, 1, sharex=True, gridspec_kw={"height_ratios": [3, 1.4]})
+    first = next(iter(series.values()))
+    positions = np.arange(len(first.labels))
+    width = 0.8 / len(series)
+    total = kind == "streets"  # a street's big bets in total; a door's or position's per 100 hands
+    for i, (name, b) in enumerate(series.items()):
+        where = positions - 0.4 + width * (i + 0.5)
+        values = b.net_bb if total else b.per_100(b.net_bb)
+        expected = b.expected_bb if total else b.per_100(b.expected_bb)
+        label = name if len(series) > 1 else ("big bets won" if total else "BB/100")
+        bars = top.bar(where, np.nan_to_num(values), width * 0.9, label=label)
+        top.plot(
+            where,
+            expected,
+            linestyle="none",
+            marker="_",
+            markersize=max(6.0, 40 * width),
+            markeredgewidth=2,
+            color="0.15",
+            label="all-in adjusted" if i == 0 else None,
+        )
+        bottom.bar(where, b.hands, width * 0.9, color=bars.patches[0].get_facecolor() if bars.patches else None)
+    top.axhline(0, color="0.4", linewidth=0.8)
+    top.set_ylabel("big bets won" if total else "big bets / 100 hands")
+    top.grid(True, axis="y", alpha=0.3)
+    top.legend(loc="best", fontsize=9)
+    if all(b.total_hands == 0 for b in series.values()):
+        note = "no door card recorded in these hands" if kind == "doors" else "no hands"
+        top.text(0.5, 0.5, note, transform=top.transAxes, ha="center", va="center", color="0.3")
+    bottom.set_ylabel("hands")
+    bottom.grid(True, axis="y", alpha=0.3)
+    bottom.set_xticks(positions, first.labels)
+    bottom.set_xlabel({"streets": "last street reached", "doors": "door card", "positions": "seat"}[kind])
