@@ -60,11 +60,11 @@ def test_a_percentage_is_a_fraction_of_its_sums() -> None:
     totals = {name: 0.0 for name in COUNT_FIELDS}
     for stat in STATS.values():
         for name in (stat.numerator, stat.denominator):
-            for field in (name,) if isinstance(name, str) else name:
+            for field in () if name is None else (name,) if isinstance(name, str) else name:
                 totals[field] = 3.0 if field == stat.numerator else 4.0
     values = ratios(totals)
     for key, stat in STATS.items():
-        if stat.percent:
+        if stat.percent and stat.denominator is not None:
             above = sum(totals[n] for n in ((stat.numerator,) if isinstance(stat.numerator, str) else stat.numerator))
             below = sum(
                 totals[n] for n in ((stat.denominator,) if isinstance(stat.denominator, str) else stat.denominator)
@@ -77,15 +77,16 @@ def test_a_percentage_is_a_fraction_of_its_sums() -> None:
 
 def test_a_column_is_named_by_key_or_label_in_any_case() -> None:
     assert column("VPIP").key == "vpip"
-    assert column("bb/100").key == "bb100"
-    assert column("NET").stat is None
+    assert column("bb/100").key == "bb100" and column("big bets / 100".replace("big bets / ", "bb/")).key == "bb100"
+    assert column("NET").key == "net" and column("NET").stat is STATS["net"]  # a total: no denominator
+    assert column("net_bb").stat is None  # a count field
     with pytest.raises(ReportError, match="no statistic 'vpipp': use one of vpip, "):
         column("vpipp")
 
 
 def _row(player: str, hands: int, vpip: int, net: int, **groups: Any) -> dict[str, Any]:
     row: dict[str, Any] = {"player": player, **groups} | {name: 0 for name in COUNT_FIELDS}
-    row.update(hands=hands, vpip=vpip, net=net, net_bb=net / 10)
+    row.update(hands=hands, vpip_chance=hands, vpip=vpip, net=net, net_bb=net / 10)
     return row
 
 
@@ -127,14 +128,14 @@ def test_the_three_forms_of_a_report() -> None:
     rows = [_row("amy", 30, 3, -60), _row("bob", 1000, 250, 12345)]
     report = build(rows, [column("hands"), column("vpip"), column("af"), column("net")])
     lines = text_table(report).splitlines()
-    assert lines[0].split() == ["player", "hands", "VPIP", "AF", "net"]
+    assert lines[0].split() == ["player", "hands", "VPIP", "AF", "Net"]
     assert lines[1].replace(" ", "").strip("-") == ""
     assert lines[3].split() == ["bob", "1,000", "25.0%", "-", "12,345"]
     assert len({len(line) for line in lines[1:]}) == 1  # numbers right-aligned under their headers
     document = json.loads(json.dumps(json_document(report, {"games": ["Razz"]})))
     assert document["filters"] == {"games": ["Razz"]}
     bob = document["rows"][1]
-    assert bob["hands"] == 1000 and bob["values"]["net"] == {"value": 12345}
+    assert bob["hands"] == 1000 and bob["values"]["net"]["value"] == 12345
     assert bob["values"]["vpip"] == {"value": 0.25, "numerator": 250, "denominator": 1000}
     assert bob["values"]["af"]["value"] is None
     assert document["columns"][1]["numerator"] == ["vpip"] and document["columns"][1]["percent"] is True

@@ -35,7 +35,7 @@ def test_the_table(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = stud(capsys, "stats", "--db", db)
     assert code == 0
     lines = out.splitlines()
-    assert lines[0].split()[:3] == ["player", "hands", "VPIP"] and lines[0].split()[-1] == "net"
+    assert lines[0].split()[:3] == ["player", "hands", "VPIP"] and lines[0].split()[-1] == "Net"
     hero = next(line for line in lines if line.startswith(f"{HERO} "))
     assert hero.split()[1] == str(_hero_hands(db))
     assert "refused at import: stud stats --refused lists them" in err

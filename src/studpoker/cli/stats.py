@@ -152,8 +152,13 @@ def _list_stats(as_json: bool) -> int:
     from ..tracker.counts import COUNT_FIELDS
     from ..tracker.stats import STATS
 
-    def side(names: str | tuple[str, ...]) -> str:
+    def side(names: str | tuple[str, ...] | None) -> str:
+        if names is None:
+            return "(a total)"
         return names if isinstance(names, str) else " + ".join(names)
+
+    def listed(names: str | tuple[str, ...] | None) -> list[str]:
+        return [] if names is None else [names] if isinstance(names, str) else list(names)
 
     if as_json:
         entries = [
@@ -161,8 +166,8 @@ def _list_stats(as_json: bool) -> int:
                 "key": stat.key,
                 "label": stat.label,
                 "percent": stat.percent,
-                "numerator": [stat.numerator] if isinstance(stat.numerator, str) else list(stat.numerator),
-                "denominator": [stat.denominator] if isinstance(stat.denominator, str) else list(stat.denominator),
+                "numerator": listed(stat.numerator),
+                "denominator": listed(stat.denominator),
                 "doc": stat.doc,
             }
             for stat in STATS.values()
@@ -170,7 +175,12 @@ def _list_stats(as_json: bool) -> int:
         print(json.dumps({"stats": entries, "counts": list(COUNT_FIELDS)}))
         return 0
     rows = [
-        (stat.key, stat.label, f"{side(stat.numerator)} / {side(stat.denominator)}", stat.doc)
+        (
+            stat.key,
+            stat.label,
+            side(stat.numerator) if stat.denominator is None else f"{side(stat.numerator)} / {side(stat.denominator)}",
+            stat.doc,
+        )
         for stat in STATS.values()
     ]
     widths = [max(len(row[i]) for row in rows) for i in range(3)] if rows else [0, 0, 0]

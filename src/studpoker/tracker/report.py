@@ -51,7 +51,7 @@ BRING_IN_POSITION = "bring_in_position"  # 0 the bring-in, 1 the first to act af
 DOOR_CARD = "door_card"
 #: The report's columns unless ``--stat`` is given: statistic keys of STATS or count fields; a key STATS lacks
 #: is left out (tests/tracker/test_report.py checks that none is).
-DEFAULT_COLUMNS = ("hands", "vpip", "third_raise", "steal_door", "wtsd", "wsd", "af", "bb100", "net")
+DEFAULT_COLUMNS = ("hands", "vpip", "raise3", "steal_door", "wtsd", "wsd", "af", "bb100", "net")
 #: What a report may be grouped by besides the player (columns of the store's ``player_days``).
 GROUPS = ("room", "game", "stakes", "table_size")
 #: The games' names as the store keeps them, by their short names on the command line.
@@ -75,7 +75,10 @@ class Column:
         return self.stat is not None and self.stat.percent
 
 
-def _names(names: str | tuple[str, ...]) -> tuple[str, ...]:
+def _names(names: str | tuple[str, ...] | None) -> tuple[str, ...]:
+    """The fields a side of a statistic sums (none for a total's denominator)."""
+    if names is None:
+        return ()
     return (names,) if isinstance(names, str) else tuple(names)
 
 
@@ -149,7 +152,8 @@ def _cell(col: Column, totals: Mapping[str, float], values: Mapping[str, float |
     if col.stat is None:
         return Cell(totals[col.key])
     stat = col.stat
-    return Cell(values.get(col.key), _total(totals, stat.numerator), _total(totals, stat.denominator))
+    bottom = None if stat.denominator is None else _total(totals, stat.denominator)  # a total has none
+    return Cell(values.get(col.key), _total(totals, stat.numerator), bottom)
 
 
 def build(
@@ -206,7 +210,7 @@ def shown(col: Column, value: float | None) -> str:
         return "-"
     if col.percent:
         return f"{value * 100:.1f}%"
-    if col.stat is None:
+    if col.stat is None or col.stat.denominator is None:  # a count, or a total (net won)
         return f"{int(value):,}" if float(value).is_integer() else f"{value:,.2f}"
     return f"{value:,.2f}"
 
