@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 from studpoker.cards import parse_cards
 from studpoker.engine import Variant, describe_board, describe_hand
 from studpoker.evaluation import evaluate_high, evaluate_low8
+from studpoker.server.hudschemas import DEFAULT_HUD_STATS
 
 from .conftest import User, create_table, drain, first_turn, make_settings, recv, room_client, signup, until
 
@@ -496,5 +497,7 @@ def test_a_database_of_revision_0002_migrates(tmp_path: Path) -> None:
             "volume": 70,
             "auto_muck": False,
             "muted": [],
+            "hud": False,
+            "hud_stats": DEFAULT_HUD_STATS,
         }
         assert ann.post("/api/me/preferences", {"volume": 10}).json()["volume"] == 10
