@@ -97,10 +97,10 @@ def test_a_fresh_database_migrates(tmp_path: Path) -> None:
     migrate(engine)
     migrate(engine)  # a second run is a no-op
     names = set(inspect(engine).get_table_names())
-    tables = {"accounts", "sessions", "ledger", "tables", "seats", "hands", "table_leases", "notes"}
+    tables = {"accounts", "sessions", "ledger", "tables", "seats", "hands", "table_leases", "notes", "hud_counts"}
     assert {*tables, "alembic_version"} <= names
     with engine.connect() as connection:
-        assert connection.exec_driver_sql("select version_num from alembic_version").scalar() == "0011"
+        assert connection.exec_driver_sql("select version_num from alembic_version").scalar() == "0012"
     engine.dispose()
 
 

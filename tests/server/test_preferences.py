@@ -10,11 +10,13 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select, update
 
 from studpoker.server.db import Account
+from studpoker.server.hudschemas import DEFAULT_HUD_STATS
 
 from .conftest import signup
 
 URL = "/api/me/preferences"
-DEFAULTS = {"four_color": False, "sound": True, "volume": 70, "auto_muck": False, "muted": []}
+HUD = {"hud": False, "hud_stats": DEFAULT_HUD_STATS}  # the HUD's (tests/server/test_hud.py)
+DEFAULTS = {"four_color": False, "sound": True, "volume": 70, "auto_muck": False, "muted": [], **HUD}
 
 
 def test_defaults_then_changes_field_by_field(client: TestClient) -> None:
@@ -121,7 +123,8 @@ def test_stored_values_that_do_not_fit_get_the_defaults(client: TestClient) -> N
     assert ann.get(URL).json() == {**DEFAULTS, "sound": False}
     ann.post(URL, {"four_color": True})
     stored = room.db.transaction(lambda s: s.scalar(select(Account.preferences).where(Account.id == ann.id)))
-    assert stored == {"four_color": True, "sound": False, "volume": 70, "auto_muck": False, "muted": []}  # as the model
+    kept = {"four_color": True, "sound": False, "volume": 70, "auto_muck": False, "muted": [], **HUD}
+    assert stored == kept  # as the model
 
 
 def test_the_schema_shows_the_models(client: TestClient) -> None:

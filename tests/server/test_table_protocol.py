@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 from studpoker.cards import parse_cards
 from studpoker.engine import Variant, describe_board, describe_hand
 from studpoker.evaluation import evaluate_high, evaluate_low8
+from studpoker.server.hudschemas import DEFAULT_HUD_STATS
 
 from .conftest import User, create_table, drain, first_turn, make_settings, recv, room_client, signup, until
 
@@ -477,7 +478,7 @@ def test_a_database_of_revision_0002_migrates(tmp_path: Path) -> None:
     with engine.connect() as connection:
         assert connection.execute(text("SELECT showdown_seconds FROM tables")).scalar() is None
         assert connection.execute(text("SELECT preferences FROM accounts")).scalar() is None
-        assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0011"
+        assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0012"
         # revision 0005: the table there is not a training table
         assert connection.execute(text("SELECT training FROM tables")).scalar() in (False, 0)
         # revision 0004 gives the table there a lease row, without an owner
@@ -496,5 +497,7 @@ def test_a_database_of_revision_0002_migrates(tmp_path: Path) -> None:
             "volume": 70,
             "auto_muck": False,
             "muted": [],
+            "hud": False,
+            "hud_stats": DEFAULT_HUD_STATS,
         }
         assert ann.post("/api/me/preferences", {"volume": 10}).json()["volume"] == 10

@@ -188,3 +188,15 @@ def test_stud_import_mistakes(
         main(argv)
     err = capsys.readouterr().err
     assert stopped.value.code == 2 and message in err and "Traceback" not in err
+
+
+def test_the_migrations_make_a_column_for_each_count(tmp_path: Path) -> None:
+    """The migrations write their columns out: after the last one they must be the count fields, in order."""
+    import sqlite3
+
+    Store(tmp_path / "h.db").close()
+    with sqlite3.connect(tmp_path / "h.db") as connection:
+        for table in ("player_hands", "player_days"):
+            columns = [row[1] for row in connection.execute(f"PRAGMA table_info({table})")]
+            assert tuple(c for c in columns if c in COUNT_FIELDS) == COUNT_FIELDS
+            assert len(columns) == len(COUNT_FIELDS) + (4 if table == "player_hands" else 6)

@@ -27,7 +27,7 @@ from .config import Settings
 from .forwarded import ForwardedMiddleware, TrustedProxies
 from .front import CardRoom
 from .room import Room
-from .routes import admin, auth, history, lobby, notes, pages, tables, tournaments
+from .routes import admin, auth, history, hud, lobby, notes, pages, tables, tournaments
 from .security import GuardMiddleware
 from .socket import router as socket_router
 
@@ -66,7 +66,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.room = room
     app.state.static = settings.static_dir or Path(__file__).parent / "static"
     errors.install(app)
-    routers = (auth, notes, lobby, tables, tournaments, history, admin, pages)
+    routers = (auth, notes, hud, lobby, tables, tournaments, history, admin, pages)
     for router in (r.router for r in routers):
         app.include_router(router)
     app.include_router(socket_router)

@@ -23,6 +23,7 @@ from ..table import PlayedHand, Seat
 from .context import SeatMeta, TableContext
 from .db import EntryRow, HandRow, SeatRow, utcnow
 from .driversql import DriverStatement, DriverTransaction, json_text
+from .hud import add_counts, hand_counts
 from .ledger import HOUSE, cash_out_kind, purse, table_account, transfer
 from .protocol import Award, ChatLine
 
@@ -190,7 +191,8 @@ class Books:
     ) -> None:
         """Write the finished hand in one transaction: its row, the bots' rebuys from the house (``(seat,
         amount)``), the leavers' cash-outs and seat rows gone, the other seats' stacks and time banks, the chat's last
-        lines if they changed, a mixed table's turn in its rotation."""
+        lines if they changed, a mixed table's turn in its rotation, the seated accounts' HUD counts
+        (:mod:`studpoker.server.hud`: its PHH replayed on the database thread, not on the table's actor)."""
         context = self.context
         table_id, number = context.id, hand.number
         mark, names = self._chat_mark(), self.waiting()
@@ -201,6 +203,7 @@ class Books:
         turn = None if context.table.rotation is None else json_text(context.table.turn.to_json())
 
         def work(where: Where) -> None:
+            counts = hand_counts(hand.phh, hand.ended)  # before the first write: SQLite's lock is not held yet
             finished = utcnow()
             result = {"players": json_text(hand.ended), "winners": json_text(hand.winners), "pot": hand.pot}
             result |= {"phh": hand.phh, "finished": finished, "table": table_id, "number": number}
@@ -225,6 +228,7 @@ class Books:
             if turn is not None:  # a mixed table: where its rotation stands (a voided hand does not count)
                 _TABLE_TURN.run(where, {"table": table_id, "turn": turn})
             carried(where)
+            add_counts(where, counts)
 
         await (context.db.run(work) if ledger else context.db.run_driver(work))
         self.chat_saved, self.waiting_saved = mark, names

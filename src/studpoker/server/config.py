@@ -54,6 +54,8 @@ class Settings:
     * ``max_tables_per_account`` / ``max_tables``: open tables one account may have opened, and in all (admins
       are not limited per account); ``tables_per_account_per_hour``: tables one account may open in an hour
       (so opening and closing cannot churn out rows without end).
+    * ``hud_reads_per_minute``: reads of a table's HUD (``GET /api/tables/{id}/hud``) one account may make in a
+      minute (a page reads it once a hand; past the limit 429).
     * ``redis_url``: the distributed room's bus (``redis://host:6379/0``); ``None``, the embedded room of one
       process. ``lease_seconds``: how long a table worker's lease on a table lasts without renewal (another worker
       takes the table this long, and at most a fifth more, after its worker died). ``db_threads``: threads doing
@@ -110,6 +112,7 @@ class Settings:
     max_tables_per_account: int = 3
     max_tables: int = 1000
     tables_per_account_per_hour: int = 20
+    hud_reads_per_minute: int = 60
     max_sockets_per_address: int = 30
     max_sockets: int = 20_000
     request_seconds: float = 10.0
@@ -135,6 +138,7 @@ class Settings:
             "max_tables_per_account",
             "max_tables",
             "tables_per_account_per_hour",
+            "hud_reads_per_minute",
             "max_sockets_per_address",
             "max_sockets",
             "max_connections_per_address",

@@ -32,6 +32,7 @@ class Front:
         self.signups = Throttle(settings.signups_per_address, settings.signup_window_seconds)
         self.signup_failures = Throttle(settings.signup_failures_per_address, settings.signup_failure_window_seconds)
         self.table_openings = Throttle(settings.tables_per_account_per_hour, 3600.0)
+        self.hud_reads = Throttle(settings.hud_reads_per_minute, 60.0)
         self.equity_desk = EquityDesk()  # training tables' equities, computed off the event loop
 
     async def start(self) -> None:

@@ -20,6 +20,7 @@ from .historyschemas import (
     HandList,
     HandSummary,
 )
+from .hudschemas import DEFAULT_HUD_STATS, MAX_HUD_STATS, StatKey, chosen_stats, known_stats
 from .limits import MAX_BALANCE, MAX_CHIPS, MAX_ID, MAX_NAME, MAX_SHOWDOWN_SECONDS, MAX_STAKE
 
 __all__ = [
@@ -201,11 +202,22 @@ class Preferences(BaseModel):
         max_length=MAX_MUTED,
         description="usernames whose chat this account does not want to see (the client hides their lines)",
     )
+    hud: bool = Field(False, description="the HUD: statistics of the other players at a table (opt-in)")
+    hud_stats: list[str] = Field(
+        default_factory=lambda: list(DEFAULT_HUD_STATS),
+        max_length=MAX_HUD_STATS,
+        description="the statistics the HUD shows, in order (keys of GET /api/hud/stats)",
+    )
 
     @field_validator("muted")
     @classmethod
     def _dedupe(cls, names: list[str]) -> list[str]:
         return _unique_names(names)
+
+    @field_validator("hud_stats")
+    @classmethod
+    def _known(cls, keys: list[str]) -> list[str]:
+        return known_stats(keys)  # a statistic the tracker no longer has is dropped
 
 
 def _no_defaults(schema: dict[str, Any]) -> None:
@@ -224,8 +236,10 @@ class PreferencesChange(_Request):
     volume: Volume | SkipJsonSchema[None] = None
     auto_muck: bool | SkipJsonSchema[None] = None
     muted: Annotated[list[MutedName], Field(max_length=MAX_MUTED)] | SkipJsonSchema[None] = None
+    hud: bool | SkipJsonSchema[None] = None
+    hud_stats: Annotated[list[StatKey], Field(max_length=MAX_HUD_STATS)] | SkipJsonSchema[None] = None
 
-    @field_validator("four_color", "sound", "volume", "auto_muck", "muted", mode="before")
+    @field_validator("four_color", "sound", "volume", "auto_muck", "muted", "hud", "hud_stats", mode="before")
     @classmethod
     def _not_null(cls, value: object) -> object:
         if value is None:
@@ -236,6 +250,11 @@ class PreferencesChange(_Request):
     @classmethod
     def _dedupe(cls, names: list[str] | None) -> list[str] | None:
         return None if names is None else _unique_names(names)
+
+    @field_validator("hud_stats")
+    @classmethod
+    def _stats(cls, keys: list[str] | None) -> list[str] | None:
+        return None if keys is None else chosen_stats(keys)
 
 
 class Note(BaseModel):

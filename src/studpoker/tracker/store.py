@@ -30,12 +30,72 @@ __all__ = [
 ]
 
 #: Each migration: the statements that bring the schema from the version before it (``{real}``, ``{big}`` and
-#: ``{id}`` are the dialect's types). The counts' columns are the ones :data:`COUNT_FIELDS` named when the migration
-#: was written; a change in the counts is a new migration.
-_REAL = {f.name for f in fields(PlayerHand) if f.type in ("float", float)}
-_COUNT_COLUMNS = ", ".join(
-    f"{name} {{{'real' if name in _REAL else 'big'}}} NOT NULL DEFAULT 0" for name in COUNT_FIELDS
+#: ``{id}`` are the dialect's types). The counts' columns are written out as :data:`COUNT_FIELDS` named them when the
+#: migration was written, so that it makes the same tables whenever it runs; a change in the counts is a new
+#: migration (and :class:`Store` refuses a database whose columns are not the counts').
+_COUNTS_1 = (
+    "hands",
+    "vpip_chance",
+    "vpip",
+    "raise3",
+    "three_bet_chance",
+    "three_bet",
+    "steal_seat_chance",
+    "steal_seat",
+    "steal_seat_success",
+    "steal_door_chance",
+    "steal_door",
+    "steal_door_success",
+    "bring_in",
+    "bring_in_completed",
+    "bring_in_faced_completion",
+    "bring_in_folded_to_completion",
+    "bring_in_defended",
+    "saw4",
+    "saw5",
+    "saw6",
+    "saw7",
+    "showdown",
+    "won_showdown",
+    "won_saw4",
+    "bets_s3",
+    "bets_s4",
+    "bets_s5",
+    "bets_s6",
+    "bets_s7",
+    "calls_s3",
+    "calls_s4",
+    "calls_s5",
+    "calls_s6",
+    "calls_s7",
+    "faced_bet_s3",
+    "faced_bet_s4",
+    "faced_bet_s5",
+    "faced_bet_s6",
+    "faced_bet_s7",
+    "fold_to_bet_s3",
+    "fold_to_bet_s4",
+    "fold_to_bet_s5",
+    "fold_to_bet_s6",
+    "fold_to_bet_s7",
+    "scoop_chance",
+    "scoop",
+    "called5",
+    "showdown_after_call5",
+    "allin",
+    "allin_ev",
+    "allin_ev_bb",
+    "bring_in_position",
+    "street_reached",
+    "won",
+    "net",
+    "net_bb",
 )
+_REAL_1 = ("allin_ev", "allin_ev_bb", "net_bb")
+_COUNT_COLUMNS = ", ".join(
+    f"{name} {{{'real' if name in _REAL_1 else 'big'}}} NOT NULL DEFAULT 0" for name in _COUNTS_1
+)
+_REAL = {f.name for f in fields(PlayerHand) if f.type in ("float", float)}
 _values = attrgetter(*COUNT_FIELDS)
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (

@@ -1,11 +1,11 @@
-// A player's preferences (four-colour deck, sound and its volume, auto-muck, muted chat names) and the table's
-// sounds.
+// A player's preferences (four-colour deck, sound and its volume, auto-muck, muted chat names, the HUD and its
+// statistics) and the table's sounds.
 // Signed-in players keep them on their account (GET/POST /api/me/preferences) so every device and tab agrees;
 // visitors keep them in this browser (localStorage). Sounds are synthesised with the Web Audio API: no files.
 
 import { api } from "./common.js";
 
-const DEFAULTS = { four_color: false, sound: true, volume: 70, auto_muck: false, muted: [] };
+const DEFAULTS = { four_color: false, sound: true, volume: 70, auto_muck: false, muted: [], hud: false, hud_stats: [] };
 const LOCAL_KEY = "studpoker.preferences";
 
 export const prefs = { ...DEFAULTS };

@@ -6,6 +6,7 @@
 import { cardElement, chips, el } from "./common.js";
 import { streetName } from "./poker.js";
 import { nameOf, potName, state } from "./table-model.js";
+import { hudLine } from "./table-hud.js";
 import { noteOf } from "./table-notes.js";
 
 // Spots as fractions of the free area (0 = one edge minus half a seat, 1 = the other), clockwise from the
@@ -312,9 +313,12 @@ function seatNode(seat) {
   if (info && !info.bot && !info.connected) tags.push(["out", "Disconnected"]); // bots play inside the server
   if (p?.won && hand?.over) tags.push(["winner", `Won ${chips(p.won)}`]);
   const note = isMe ? "" : noteOf(name);
+  const hud = isMe ? "" : hudLine(seat, name);
   if (note) tags.push(["note", "Note"]); // your private note on him: the Players tab shows it
   const stack = p && hand && !hand.over ? p.stack : (info?.stack ?? p?.stack ?? 0);
-  const label = `Seat ${seat}: ${name}${isMe ? " (you)" : ""}, stack ${stack}${note ? `; your note: ${note}` : ""}`;
+  const label =
+    `Seat ${seat}: ${name}${isMe ? " (you)" : ""}, stack ${stack}${note ? `; your note: ${note}` : ""}` +
+    (hud ? `; HUD: ${hud}` : "");
   const dataset = { seat };
   if (p?.shown) dataset.shown = "1";
   return el(
@@ -342,6 +346,8 @@ function seatNode(seat) {
       p && hand && !hand.over && p.total ? el("span", { class: "in-pot" }, `In pot ${chips(p.total)}`) : null,
       info?.queued ? el("span", { class: "in-pot" }, `+${chips(info.queued)} next hand`) : null,
     ),
+    // the HUD (opt-in): his statistics from the room's hands, under the seat
+    hud ? el("p", { class: "hud" }, hud) : null,
   );
 }
 

@@ -43,7 +43,7 @@ async function save(name, text, statusNode) {
   }
 }
 
-/** The Players tab: every player seated at the table but you, with your note on him. */
+/** The Players tab (under the HUD's settings): every player seated at the table but you, with your note on him. */
 function others() {
   return [...state.seats.values()]
     .filter((s) => s.seat !== state.you?.seat)
@@ -56,7 +56,7 @@ function panelKey() {
 }
 
 export function renderNotes() {
-  const panel = document.getElementById("panel-players");
+  const panel = document.getElementById("notes-list");
   if (!panel) return;
   const players = others();
   const key = panelKey();

@@ -7,6 +7,7 @@ import { api, chips, el, header, say } from "./common.js";
 import { loadPrefs, onPrefs, play, prefs, setPrefs } from "./prefs.js";
 import { renderActions } from "./table-actions.js";
 import { gatherBets, placeSeats, renderCenter, renderMyCards, renderSeats, renderShowdown, renderSign } from "./table-felt.js";
+import { loadHud, renderHudSettings } from "./table-hud.js";
 import { apply, log, manager, nameOf, state, tableId } from "./table-model.js";
 import { loadNotes, renderNotes } from "./table-notes.js";
 import { chatRefused, renderChatBox, renderLog } from "./table-side.js";
@@ -155,6 +156,8 @@ function onMessage(msg) {
   if (msg.type === "snapshot") sayVoided();
   if (state.hand && state.hand === handBefore && state.hand.gathered !== hadBets) gatherBets();
   if (msg.type === "hand_started") status("");
+  // the HUD: read again after each hand, and when somebody sits down or leaves (a new player's statistics)
+  if (["snapshot", "hand_over", "seated", "left"].includes(msg.type)) loadHud();
   if (msg.type === "hand_over") {
     status("");
     const mine = state.seats.get(state.you?.seat);
@@ -199,6 +202,7 @@ function render(actionsChanged, chat = false) {
   renderLog({ chat });
   renderControls();
   renderChatBox();
+  renderHudSettings();
   renderNotes();
   if (actionsChanged) renderActions();
   renderTitle();
@@ -481,6 +485,7 @@ onPrefs((p) => {
   sound.textContent = p.sound ? "Sound on" : "Sound off";
   document.getElementById("deck-toggle").setAttribute("aria-pressed", String(Boolean(p.four_color)));
   renderControls(); // the auto-muck toggle
+  renderHudSettings();
 });
 
 // -- start ------------------------------------------------------------------------------------------
