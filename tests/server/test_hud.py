@@ -19,7 +19,9 @@ from studpoker.server.db import HandRow, make_engine, migrate
 from studpoker.server.hud import hand_counts, hud_counts, rebuild_counts
 from studpoker.server.hudschemas import MAX_HUD_STATS
 from studpoker.tracker.counts import COUNT_FIELDS, player_hands
+from studpoker.tracker.importer import import_paths
 from studpoker.tracker.stats import STATS
+from studpoker.tracker.store import Filters, Store
 
 from .conftest import User, cards_in, create_table, drain, make_settings, room_client, signup
 
@@ -136,6 +138,26 @@ def test_counts_are_the_trackers_of_the_stored_hands_and_the_hud_shows_only_the_
         assert refused.status_code == 403 and "bob" not in refused.text
         assert hud(ann, table_id + 100).status_code == 404
         assert client.get(f"/api/tables/{table_id}/hud").status_code == 401
+
+        # the tracker imports the room's hands: one PHH file of the table's hands, each as the asker may see it
+        finished = run(client, lambda s: s.scalars(select(HandRow.number).where(HandRow.status == "finished")).all())
+        export = ann.get(f"/api/tables/{table_id}/hands/export.phhs")
+        assert export.status_code == 200 and "attachment" in export.headers["content-disposition"]
+        public = client.get(f"/api/tables/{table_id}/hands/export.phhs").text
+        singles = [client.get(f"/api/tables/{table_id}/hands/{n}.phh").text for n in sorted(finished)]
+        assert public == "\n".join(f"[{i}]\n{text}" for i, text in enumerate(singles, 1))  # no card more than each
+        (tmp_path / "room.phhs").write_text(export.text, encoding="utf-8")
+        with Store(tmp_path / "tracker.db") as store:
+            first = import_paths(store, [tmp_path / "room.phhs"], workers=1)
+            again = import_paths(store, [tmp_path / "room.phhs"], workers=1)
+            assert (first.added.imported, first.added.refused, again.added.duplicates) == (
+                len(finished),
+                0,
+                len(finished),
+            )
+            [ann_total] = store.totals(Filters(players=("ann",)))
+            assert ann_total["hands"] == counted[ann.id, "STUD7"]["hands"]
+        assert client.get(f"/api/tables/{table_id}/hands/export.phhs?limit=1001").status_code == 400
 
 
 def test_the_chooser_refuses_unknown_long_and_hostile_lists(client: TestClient) -> None:

@@ -123,6 +123,36 @@ async def hands(
 
 
 @router.get(
+    "/export.phhs",
+    response_class=PlainTextResponse,
+    responses={200: {"content": {"text/plain": {}}, "description": "the PHH hands file"}, **errors(404)},
+)
+async def hands_file(
+    table_id: TableId,
+    room: RoomDep,
+    who: MaybeAccount,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 1000,
+    before: Annotated[int | None, Query(ge=1, le=MAX_ID, description="only hands numbered below this")] = None,
+) -> PlainTextResponse:
+    """The table's last finished hands (up to ``limit``, oldest first) as one PHH hands file, each as the asker may
+    see it: what ``stud import`` takes (page back with ``before``)."""
+    training, _ = await _table_exists(room, table_id)
+
+    def work(session: Session) -> list[HandRow]:
+        query = select(HandRow).where(HandRow.table_id == table_id, HandRow.status == "finished")
+        if before is not None:
+            query = query.where(HandRow.number < before)
+        return list(session.scalars(query.order_by(HandRow.number.desc()).limit(limit)).all())
+
+    rows = await room.db.run(work)
+    texts = [text for text, _ in (_as_seen(row, who, training) for row in reversed(rows)) if text is not None]
+    return PlainTextResponse(
+        "\n".join(f"[{i}]\n{text}" for i, text in enumerate(texts, 1)),  # as phh.dumps writes several hands
+        headers={"Content-Disposition": f'attachment; filename="table{table_id}-hands.phhs"'},
+    )
+
+
+@router.get(
     "/{number}.phh",
     response_class=PlainTextResponse,
     responses={200: {"content": {"text/plain": {}}, "description": "the PHH file"}, **errors(404)},
