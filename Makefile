@@ -87,7 +87,7 @@ test-pure: $(call installed,test)
 DB_FREE := test_edge.py test_forwarded.py test_nginx.py test_close_handshake.py test_origin.py
 test-postgres: $(call installed,test)
 	@test -n "$(STUDPOKER_TEST_POSTGRES)" || { echo "set STUDPOKER_TEST_POSTGRES to a PostgreSQL URL"; exit 2; }
-	STUDPOKER_TEST_POSTGRES='$(STUDPOKER_TEST_POSTGRES)' $(PY) -m pytest -q -p no:cacheprovider -n $(JOBS) tests/server \
+	STUDPOKER_TEST_POSTGRES='$(STUDPOKER_TEST_POSTGRES)' $(PY) -m pytest -q -p no:cacheprovider -n $(JOBS) tests/server tests/tracker/test_import.py \
 		$(foreach f,$(DB_FREE),--deselect tests/server/$(f))
 
 # The room on several processes (tests/cluster): table workers and gateways as real processes, on PostgreSQL

@@ -5,7 +5,7 @@ Tables: ``hands`` (one row per hand, imported or refused, unique by room and han
 and name), ``player_hands`` (one player's counts in one hand, :class:`~studpoker.tracker.counts.PlayerHand`) and
 ``player_days``: the same counts summed by player, room, game, stakes, day and table size as the hands are added, so
 a report over millions of hands sums a few thousand rows, as trackers keep their caches. SQLite is the standard
-library's; PostgreSQL needs psycopg (the ``tracker`` extra). Only :class:`Store` writes; one importer at a time.
+library's; PostgreSQL needs psycopg (the ``postgres`` extra). Only :class:`Store` writes; one importer at a time.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
+from .._extras import install_hint
 from .counts import COUNT_FIELDS, PlayerHand
 
 __all__ = [
@@ -250,7 +251,7 @@ class Store:
         try:
             import psycopg
         except ImportError:
-            raise StoreError("a PostgreSQL hand database needs psycopg: pip install 'studpoker[tracker]'") from None
+            raise StoreError(f"a PostgreSQL hand database needs psycopg: {install_hint('postgres')}") from None
         url = url.replace("postgresql+psycopg://", "postgresql://", 1)
         try:
             return psycopg.connect(url, autocommit=True)
@@ -484,8 +485,13 @@ class Store:
             f" WHERE {where} GROUP BY {group}, {', '.join(keys)} ORDER BY {', '.join(keys)}",
             args,
         ).fetchall()
-        names = list(by) + list(COUNT_FIELDS)
-        return [dict(zip(names, row, strict=True)) for row in rows]
+        out = []
+        for row in rows:  # PostgreSQL's SUM of a BIGINT is a NUMERIC (a Decimal): every sum as its count's type
+            entry = dict(zip(by, row, strict=False))
+            for name, value in zip(COUNT_FIELDS, row[len(by) :], strict=True):
+                entry[name] = float(value) if name in _REAL else int(value)
+            out.append(entry)
+        return out
 
     def hands_of(self, filters: Filters, columns: Sequence[str]) -> Iterator[tuple[Any, ...]]:
         """Per hand, in the order played, the ``columns`` (counts, ``seat``, ``door_card``, ``played_at``) of the
