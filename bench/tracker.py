@@ -29,19 +29,24 @@ import datetime as dt
 import json
 import os
 import platform
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
-import numpy as np
-
+import _fpdb
 from studpoker.history import files, pokerstars
+from studpoker.history.record import seen_by
+from studpoker.tracker import graphs
 from studpoker.tracker.importer import import_paths
+from studpoker.tracker.report import build, default_columns
 from studpoker.tracker.store import Filters, Store
 
 BOTS = "tag,calling-station,random,tag,random,calling-station,tag"
+HERO_BOT = "1:"  # the first bot is the hero, the player whose files these are
 PER_FILE = 10_000
 SEED = 20261207
 
@@ -49,7 +54,8 @@ SEED = 20261207
 def generate(cache: Path, hands: int) -> list[Path]:
     """The PokerStars files of ``hands`` hands in ``cache`` (made once: a manifest says they are complete)."""
     manifest = cache / "manifest.json"
-    if manifest.exists() and json.loads(manifest.read_text())["hands"] == hands:
+    wanted = {"hands": hands, "seed": SEED, "bots": BOTS, "view": "hero"}
+    if manifest.exists() and json.loads(manifest.read_text()).get("made") == wanted:
         return sorted(cache.glob("*.txt"))
     cache.mkdir(parents=True, exist_ok=True)
     for old in cache.glob("*.txt"):
@@ -86,16 +92,23 @@ def generate(cache: Path, hands: int) -> list[Path]:
         when = start + dt.timedelta(seconds=30 * number)
         info = {**record.info, "hand": 100_000_000 + number, "table": f"Bench {number // PER_FILE + 1}"}
         info.update(year=when.year, month=when.month, day=when.day, time=when.time())
-        names = tuple(name.replace(":", "_").replace(" ", "_") for name in record.players)
-        batch.append(pokerstars.dumps(dataclasses.replace(record, players=names, info=info), number))
+        hero = next(i for i, name in enumerate(record.players) if name.startswith(HERO_BOT))
+        names = tuple("Hero" if i == hero else _name(name) for i, name in enumerate(record.players))
+        seen = seen_by(record, hero)  # as a room writes it: the hero's down cards, the others' only if shown
+        batch.append(pokerstars.dumps(dataclasses.replace(seen, players=names, info=info), number))
         if len(batch) == PER_FILE:
             written.append(_write(cache, len(written) + 1, batch))
             batch = []
     if batch:
         written.append(_write(cache, len(written) + 1, batch))
     phhs.unlink()
-    manifest.write_text(json.dumps({"hands": hands, "files": len(written)}))
+    manifest.write_text(json.dumps({"made": wanted, "files": len(written)}))
     return written
+
+
+def _name(bot: str) -> str:
+    """A bot's name as PokerStars writes names (``2:calling-station`` -> ``2_calling_station``)."""
+    return bot.replace(":", "_").replace("-", "_").replace(" ", "_")
 
 
 def _write(cache: Path, index: int, hands: list[str]) -> Path:
@@ -113,15 +126,46 @@ def best(runs: int, work: object) -> tuple[float, object]:
     return min(times), answer
 
 
+def versus_fpdb(path: Path, folder: Path) -> None:
+    """One file imported by fpdb-3 and by studpoker (one process each, as fpdb reads one file in one), taking turns
+    (studpoker, fpdb, studpoker): hands stored, hands/s, and each player's profit, which must agree."""
+    python = _fpdb.setup(folder / "fpdb-3")
+    ours: list[float] = []
+    profits: dict[str, int] = {}
+    fpdb: dict[str, Any] = {}
+    for turn in ("studpoker", "fpdb", "studpoker"):
+        if turn == "fpdb":
+            fpdb = _fpdb.run(python, [path], folder / "fpdb-run")
+            continue
+        with tempfile.TemporaryDirectory() as scratch, Store(Path(scratch) / "hands.db") as store:
+            start = time.perf_counter()
+            report = import_paths(store, [path], workers=1)
+            ours.append(report.added.imported / (time.perf_counter() - start))
+            profits = {row["player"]: row["net"] for row in store.totals()}
+            stored = report.added.imported
+    rate, theirs = statistics.median(ours), fpdb["stored"] / fpdb["seconds"]
+    print(f"fpdb-3 {_fpdb.COMMIT[:7]} on {path.name}: {fpdb['stored']:,} hands stored, {fpdb['errors']} errors,"
+          f" {theirs:,.0f} hands/s (its own timer; {fpdb['command_seconds']:.0f} s in all)")  # fmt: skip
+    print(f"studpoker on the same file, one process: {stored:,} hands stored, {rate:,.0f} hands/s:"
+          f" {rate / theirs:.1f}x fpdb-3's")  # fmt: skip
+    agree = stored == fpdb["stored"] and profits == fpdb["profits"]
+    print(f"answers agree (hands stored, each player's profit): {'yes' if agree else 'NO'}")
+    if not agree:
+        print(f"  studpoker {stored:,} hands, profits {profits}\n  fpdb-3 {fpdb['stored']:,} hands, {fpdb['profits']}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=1_000_000)
     parser.add_argument("--cache", type=Path, default=Path(__file__).parent / ".cache" / "tracker")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--fpdb", action="store_true", help="also import the first file with fpdb-3 (~4 minutes)")
     args = parser.parse_args()
     paths = generate(args.cache / str(args.hands), args.hands)
     print(f"{platform.python_implementation()} {platform.python_version()}, {os.cpu_count()} cores, {args.workers} "
           f"reading processes; {args.hands:,} hands in {len(paths)} files")  # fmt: skip
+    if args.fpdb:
+        versus_fpdb(paths[0], args.cache)
     with tempfile.TemporaryDirectory() as folder, Store(Path(folder) / "hands.db") as store:
         start = time.perf_counter()
         report = import_paths(store, paths, workers=args.workers)
@@ -131,21 +175,19 @@ def main() -> None:
         rate = args.hands / seconds
         print(f"import: {seconds:,.1f} s, {rate:,.0f} hands/s (target >= 2,000 hands/s; a million in < 600 s),"
               f" {stored['refused']} refused")  # fmt: skip
-        everyone = Filters()
-        took, rows = best(3, lambda: store.totals(everyone))
-        assert isinstance(rows, list)
-        print(f"report, every player over every hand: {took:.3f} s ({len(rows)} players; target < 2 s)")
-        name = max(rows, key=lambda row: row["hands"])["player"]
-        one = Filters(players=(name,), games=("Seven-card stud",), since="2026-01-01")
-        took, _ = best(3, lambda: store.totals(one, by=("player", "stakes")))
-        print(f"report, one player, filtered by game and date: {took:.3f} s (target < 2 s)")
+        took, _ = best(3, lambda: build(store.totals(), default_columns()))
+        print(f"stud stats, every player over every hand: {took:.3f} s (target < 2 s)")
+        hero = Filters(players=("Hero",))
+        took, _ = best(3, lambda: build(store.totals(hero, by=("player", "stakes")), default_columns()))
+        print(f"stud stats --player Hero --by stakes: {took:.3f} s (target < 2 s)")
+        for kind in graphs.KINDS:
 
-        def line() -> int:
-            net = np.fromiter((row[0] for row in store.hands_of(Filters(players=(name,)), ("net",))), dtype=np.int64)
-            return int(np.cumsum(net)[-1]) if len(net) else 0
+            def graph(kind: str = kind) -> None:
+                numbers = graphs.compute(kind, store.hands_of(hero, graphs.COLUMNS[kind]))
+                graphs.draw(kind, {"Hero": numbers}, Path(folder) / f"{kind}.png")
 
-        took, total = best(3, line)
-        print(f"winnings line of {name} over all his hands: {took:.3f} s (ends at {total:,} chips; target < 2 s)")
+            took, _ = best(1, graph)
+            print(f"stud stats --player Hero --graph {kind}.png --kind {kind}: {took:.2f} s (target < 2 s)")
 
 
 if __name__ == "__main__":
