@@ -43,17 +43,20 @@ _SUMMARY = re.compile(
 )
 
 
-def setup(folder: Path) -> Path:
-    """fpdb's source (cloned at :data:`COMMIT`) and venv under ``folder``, made once; its interpreter. The Debian
-    libraries of :data:`APT` must be installed (``apt-get install``); everything else comes from GitHub and PyPI."""
+def setup(folder: Path, repository: Path | None = None) -> Path:
+    """fpdb's source (at :data:`COMMIT`, from ``repository``, a clone or a bare mirror, else cloned from GitHub) and
+    venv under ``folder``, made once; its interpreter. The Debian libraries of :data:`APT` must be installed
+    (``apt-get install``); everything else comes from PyPI."""
     source, venv = folder / "fpdb", folder / "venv"
     python = venv / "bin" / "python"
     if not (source / "fpdb_3_legacy").is_dir():
-        clone = folder / "clone"
-        if not clone.is_dir():
-            subprocess.run(["git", "clone", "-q", REPO, str(clone)], check=True)
+        if repository is None:
+            repository = folder / "clone"
+            if not repository.is_dir():
+                subprocess.run(["git", "clone", "-q", "--bare", REPO, str(repository)], check=True)
         source.mkdir(parents=True, exist_ok=True)
-        archive = subprocess.run(["git", "-C", str(clone), "archive", COMMIT], check=True, capture_output=True)
+        where = ["--git-dir", str(repository)] if (repository / "objects").is_dir() else ["-C", str(repository)]
+        archive = subprocess.run(["git", *where, "archive", COMMIT], check=True, capture_output=True)
         subprocess.run(["tar", "-x", "-C", str(source)], input=archive.stdout, check=True)
     if not python.exists():
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)

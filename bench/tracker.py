@@ -17,8 +17,13 @@ What is measured:
   sum, what the winnings graph draws). Each is the best of three runs.
 
 Targets (from the issue): import >= 2,000 hands/s on the 2-core reference machine with every core, a million hands
-in under 10 minutes; any report over the million hands in under 2 s. fpdb-3's importer, the one open tracker that
-reads stud: see docs/tracker.md for why it is not run side by side here.
+in under 10 minutes; any report over the million hands in under 2 s.
+
+``--fpdb`` also runs fpdb-3's importer (the one open tracker that reads stud; bench/_fpdb.py makes its venv once,
+from ``--fpdb-repository`` or GitHub) on the first file (10,000 hands) and studpoker's on the same file, one process
+each, taking turns (studpoker, fpdb-3, studpoker): hands stored, hands/s and the ratio, and a check that both stored
+every hand and agree on each player's profit. The files are written as the hero's room would write them (his down
+cards; the others' only when shown), the form fpdb-3 expects.
 """
 
 from __future__ import annotations
@@ -126,10 +131,10 @@ def best(runs: int, work: object) -> tuple[float, object]:
     return min(times), answer
 
 
-def versus_fpdb(path: Path, folder: Path) -> None:
+def versus_fpdb(path: Path, folder: Path, repository: Path | None) -> None:
     """One file imported by fpdb-3 and by studpoker (one process each, as fpdb reads one file in one), taking turns
     (studpoker, fpdb, studpoker): hands stored, hands/s, and each player's profit, which must agree."""
-    python = _fpdb.setup(folder / "fpdb-3")
+    python = _fpdb.setup(folder / "fpdb-3", repository)
     ours: list[float] = []
     profits: dict[str, int] = {}
     fpdb: dict[str, Any] = {}
@@ -160,12 +165,13 @@ def main() -> None:
     parser.add_argument("--cache", type=Path, default=Path(__file__).parent / ".cache" / "tracker")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--fpdb", action="store_true", help="also import the first file with fpdb-3 (~4 minutes)")
+    parser.add_argument("--fpdb-repository", type=Path, help="fpdb-3's git repository (a clone or a bare mirror)")
     args = parser.parse_args()
     paths = generate(args.cache / str(args.hands), args.hands)
     print(f"{platform.python_implementation()} {platform.python_version()}, {os.cpu_count()} cores, {args.workers} "
           f"reading processes; {args.hands:,} hands in {len(paths)} files")  # fmt: skip
     if args.fpdb:
-        versus_fpdb(paths[0], args.cache)
+        versus_fpdb(paths[0], args.cache, args.fpdb_repository)
     with tempfile.TemporaryDirectory() as folder, Store(Path(folder) / "hands.db") as store:
         start = time.perf_counter()
         report = import_paths(store, paths, workers=args.workers)

@@ -200,3 +200,46 @@ def test_the_migrations_make_a_column_for_each_count(tmp_path: Path) -> None:
             columns = [row[1] for row in connection.execute(f"PRAGMA table_info({table})")]
             assert tuple(c for c in columns if c in COUNT_FIELDS) == COUNT_FIELDS
             assert len(columns) == len(COUNT_FIELDS) + (4 if table == "player_hands" else 6)
+
+
+def test_stud_import_watch_takes_a_new_file_and_stops_on_sigterm(shared_data: Path, tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+
+    folder, db = tmp_path / "hands", tmp_path / "h.db"
+    folder.mkdir()
+    command = [
+        sys.executable,
+        "-m",
+        "studpoker",
+        "import",
+        str(folder),
+        "--watch",
+        "--interval",
+        "0.2",
+        "--db",
+        str(db),
+    ]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not db.exists():  # the first (empty) import made the database: the watch has begun
+            assert time.monotonic() < deadline and process.poll() is None, (
+                process.stderr.read() if process.stderr else ""
+            )
+            time.sleep(0.05)
+        shutil.copy(shared_data / RAZZ, folder / "razz.txt")
+        while True:
+            with Store(db) as store:
+                if store.counts()["imported"] == hands_in(folder / "razz.txt"):
+                    break
+            assert time.monotonic() < deadline and process.poll() is None
+            time.sleep(0.1)
+        process.send_signal(signal.SIGTERM)
+        out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 0, err
+    assert f"{hands_in(folder / 'razz.txt')} hands imported" in out and "watching" in err

@@ -231,10 +231,10 @@ class Store:
             path = Path(text.removeprefix("sqlite:"))
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
-                self._conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-                self._conn.execute("PRAGMA journal_mode = WAL")
+                self._conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=60)
+                self._conn.execute("PRAGMA busy_timeout = 60000")  # an importer's transaction: wait for it
+                self._conn.execute("PRAGMA journal_mode = WAL")  # readers go on while it writes
                 self._conn.execute("PRAGMA synchronous = NORMAL")
-                self._conn.execute("PRAGMA busy_timeout = 30000")
             except (OSError, sqlite3.Error) as error:
                 raise StoreError(f"{path}: cannot open the hand database: {error}") from None
         self.where = text
@@ -288,6 +288,25 @@ class Store:
             self._execute("LOCK TABLE hands IN SHARE ROW EXCLUSIVE MODE")
 
     def _migrate(self) -> None:
+        """Bring the schema to the current version in one transaction that holds the database's write lock (SQLite)
+        or an advisory lock (PostgreSQL) from the first read: two processes opening a new database at once (an
+        importer and a report) migrate it once."""
+        self._begin_plain()
+        try:
+            if self.dialect == "postgresql":
+                self._execute("SELECT pg_advisory_xact_lock(72026120)")
+            self._migrate_locked()
+        except BaseException:
+            self._execute("ROLLBACK")
+            raise
+        self._execute("COMMIT")
+        row = self._execute("SELECT value FROM tracker_meta WHERE key = ?", (_COUNTS_KEY,)).fetchone()
+        if row is None or row[0] != _counts_text():
+            raise StoreError(
+                f"{self.where}: its counts are another studpoker's: import the hands again into a new database"
+            )
+
+    def _migrate_locked(self) -> None:
         exists = self._execute(
             "SELECT 1 FROM sqlite_master WHERE name = 'tracker_meta'"
             if self.dialect == "sqlite"
@@ -300,19 +319,12 @@ class Store:
         if version > len(MIGRATIONS):
             raise StoreError(f"{self.where}: made by a newer studpoker (schema {version}): upgrade studpoker")
         for number in range(version, len(MIGRATIONS)):
-            self._begin_plain()
             for statement in MIGRATIONS[number]:
                 self._execute(statement.format(**_TYPES[self.dialect]))
             if number == 0:
                 self._execute("INSERT INTO tracker_meta (key, value) VALUES (?, ?)", (_COUNTS_KEY, _counts_text()))
                 self._execute("INSERT INTO tracker_meta (key, value) VALUES ('version', '0')")
             self._execute("UPDATE tracker_meta SET value = ? WHERE key = 'version'", (str(number + 1),))
-            self._execute("COMMIT")
-        row = self._execute("SELECT value FROM tracker_meta WHERE key = ?", (_COUNTS_KEY,)).fetchone()
-        if row is None or row[0] != _counts_text():
-            raise StoreError(
-                f"{self.where}: its counts are another studpoker's: import the hands again into a new database"
-            )
 
     def _begin_plain(self) -> None:
         self._execute("BEGIN IMMEDIATE" if self.dialect == "sqlite" else "BEGIN")
