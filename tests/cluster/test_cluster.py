@@ -402,8 +402,10 @@ def test_a_worker_that_lost_its_lease_writes_nothing_and_reaches_nobody(cluster:
     assert actions(a, 2) == actions(b, 2)
     check_hidden_cards(books, table_id, 3, {1: a, 2: b})
     assert_books(books, table_id)
-    # and it can still work: it is alive, and its log says why it dropped the table
-    assert "its lease passed to another worker" in owner.log() or "a write found its lease gone" in owner.log()
+    # and it can still work: it is alive, and its log says why it dropped the table: whichever it noticed first
+    # once it ran again (its own renewal lapsed, the lease another's, or a write refused)
+    reasons = ("its lease passed to another worker", "a write found its lease gone", "no lease renewal for")
+    assert any(reason in owner.log() for reason in reasons), owner.log()[-2000:]
 
 
 def test_redis_restarted(cluster: Cluster, books: Books) -> None:
