@@ -37,7 +37,7 @@ PACKAGES = (
 #: The Debian libraries Qt's wheels link against.
 APT = ("libgl1", "libegl1", "libxkbcommon0", "libfontconfig1", "libglib2.0-0", "libdbus-1-3")
 _SUMMARY = re.compile(
-    r"Total stored: (?P<stored>[\d,.]+), Duplicates: (?P<dups>[\d,.]+), Partial: (?P<partial>[\d,.]+), "
+    r"(?:Total stored|Stored): (?P<stored>[\d,.]+), Duplicates: (?P<dups>[\d,.]+), Partial: (?P<partial>[\d,.]+), "
     r"Skipped: (?P<skipped>[\d,.]+), Errors: (?P<errors>[\d,.]+),.*?Time: (?P<seconds>[\d,.]+)s",
     re.DOTALL,
 )

@@ -178,3 +178,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.path.is_relative_to(HERE):
             item.add_marker(pytest.mark.browser)
+
+
+def wait_until(condition: Any, what: str, timeout: float = 120.0) -> Any:
+    """Poll ``condition`` until it returns something true (a generous bound, not a guess of how long it takes)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        assert time.monotonic() < deadline, f"not within {timeout} s: {what}"
+        time.sleep(0.05)

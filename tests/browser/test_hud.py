@@ -18,7 +18,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from tests.server.live import serve
 
 from .axe import assert_accessible
-from .conftest import ARTIFACTS, TIMEOUT
+from .conftest import ARTIFACTS, TIMEOUT, wait_until
 from .test_client import _settings, call_api, go, open_table, player, sit
 
 
@@ -33,16 +33,6 @@ def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     )
     with serve(settings) as url:
         yield url
-
-
-def wait_until(condition: Any, what: str, timeout: float = 120.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        assert time.monotonic() < deadline, f"not within {timeout} s: {what}"
-        time.sleep(0.1)
 
 
 def click_in_players_tab(page: Any, selector: str) -> None:

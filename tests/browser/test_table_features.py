@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -21,7 +21,7 @@ from playwright.sync_api import Error as PlaywrightError
 from tests.server.live import serve
 
 from .axe import assert_accessible
-from .conftest import ARTIFACTS, TIMEOUT
+from .conftest import ARTIFACTS, TIMEOUT, wait_until
 from .test_client import _settings, call_api, go, open_table, player, sit
 
 
@@ -41,17 +41,6 @@ def room(served: tuple[str, str]) -> str:
 def shot(page: Any, name: str) -> None:
     """A screenshot in test-artifacts/ (a generous bound: on a busy machine chromium may take long to paint)."""
     page.screenshot(path=str(ARTIFACTS / f"features-{name}.png"), timeout=120_000)
-
-
-def wait_until(condition: Callable[[], Any], what: str, timeout: float = 120.0) -> Any:
-    """Poll ``condition`` until it returns something true (a generous bound, not a guess of how long it takes)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        assert time.monotonic() < deadline, f"not within {timeout} s: {what}"
-        time.sleep(0.05)
 
 
 def to_act(pages: list[Any]) -> Any:

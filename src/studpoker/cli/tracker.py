@@ -48,24 +48,23 @@ def add_commands(sub: Any) -> None:
     im.set_defaults(run=_import)
 
 
-def _workers(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a number of processes, 1 to 256, got {text!r}") from None
-    if not 1 <= value <= 256:
-        raise argparse.ArgumentTypeError(f"a number of processes, 1 to 256, got {value}")
-    return value
+def _bounded(what: str, low: float, high: float, kind: type[int] | type[float]) -> Any:
+    """An argparse type: a number of ``kind`` from ``low`` to ``high``, else the message saying so."""
+
+    def parse(text: str) -> int | float:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what}, {low:g} to {high:g}, got {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{what}, {low:g} to {high:g}, got {value:g}")
+        return value
+
+    return parse
 
 
-def _interval(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"seconds, 0.1 to 3600, got {text!r}") from None
-    if not 0.1 <= value <= 3600:
-        raise argparse.ArgumentTypeError(f"seconds, 0.1 to 3600, got {value}")
-    return value
+_workers = _bounded("a number of processes", 1, 256, int)
+_interval = _bounded("seconds", 0.1, 3600, float)
 
 
 def open_store(db: str | None) -> Any:
