@@ -28,7 +28,7 @@ RAZZ = STARS / "Razz-USD-0.04-0.08-200911.txt"
 CUT = Path("sites/Winning/cash/7-Stud-HL-8max-USD-1.00-2.00-201608.HH00000000 G0.txt")
 
 
-@pytest.fixture(params=["sqlite", "postgresql"] if POSTGRES else ["sqlite"])
+@pytest.fixture(params=["postgresql"] if POSTGRES else ["sqlite"])  # make test: SQLite; make test-postgres: PostgreSQL
 def where(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """A new hand database: a SQLite file, or a PostgreSQL database made for the test and dropped after it."""
     if request.param == "sqlite":
