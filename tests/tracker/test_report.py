@@ -35,7 +35,7 @@ from studpoker.tracker.report import (
     text_table,
 )
 from studpoker.tracker.stats import STATS, ratios
-from studpoker.tracker.store import Filters, HandEntry, Store
+from studpoker.tracker.store import Filters, HandEntry, Store, row_of
 
 from .helpers import HERO, imported
 
@@ -216,7 +216,7 @@ def fill(store: Store, hands: int, seed: int = 1) -> None:
             values = {"net": sign * net, "net_bb": sign * net / 10, "allin_ev": float(sign * net)}
             values |= {"showdown": int(rng.random() < 0.3), "street_reached": rng.randint(3, 7)}
             values |= {"bring_in_position": rng.randint(0, 6), "vpip": int(net != 0)}
-            rows.append(PlayerHand(name, 1 + (sign < 0), rng.choice(ranks) + "s", **values))
+            rows.append(row_of(PlayerHand(name, 1 + (sign < 0), rng.choice(ranks) + "s", **values)))
         day = f"2025-{1 + i * 12 // hands:02d}-{1 + i % 28:02d} 12:00:00"
         batch.append(
             HandEntry(

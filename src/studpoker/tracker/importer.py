@@ -25,7 +25,7 @@ from ..history.audit import verify
 from ..history.files import SOURCES, HistoryFileError, format_of, iter_each
 from ..history.model import HandRecord
 from .counts import player_hands
-from .store import Added, HandEntry, Store
+from .store import Added, HandEntry, Store, row_of
 
 __all__ = ["ImportReport", "entries_of", "hand_files", "import_paths", "watch"]
 
@@ -142,7 +142,7 @@ def entry_of(record: HandRecord, source: str, line: int) -> HandEntry:
     )
     try:
         result = verify(record)
-        entry.rows = player_hands(record, result)
+        entry.rows = [row_of(row) for row in player_hands(record, result)]
     except ValueError as error:  # ReplayError, MismatchError, an engine error: the rules or the file disagree
         entry.reason = str(error)
         entry.rows = []

@@ -28,6 +28,7 @@ __all__ = [
     "Store",
     "StoreError",
     "default_path",
+    "row_of",
 ]
 
 #: Each migration: the statements that bring the schema from the version before it (``{real}``, ``{big}`` and
@@ -141,11 +142,17 @@ def default_path() -> Path:
     return base / "studpoker" / "hands.db"
 
 
+def row_of(row: PlayerHand) -> tuple[Any, ...]:
+    """A player's row as the store takes it: the name, the seat, the door card, then the counts in order."""
+    return (row.player, row.seat, row.door_card, *_values(row))
+
+
 @dataclass(slots=True)
 class HandEntry:
     """One hand as the importer hands it to the store: where it is from, what it was (``game`` is the variant's
     name, ``stakes`` the limits as the sign says them, ``played_at`` ``YYYY-MM-DD HH:MM:SS`` when the file says),
-    and its players' rows; a refused hand has ``reason`` and no rows."""
+    and its players' rows (:func:`row_of` each :class:`PlayerHand`: a plain tuple, cheap to send between
+    processes); a refused hand has ``reason`` and no rows."""
 
     room: str
     hand_id: str
@@ -160,7 +167,7 @@ class HandEntry:
     played_at: str | None = None
     table_name: str | None = None
     table_size: int = 0
-    rows: list[PlayerHand] = field(default_factory=list)
+    rows: list[tuple[Any, ...]] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -374,8 +381,7 @@ class Store:
             row = self._execute("SELECT COALESCE(MAX(id), 0) FROM hands").fetchone()
             self._next_hand = int(row[0]) + 1
         hands, rows = [], []
-        days: dict[tuple[Any, ...], list[float]] = {}
-        width = len(COUNT_FIELDS)
+        first = self._next_hand
         for entry in fresh.values():
             hand = self._next_hand
             self._next_hand += 1
@@ -391,34 +397,30 @@ class Store:
                 added.refused += 1
                 continue
             added.imported += 1
-            day = (entry.played_at or "")[:10]
+            room = entry.room
             for row in entry.rows:
-                player = self._player(entry.room, row.player)
-                values = _values(row)
-                rows.append((hand, player, row.seat, row.door_card, *values))
-                cell = (player, entry.room, entry.game, entry.stakes, day, entry.table_size)
-                total = days.get(cell)
-                if total is None:
-                    days[cell] = list(values)
-                else:
-                    for i in range(width):
-                        total[i] += values[i]
+                rows.append((hand, self._player(room, row[0]), *row[1:]))
         self._many(
             "INSERT INTO hands (id, room, hand_id, status, reason, game, stakes, big_bet, currency, chip_value,"
             " played_at, table_name, table_size, source, line) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             hands,
         )
-        marks = ", ".join("?" for _ in range(width))
+        marks = ", ".join("?" for _ in COUNT_FIELDS)
         names = ", ".join(COUNT_FIELDS)
         self._many(
             f"INSERT INTO player_hands (hand, player, seat, door_card, {names}) VALUES (?, ?, ?, ?, {marks})", rows
         )
-        sums = ", ".join(f"{name} = player_days.{name} + excluded.{name}" for name in COUNT_FIELDS)
-        self._many(
+        # the batch's rows summed into the daily sums by the database itself
+        day = "substr(COALESCE(h.played_at, ''), 1, 10)"
+        sums = ", ".join(f"SUM(r.{name})" for name in COUNT_FIELDS)
+        update = ", ".join(f"{name} = player_days.{name} + excluded.{name}" for name in COUNT_FIELDS)
+        self._execute(
             f"INSERT INTO player_days (player, room, game, stakes, day, table_size, {names})"
-            f" VALUES (?, ?, ?, ?, ?, ?, {marks})"
-            f" ON CONFLICT (player, room, game, stakes, day, table_size) DO UPDATE SET {sums}",
-            [(*key, *values) for key, values in days.items()],
+            f" SELECT r.player, h.room, h.game, h.stakes, {day}, h.table_size, {sums}"
+            f" FROM player_hands r JOIN hands h ON h.id = r.hand WHERE r.hand >= ? AND r.hand < ?"
+            f" GROUP BY r.player, h.room, h.game, h.stakes, {day}, h.table_size"
+            f" ON CONFLICT (player, room, game, stakes, day, table_size) DO UPDATE SET {update}",
+            (first, self._next_hand),
         )
 
     def _unreadable_before(self, entries: Iterable[HandEntry]) -> list[tuple[str, str]]:
