@@ -189,7 +189,7 @@ def main() -> None:
         for kind in graphs.KINDS:
 
             def graph(kind: str = kind) -> None:
-                numbers = graphs.compute(kind, store.hands_of(hero, graphs.COLUMNS[kind]))
+                numbers = graphs.from_store(store, kind, hero)
                 graphs.draw(kind, {"Hero": numbers}, Path(folder) / f"{kind}.png")
 
             took, _ = best(1, graph)

@@ -243,3 +243,17 @@ def test_stud_import_watch_takes_a_new_file_and_stops_on_sigterm(shared_data: Pa
             process.kill()
     assert process.returncode == 0, err
     assert f"{hands_in(folder / 'razz.txt')} hands imported" in out and "watching" in err
+
+
+def test_the_graphs_are_summed_by_either_database(where: str, shared_data: Path) -> None:
+    from studpoker.tracker import graphs
+
+    with Store(where) as store:
+        import_paths(store, [shared_data / "pokerstars"], workers=1)
+        name = max(store.totals(), key=lambda row: row["hands"])["player"]
+        mine = Filters(players=(name,))
+        rows = list(store.hands_of(mine, ["net_bb"]))
+        for kind in graphs.KINDS:
+            assert graphs.hands_in(graphs.from_store(store, kind, mine)) == len(rows) > 0, kind
+        line = graphs.from_store(store, "winnings", mine)
+        assert isinstance(line, graphs.Winnings) and line.total[-1] == pytest.approx(sum(r[0] for r in rows))

@@ -137,3 +137,28 @@ def test_a_missing_database_is_not_created(tmp_path: Path, capsys: pytest.Captur
     junk.write_text("not a database\n" * 100)
     code, _, err = stud(capsys, "stats", "--db", junk)
     assert code == 2 and err.startswith(f"stud stats: error: {junk}: ") and err.count("\n") == 1
+
+
+def test_the_database_sums_the_graphs_as_the_hands_add_up(db: Path) -> None:
+    """The graphs' numbers come from the database's sums (running sums, groups); they equal the sums of the
+    hands' rows read one by one."""
+    import numpy as np
+
+    from studpoker.tracker import graphs
+
+    hero = Filters(players=(HERO,))
+    with Store(db) as store:
+        rows = list(store.hands_of(hero, ["net_bb", "showdown", "allin_ev_bb"]))
+        line = graphs.from_store(store, "winnings", hero)
+        assert isinstance(line, graphs.Winnings) and line.hands == len(rows) > 0
+        assert line.x[-1] == len(rows) and line.x[0] == 0
+        assert line.total[-1] == pytest.approx(sum(r[0] for r in rows))
+        assert line.showdown[-1] == pytest.approx(sum(r[0] for r in rows if r[1]))
+        assert line.expected[-1] == pytest.approx(sum(r[2] for r in rows))
+        assert np.all(np.diff(line.x) > 0)
+        for kind in ("streets", "doors", "positions"):
+            summed = graphs.from_store(store, kind, hero)
+            one_by_one = graphs.compute(kind, store.hands_of(hero, graphs.COLUMNS[kind]))
+            assert isinstance(summed, graphs.Buckets) and isinstance(one_by_one, graphs.Buckets)
+            assert summed.labels == one_by_one.labels and list(summed.hands) == list(one_by_one.hands)
+            assert summed.net_bb == pytest.approx(one_by_one.net_bb) and summed.unknown == one_by_one.unknown

@@ -314,12 +314,12 @@ def _refused(store: Any, as_json: bool) -> int:
 def _graph(store: Any, filters: Any, args: argparse.Namespace) -> int:
     import dataclasses
 
-    from ..tracker.graphs import COLUMNS, GraphError, compute, draw, hands_in
+    from ..tracker.graphs import GraphError, draw, from_store, hands_in
 
     kind = args.kind or "winnings"
     series = {}
     for name in filters.players:
-        numbers = compute(kind, store.hands_of(dataclasses.replace(filters, players=(name,)), COLUMNS[kind]))
+        numbers = from_store(store, kind, dataclasses.replace(filters, players=(name,)))
         if hands_in(numbers) == 0:
             raise UsageError(f"no hands of {name!r} match these filters: nothing to draw")
         series[name] = numbers

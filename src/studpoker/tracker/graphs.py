@@ -24,6 +24,7 @@ import numpy.typing as npt
 
 from .._extras import install_hint
 from .report import ALLIN_EV, BRING_IN_POSITION, DOOR_CARD, NET, NET_BB, SHOWDOWN, STREET_REACHED
+from .store import Filters, Store
 
 __all__ = [
     "COLUMNS",
@@ -36,6 +37,7 @@ __all__ = [
     "check_graph_path",
     "compute",
     "draw",
+    "from_store",
 ]
 
 #: The kinds of graph, and the columns of :meth:`Store.hands_of` each reads.
@@ -171,7 +173,13 @@ def buckets(kind: str, rows: Iterable[tuple[Any, ...]]) -> Buckets:
     else:
         items = ((int(key or 0), bb, net, ev) for key, bb, net, ev in rows)
     data = np.fromiter(items, dtype=dtype)
-    keys = data["key"]
+    expected = _expected(data["bb"], data["net"], data["ev"])
+    return _buckets(kind, data["key"], np.ones(len(data), dtype=np.int64), data["bb"], expected)
+
+
+def _buckets(kind: str, keys: Ints, hands: Ints, bb: Floats, expected: Floats) -> Buckets:
+    """The buckets of ``kind`` from each key's ``hands``, big bets and expected big bets (one entry a hand, or one
+    a group of hands)."""
     if kind == "doors":
         first, last = 0, len(RANKS) - 1
         labels = tuple(RANKS)
@@ -189,15 +197,45 @@ def buckets(kind: str, rows: Iterable[tuple[Any, ...]]) -> Buckets:
     inside = (keys >= first) & (keys <= last)
     index = keys[inside] - first
     size = last - first + 1
-    bb = data["bb"][inside]
-    expected = _expected(bb, data["net"][inside], data["ev"][inside])
     return Buckets(
         kind,
         labels,
-        np.bincount(index, minlength=size).astype(np.int64),
-        np.bincount(index, weights=bb, minlength=size).astype(np.float64),
-        np.bincount(index, weights=expected, minlength=size).astype(np.float64),
-        unknown=int(len(keys) - inside.sum()),
+        np.bincount(index, weights=hands[inside], minlength=size).astype(np.int64),
+        np.bincount(index, weights=bb[inside], minlength=size).astype(np.float64),
+        np.bincount(index, weights=expected[inside], minlength=size).astype(np.float64),
+        unknown=int(hands[~inside].sum()),
+    )
+
+
+#: The column each bucket graph groups a player's hands by.
+GROUPED = {"streets": STREET_REACHED, "doors": DOOR_CARD, "positions": BRING_IN_POSITION}
+
+
+def from_store(store: Store, kind: str, filters: Filters) -> Winnings | Buckets:
+    """The numbers of a graph of ``kind`` over the hands ``filters`` select, summed by the database: two thousand
+    running sums for the winnings, a row a street, door card or position for the others (what a million hands
+    costs is the database's scan, not Python's)."""
+    if kind == "winnings":
+        count, rows = store.running(filters, POINTS)
+        data = np.array([(0, 0.0, 0.0, 0.0), *rows], dtype=np.float64).reshape(-1, 4)
+        return Winnings(
+            count,
+            data[:, 0].astype(np.int64),
+            data[:, 1],
+            data[:, 2],
+            data[:, 1] - data[:, 2],
+            data[:, 3],
+        )
+    if kind not in GROUPED:
+        raise GraphError(f"no graph of kind {kind!r}: use {', '.join(KINDS)}")
+    groups = store.grouped(filters, GROUPED[kind])
+    keys = [_rank(value) if kind == "doors" else int(value or 0) for value, _, _, _ in groups]
+    return _buckets(
+        kind,
+        np.array(keys, dtype=np.int64),
+        np.array([n for _, n, _, _ in groups], dtype=np.int64),
+        np.array([bb for _, _, bb, _ in groups], dtype=np.float64),
+        np.array([ev for _, _, _, ev in groups], dtype=np.float64),
     )
 
 

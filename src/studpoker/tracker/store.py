@@ -110,7 +110,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE INDEX hands_played ON hands (played_at, id)",
         f"CREATE TABLE player_hands (hand {{big}} NOT NULL, player {{big}} NOT NULL, seat {{big}} NOT NULL,"
         f" door_card TEXT NOT NULL, {_COUNT_COLUMNS}, PRIMARY KEY (hand, player))",
-        "CREATE INDEX player_hands_player ON player_hands (player, hand)",
+        # a player's hands in order, with what the winnings graph sums: read from the index alone
+        "CREATE INDEX player_hands_player ON player_hands (player, hand, net_bb, showdown, allin_ev_bb)",
         f"CREATE TABLE player_days (player {{big}} NOT NULL, room TEXT NOT NULL, game TEXT NOT NULL,"
         f" stakes TEXT NOT NULL, day TEXT NOT NULL, table_size {{big}} NOT NULL, {_COUNT_COLUMNS},"
         f" PRIMARY KEY (player, room, game, stakes, day, table_size))",
@@ -182,14 +183,19 @@ class Filters:
     since: str | None = None
     until: str | None = None
 
-    def where(self, days: str, players: str) -> tuple[str, list[Any]]:
+    def where(self, days: str, players: str, rows: str | None = None) -> tuple[str, list[Any]]:
         """The SQL condition and its parameters, over the table aliased ``days`` (``player_days`` or ``hands``
-        with a ``day`` expression) and the players table aliased ``players``."""
+        with a ``day`` expression) and the players table aliased ``players``; with ``rows`` (the alias of
+        ``player_hands``), the players are found by name first, so that their rows are read by the index."""
         parts: list[str] = ["1 = 1"]
         args: list[Any] = []
         day = f"{days}.day" if days == "d" else f"substr({days}.played_at, 1, 10)"
+        if rows is not None and self.players is not None:
+            marks = ", ".join("?" for _ in self.players)
+            parts.append(f"{rows}.player IN (SELECT id FROM players WHERE name IN ({marks}))")
+            args.extend(self.players)
         for column, values in (
-            (f"{players}.name", self.players),
+            (f"{players}.name", self.players if rows is None else None),
             (f"{days}.game", self.games),
             (f"{days}.stakes", self.stakes),
             (f"{days}.room", self.rooms),
@@ -277,7 +283,9 @@ class Store:
     # -- SQL ------------------------------------------------------------------------------------------------------
 
     def _sql(self, statement: str) -> str:
-        return statement.replace("?", "%s") if self.dialect == "postgresql" else statement
+        if self.dialect == "postgresql":  # psycopg's placeholders: a % of the SQL itself is doubled
+            return statement.replace("%", "%%").replace("?", "%s")
+        return statement
 
     def _execute(self, statement: str, args: Sequence[Any] = ()) -> Any:
         return self._conn.execute(self._sql(statement), args)
@@ -519,14 +527,44 @@ class Store:
                 chosen.append(f"r.{column}")
             else:
                 raise StoreError(f"no column {column!r} in a player's hand")
-        where, args = filters.where("h", "p")
-        cursor = self._execute(
-            f"SELECT {', '.join(chosen)} FROM player_hands r JOIN hands h ON h.id = r.hand"
-            f" JOIN players p ON p.id = r.player WHERE {where} ORDER BY h.played_at, h.id",
-            args,
-        )
+        base, args = self._hands_from(filters)
+        cursor = self._execute(f"SELECT {', '.join(chosen)} {base} ORDER BY h.played_at, h.id", args)
         while batch := cursor.fetchmany(10_000):
             yield from batch
+
+    def _hands_from(self, filters: Filters) -> tuple[str, list[Any]]:
+        where, args = filters.where("h", "p", "r")
+        return f"FROM player_hands r JOIN hands h ON h.id = r.hand WHERE {where}", args
+
+    def running(self, filters: Filters, points: int) -> tuple[int, list[tuple[int, float, float, float]]]:
+        """The filtered rows' running sums in the order played, worked out by the database and read at no more
+        than about ``points`` hands: the number of rows, then ``(n, big bets, big bets in hands that went to
+        showdown, big bets at the all-in equity)`` after the n-th (the winnings graph over a million hands reads
+        two thousand rows)."""
+        base, args = self._hands_from(filters)
+        count = int(self._execute(f"SELECT COUNT(*) {base}", args).fetchone()[0])
+        if not count:
+            return 0, []
+        step = max(1, -(-count // max(1, points)))
+        window = "OVER (ORDER BY h.played_at, h.id ROWS UNBOUNDED PRECEDING)"
+        rows = self._execute(
+            f"SELECT n, t, s, e FROM (SELECT ROW_NUMBER() {window} AS n, SUM(r.net_bb) {window} AS t,"
+            f" SUM(CASE WHEN r.showdown > 0 THEN r.net_bb ELSE 0 END) {window} AS s,"
+            f" SUM(r.allin_ev_bb) {window} AS e {base}) q WHERE n % ? = 0 OR n = ? ORDER BY n",
+            (*args, step, count),
+        ).fetchall()
+        return count, [(int(n), float(t), float(sd), float(e)) for n, t, sd, e in rows]
+
+    def grouped(self, filters: Filters, key: str) -> list[tuple[Any, int, float, float]]:
+        """The filtered rows grouped by the column ``key`` (``street_reached``, ``bring_in_position``,
+        ``door_card``): per value, the hands, the big bets won and the big bets at the all-in equity."""
+        if key not in ("street_reached", "bring_in_position", "door_card", "seat"):
+            raise StoreError(f"cannot group a player's hands by {key!r}")
+        base, args = self._hands_from(filters)
+        rows = self._execute(
+            f"SELECT r.{key}, COUNT(*), SUM(r.net_bb), SUM(r.allin_ev_bb) {base} GROUP BY r.{key}", args
+        ).fetchall()
+        return [(value, int(n), float(bb), float(ev)) for value, n, bb, ev in rows]
 
     def choices(self) -> Mapping[str, list[Any]]:
         """What the filters may take: the rooms, games, stakes and table sizes stored."""
