@@ -125,7 +125,7 @@ async def hands(
 @router.get(
     "/export.phhs",
     response_class=PlainTextResponse,
-    responses={200: {"content": {"text/plain": {}}, "description": "the PHH hands file"}, **errors(404)},
+    responses={200: {"content": {"text/plain": {}}, "description": "the PHH hands file"}, **errors(400, 404)},
 )
 async def hands_file(
     table_id: TableId,
