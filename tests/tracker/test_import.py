@@ -199,7 +199,7 @@ def test_the_migrations_make_a_column_for_each_count(tmp_path: Path) -> None:
         for table in ("player_hands", "player_days"):
             columns = [row[1] for row in connection.execute(f"PRAGMA table_info({table})")]
             assert tuple(c for c in columns if c in COUNT_FIELDS) == COUNT_FIELDS
-            assert len(columns) == len(COUNT_FIELDS) + (4 if table == "player_hands" else 6)
+            assert len(columns) == len(COUNT_FIELDS) + 5 + (table == "player_days")
 
 
 def test_stud_import_watch_takes_a_new_file_and_stops_on_sigterm(shared_data: Path, tmp_path: Path) -> None:

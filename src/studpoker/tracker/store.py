@@ -108,10 +108,11 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         " table_name TEXT, table_size {big}, source TEXT, line {big}, UNIQUE (room, hand_id))",
         "CREATE INDEX hands_refused ON hands (status, source)",
         "CREATE INDEX hands_played ON hands (played_at, id)",
-        f"CREATE TABLE player_hands (hand {{big}} NOT NULL, player {{big}} NOT NULL, seat {{big}} NOT NULL,"
-        f" door_card TEXT NOT NULL, {_COUNT_COLUMNS}, PRIMARY KEY (hand, player))",
-        # a player's hands in order, with what the winnings graph sums: read from the index alone
-        "CREATE INDEX player_hands_player ON player_hands (player, hand, net_bb, showdown, allin_ev_bb)",
+        f"CREATE TABLE player_hands (hand {{big}} NOT NULL, player {{big}} NOT NULL, played {{big}} NOT NULL,"
+        f" seat {{big}} NOT NULL, door_card TEXT NOT NULL, {_COUNT_COLUMNS}, PRIMARY KEY (hand, player))",
+        # a player's hands in the order played, with what the graphs sum and group by: read from the index alone
+        "CREATE INDEX player_hands_player ON player_hands (player, played, hand, net_bb, showdown, allin_ev_bb,"
+        " street_reached, bring_in_position, door_card)",
         f"CREATE TABLE player_days (player {{big}} NOT NULL, room TEXT NOT NULL, game TEXT NOT NULL,"
         f" stakes TEXT NOT NULL, day TEXT NOT NULL, table_size {{big}} NOT NULL, {_COUNT_COLUMNS},"
         f" PRIMARY KEY (player, room, game, stakes, day, table_size))",
@@ -141,6 +142,15 @@ def default_path() -> Path:
     else:
         base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
     return base / "studpoker" / "hands.db"
+
+
+def _played(when: str | None) -> int:
+    """A hand's time as a number that sorts as the time does (``2026-01-31 12:00:30`` -> 20260131120030; 0 when
+    the file does not say): kept with each player's row, so a player's hands are read in order from the index."""
+    if not when:
+        return 0
+    digits = "".join(ch for ch in when if ch.isdigit())
+    return int(digits[:14].ljust(14, "0")) if digits else 0
 
 
 def row_of(row: PlayerHand) -> tuple[Any, ...]:
@@ -405,9 +415,9 @@ class Store:
                 added.refused += 1
                 continue
             added.imported += 1
-            room = entry.room
+            room, played = entry.room, _played(entry.played_at)
             for row in entry.rows:
-                rows.append((hand, self._player(room, row[0]), *row[1:]))
+                rows.append((hand, self._player(room, row[0]), played, *row[1:]))
         self._many(
             "INSERT INTO hands (id, room, hand_id, status, reason, game, stakes, big_bet, currency, chip_value,"
             " played_at, table_name, table_size, source, line) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -416,7 +426,9 @@ class Store:
         marks = ", ".join("?" for _ in COUNT_FIELDS)
         names = ", ".join(COUNT_FIELDS)
         self._many(
-            f"INSERT INTO player_hands (hand, player, seat, door_card, {names}) VALUES (?, ?, ?, ?, {marks})", rows
+            f"INSERT INTO player_hands (hand, player, played, seat, door_card, {names})"
+            f" VALUES (?, ?, ?, ?, ?, {marks})",
+            rows,
         )
         # the batch's rows summed into the daily sums by the database itself
         day = "substr(COALESCE(h.played_at, ''), 1, 10)"
@@ -527,14 +539,40 @@ class Store:
                 chosen.append(f"r.{column}")
             else:
                 raise StoreError(f"no column {column!r} in a player's hand")
-        base, args = self._hands_from(filters)
-        cursor = self._execute(f"SELECT {', '.join(chosen)} {base} ORDER BY h.played_at, h.id", args)
+        base, args = self._hands_from(filters, hands="played_at" in columns)
+        cursor = self._execute(f"SELECT {', '.join(chosen)} {base} ORDER BY r.played, r.hand", args)
         while batch := cursor.fetchmany(10_000):
             yield from batch
 
-    def _hands_from(self, filters: Filters) -> tuple[str, list[Any]]:
-        where, args = filters.where("h", "p", "r")
-        return f"FROM player_hands r JOIN hands h ON h.id = r.hand WHERE {where}", args
+    def _hands_from(self, filters: Filters, *, hands: bool = False) -> tuple[str, list[Any]]:
+        """``FROM ... WHERE ...`` over a player's rows (``r``): the players found by name first and the dates
+        compared with ``played``, so that the rows are read from the index alone; the hands table (``h``) is
+        joined only when a filter (or ``hands``) needs it."""
+        parts: list[str] = ["1 = 1"]
+        args: list[Any] = []
+        if filters.players is not None:
+            parts.append(
+                f"r.player IN (SELECT id FROM players WHERE name IN ({', '.join('?' for _ in filters.players)}))"
+            )
+            args.extend(filters.players)
+        if filters.since is not None:
+            parts.append("r.played >= ?")
+            args.append(_played(f"{filters.since} 00:00:00"))
+        if filters.until is not None:
+            parts.append("r.played <= ?")
+            args.append(_played(f"{filters.until} 23:59:59"))
+        for column, values in (
+            ("h.game", filters.games),
+            ("h.stakes", filters.stakes),
+            ("h.room", filters.rooms),
+            ("h.table_size", filters.table_sizes),
+        ):
+            if values is not None:
+                hands = True
+                parts.append(f"{column} IN ({', '.join('?' for _ in values)})")
+                args.extend(values)
+        join = " JOIN hands h ON h.id = r.hand" if hands else ""
+        return f"FROM player_hands r{join} WHERE {' AND '.join(parts)}", args
 
     def running(self, filters: Filters, points: int) -> tuple[int, list[tuple[int, float, float, float]]]:
         """The filtered rows' running sums in the order played, worked out by the database and read at no more
@@ -546,7 +584,7 @@ class Store:
         if not count:
             return 0, []
         step = max(1, -(-count // max(1, points)))
-        window = "OVER (ORDER BY h.played_at, h.id ROWS UNBOUNDED PRECEDING)"
+        window = "OVER (ORDER BY r.played, r.hand ROWS UNBOUNDED PRECEDING)"
         rows = self._execute(
             f"SELECT n, t, s, e FROM (SELECT ROW_NUMBER() {window} AS n, SUM(r.net_bb) {window} AS t,"
             f" SUM(CASE WHEN r.showdown > 0 THEN r.net_bb ELSE 0 END) {window} AS s,"
