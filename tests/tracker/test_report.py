@@ -169,35 +169,33 @@ def test_totals_match_the_hands_stored(db: Path) -> None:
 
 
 def test_winnings_curves() -> None:
-    # net_bb, net, showdown, allin_ev: a won showdown, a lost all-in that was a favourite, a fold
-    rows = [(2.0, 20, 1, 20.0), (-5.0, -50, 1, 10.0), (-0.5, -5, 0, -5.0)]
+    # net_bb, showdown, allin_ev_bb: a won showdown, a lost all-in that was a favourite, a fold
+    rows = [(2.0, 1, 2.0), (-5.0, 1, 1.0), (-0.5, 0, -0.5)]
     w = graphs.winnings(iter(rows))
     assert w.hands == 3 and list(w.x) == [0, 1, 2, 3]
     assert list(w.total) == [0.0, 2.0, -3.0, -3.5]
     assert list(w.showdown) == [0.0, 2.0, -3.0, -3.0]
     assert list(w.non_showdown) == [0.0, 0.0, 0.0, -0.5]
-    assert list(w.expected) == pytest.approx([0.0, 2.0, 3.0, 2.5])  # -5 + (10 - -50) / 10
+    assert list(w.expected) == pytest.approx([0.0, 2.0, 3.0, 2.5])  # the all-in at its equity: +1 BB
 
 
 def test_a_long_curve_has_few_points() -> None:
     n = 100_000
-    rows = ((1.0, 10, i % 2, 10.0) for i in range(n))
+    rows = ((1.0, i % 2, 1.0) for i in range(n))
     w = graphs.winnings(rows)
     assert w.hands == n and len(w.x) <= graphs.POINTS + 1
     assert w.x[-1] == n and w.total[-1] == n and w.showdown[-1] == n // 2
 
 
 def test_buckets_by_door_street_and_position() -> None:
-    doors = graphs.buckets(
-        "doors", [("Th", 1.0, 10, 10.0), ("10s", -1.0, -10, -10.0), ("As", 3.0, 30, 30.0), ("", 0, 0, 0)]
-    )
+    doors = graphs.buckets("doors", [("Th", 1.0, 1.0), ("10s", -1.0, -1.0), ("As", 3.0, 3.0), ("", 0, 0)])
     assert doors.labels[8] == "T" and doors.hands[8] == 2 and doors.net_bb[8] == 0.0
     assert doors.hands[12] == 1 and doors.unknown == 1 and graphs.hands_in(doors) == 4
     assert doors.per_100(doors.net_bb)[12] == 300.0 and np.isnan(doors.per_100(doors.net_bb)[0])
-    streets = graphs.buckets("streets", [(3, -0.5, -5, -5.0), (7, 4.0, 40, 40.0), (7, -2.0, -20, 0.0)])
+    streets = graphs.buckets("streets", [(3, -0.5, -0.5), (7, 4.0, 4.0), (7, -2.0, 0.0)])
     assert streets.labels == ("3rd", "4th", "5th", "6th", "7th")
     assert list(streets.hands) == [1, 0, 0, 0, 2] and streets.expected_bb[4] == pytest.approx(4.0)
-    positions = graphs.buckets("positions", [(0, 1.0, 1, 1.0), (2, 1.0, 1, 1.0)])
+    positions = graphs.buckets("positions", [(0, 1.0, 1.0), (2, 1.0, 1.0)])
     assert positions.labels[:3] == ("bring-in", "+1", "+2") and list(positions.hands[:3]) == [1, 0, 1]
 
 

@@ -89,6 +89,9 @@ def test_each_graph_as_png_and_svg(db: Path, tmp_path: Path, kind: str, capsys: 
     code, _, err = stud(
         capsys, "stats", "--db", db, "--player", HERO, "--player", "Player0", "--graph", svg, "--kind", kind
     )
+    if kind == "matrix":  # a heat map of one player's results
+        assert code == 2 and err == "stud stats: error: the door card and position matrix is drawn for one player\n"
+        code, _, err = stud(capsys, "stats", "--db", db, "--player", HERO, "--graph", svg, "--kind", kind)
     assert (code, err) == (0, "")
     assert ET.parse(svg).getroot().tag == "{http://www.w3.org/2000/svg}svg"
 
@@ -156,6 +159,11 @@ def test_the_database_sums_the_graphs_as_the_hands_add_up(db: Path) -> None:
         assert line.showdown[-1] == pytest.approx(sum(r[0] for r in rows if r[1]))
         assert line.expected[-1] == pytest.approx(sum(r[2] for r in rows))
         assert np.all(np.diff(line.x) > 0)
+        matrix = graphs.from_store(store, "matrix", hero)
+        one_by_one = graphs.compute("matrix", store.hands_of(hero, graphs.COLUMNS["matrix"]))
+        assert isinstance(matrix, graphs.Matrix) and isinstance(one_by_one, graphs.Matrix)
+        assert graphs.hands_in(matrix) == len(rows) and (matrix.hands == one_by_one.hands).all()
+        assert matrix.net_bb == pytest.approx(one_by_one.net_bb)
         for kind in ("streets", "doors", "positions"):
             summed = graphs.from_store(store, kind, hero)
             one_by_one = graphs.compute(kind, store.hands_of(hero, graphs.COLUMNS[kind]))

@@ -104,7 +104,11 @@ def add_commands(sub: Any) -> None:
     st.add_argument("--refused", action="store_true", help="list the hands refused at import, with why")
     st.add_argument("--list-stats", action="store_true", help="list every statistic and what it counts")
     st.add_argument("--graph", type=Path, metavar="FILE", help="draw a graph to FILE.png or FILE.svg")
-    st.add_argument("--kind", choices=KINDS, help="the graph: winnings (default), streets, doors or positions")
+    st.add_argument(
+        "--kind",
+        choices=KINDS,
+        help="the graph: winnings (default), streets, doors, positions or matrix (door card by position)",
+    )
     st.set_defaults(run=_stats)
     _one_line_errors(st)
 

@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._extras import install_hint
-from .report import ALLIN_EV, BRING_IN_POSITION, DOOR_CARD, NET, NET_BB, SHOWDOWN, STREET_REACHED
+from .report import ALLIN_EV_BB, BRING_IN_POSITION, DOOR_CARD, NET_BB, SHOWDOWN, STREET_REACHED
 from .store import Filters, Store
 
 __all__ = [
@@ -33,6 +33,7 @@ __all__ = [
     "MAX_PLAYERS",
     "Buckets",
     "GraphError",
+    "Matrix",
     "Winnings",
     "check_graph_path",
     "compute",
@@ -42,10 +43,11 @@ __all__ = [
 
 #: The kinds of graph, and the columns of :meth:`Store.hands_of` each reads.
 COLUMNS: dict[str, tuple[str, ...]] = {
-    "winnings": (NET_BB, NET, SHOWDOWN, ALLIN_EV),
-    "streets": (STREET_REACHED, NET_BB, NET, ALLIN_EV),
-    "doors": (DOOR_CARD, NET_BB, NET, ALLIN_EV),
-    "positions": (BRING_IN_POSITION, NET_BB, NET, ALLIN_EV),
+    "winnings": (NET_BB, SHOWDOWN, ALLIN_EV_BB),
+    "streets": (STREET_REACHED, NET_BB, ALLIN_EV_BB),
+    "doors": (DOOR_CARD, NET_BB, ALLIN_EV_BB),
+    "positions": (BRING_IN_POSITION, NET_BB, ALLIN_EV_BB),
+    "matrix": (DOOR_CARD, BRING_IN_POSITION, NET_BB, ALLIN_EV_BB),
 }
 KINDS = tuple(COLUMNS)
 #: File suffixes a graph is written as, and matplotlib's format names for them.
@@ -118,12 +120,42 @@ class Buckets:
         return out
 
 
-def _expected(net_bb: Floats, net: Floats, allin_ev: Floats) -> Floats:
-    """Big bets won with each shown all-in counted at its equity (see the module's note)."""
-    per_chip = np.zeros_like(net_bb)
-    np.divide(net_bb, net, out=per_chip, where=net != 0)
-    result: Floats = net_bb + (allin_ev - net) * per_chip
-    return result
+@dataclass(frozen=True)
+class Matrix:
+    """Results by door card (rows: the door card's rank, deuce to ace) and position after the bring-in (columns:
+    the bring-in, then +1, +2...): each cell's hands, big bets won and big bets at the all-in equity; ``unknown``
+    hands had no door card recorded."""
+
+    ranks: tuple[str, ...]
+    positions: tuple[str, ...]
+    hands: Ints
+    net_bb: Floats
+    expected_bb: Floats
+    unknown: int = 0
+
+    def per_100(self, values: Floats) -> Floats:
+        """``values`` per 100 hands of each cell (NaN where it has none)."""
+        out = np.full(values.shape, np.nan)
+        np.divide(values * 100.0, self.hands, out=out, where=self.hands > 0)
+        return out
+
+
+def _matrix(groups: Iterable[tuple[Any, ...]]) -> Matrix:
+    """A :class:`Matrix` of ``(door card, position, hands, big bets, expected big bets)`` groups."""
+    cells = [(_rank(door), int(position or 0), n, bb, ev) for door, position, n, bb, ev in groups]
+    last = max([7, *(p for _, p, _, _, _ in cells if 0 <= p <= 9)])
+    shape = (len(RANKS), last + 1)
+    hands, net_bb, expected = np.zeros(shape, np.int64), np.zeros(shape), np.zeros(shape)
+    unknown = 0
+    for rank, position, n, bb, ev in cells:
+        if rank < 0 or not 0 <= position <= last:
+            unknown += n
+            continue
+        hands[rank, position] += n
+        net_bb[rank, position] += bb
+        expected[rank, position] += ev
+    positions = ("bring-in", *(f"+{n}" for n in range(1, last + 1)))
+    return Matrix(tuple(RANKS), positions, hands, net_bb, expected, unknown)
 
 
 def _points(n: int) -> Ints:
@@ -134,12 +166,12 @@ def _points(n: int) -> Ints:
 
 def winnings(rows: Iterable[tuple[Any, ...]]) -> Winnings:
     """The curves of :data:`COLUMNS` ``["winnings"]`` rows."""
-    dtype = np.dtype([("bb", "f8"), ("net", "f8"), ("sd", "f8"), ("ev", "f8")])
+    dtype = np.dtype([("bb", "f8"), ("sd", "f8"), ("ev", "f8")])
     data = np.fromiter(rows, dtype=dtype)  # the store's rows are tuples already
-    bb, net = data["bb"], data["net"]
+    bb = data["bb"]
     total = np.cumsum(bb)
     showdown = np.cumsum(np.where(data["sd"] > 0, bb, 0.0))
-    expected = np.cumsum(_expected(bb, net, data["ev"]))
+    expected = np.cumsum(data["ev"])
     at = _points(len(data))
     zero = np.zeros(1)
     return Winnings(
@@ -163,18 +195,16 @@ def _ordinal(n: int) -> str:
 
 def buckets(kind: str, rows: Iterable[tuple[Any, ...]]) -> Buckets:
     """The buckets of ``kind`` (``streets``, ``doors``, ``positions``) of :data:`COLUMNS` ``[kind]`` rows."""
-    dtype = np.dtype([("key", "i8"), ("bb", "f8"), ("net", "f8"), ("ev", "f8")])
+    dtype = np.dtype([("key", "i8"), ("bb", "f8"), ("ev", "f8")])
     if kind == "doors":
         seen: dict[Any, int] = {}  # a few dozen card strings: each parsed once
         items: Iterable[tuple[Any, ...]] = (
-            (seen[card] if card in seen else seen.setdefault(card, _rank(card)), bb, net, ev)
-            for card, bb, net, ev in rows
+            (seen[card] if card in seen else seen.setdefault(card, _rank(card)), bb, ev) for card, bb, ev in rows
         )
     else:
-        items = ((int(key or 0), bb, net, ev) for key, bb, net, ev in rows)
+        items = ((int(key or 0), bb, ev) for key, bb, ev in rows)
     data = np.fromiter(items, dtype=dtype)
-    expected = _expected(data["bb"], data["net"], data["ev"])
-    return _buckets(kind, data["key"], np.ones(len(data), dtype=np.int64), data["bb"], expected)
+    return _buckets(kind, data["key"], np.ones(len(data), dtype=np.int64), data["bb"], data["ev"])
 
 
 def _buckets(kind: str, keys: Ints, hands: Ints, bb: Floats, expected: Floats) -> Buckets:
@@ -211,7 +241,7 @@ def _buckets(kind: str, keys: Ints, hands: Ints, bb: Floats, expected: Floats) -
 GROUPED = {"streets": STREET_REACHED, "doors": DOOR_CARD, "positions": BRING_IN_POSITION}
 
 
-def from_store(store: Store, kind: str, filters: Filters) -> Winnings | Buckets:
+def from_store(store: Store, kind: str, filters: Filters) -> Winnings | Buckets | Matrix:
     """The numbers of a graph of ``kind`` over the hands ``filters`` select, summed by the database: two thousand
     running sums for the winnings, a row a street, door card or position for the others (what a million hands
     costs is the database's scan, not Python's)."""
@@ -226,6 +256,8 @@ def from_store(store: Store, kind: str, filters: Filters) -> Winnings | Buckets:
             data[:, 1] - data[:, 2],
             data[:, 3],
         )
+    if kind == "matrix":
+        return _matrix(store.grouped(filters, DOOR_CARD, BRING_IN_POSITION))
     if kind not in GROUPED:
         raise GraphError(f"no graph of kind {kind!r}: use {', '.join(KINDS)}")
     groups = store.grouped(filters, GROUPED[kind])
@@ -239,16 +271,22 @@ def from_store(store: Store, kind: str, filters: Filters) -> Winnings | Buckets:
     )
 
 
-def compute(kind: str, rows: Iterable[tuple[Any, ...]]) -> Winnings | Buckets:
+def compute(kind: str, rows: Iterable[tuple[Any, ...]]) -> Winnings | Buckets | Matrix:
     """The numbers of a graph of ``kind`` from :meth:`Store.hands_of` rows of :data:`COLUMNS` ``[kind]``."""
     if kind == "winnings":
         return winnings(rows)
+    if kind == "matrix":
+        return _matrix((door, position, 1, bb, ev) for door, position, bb, ev in rows)
     return buckets(kind, rows)
 
 
-def hands_in(numbers: Winnings | Buckets) -> int:
+def hands_in(numbers: Winnings | Buckets | Matrix) -> int:
     """The hands a graph's numbers count."""
-    return numbers.hands if isinstance(numbers, Winnings) else numbers.total_hands + numbers.unknown
+    if isinstance(numbers, Winnings):
+        return numbers.hands
+    if isinstance(numbers, Matrix):
+        return int(numbers.hands.sum()) + numbers.unknown
+    return numbers.total_hands + numbers.unknown
 
 
 # -- the picture ------------------------------------------------------------------------------------------------
@@ -258,10 +296,13 @@ _TITLES = {
     "streets": "big bets won by the last street reached",
     "doors": "big bets won per 100 hands by door card",
     "positions": "big bets won per 100 hands by seat after the bring-in",
+    "matrix": "big bets won per 100 hands by door card and seat after the bring-in",
 }
 
 
-def draw(kind: str, series: Mapping[str, Winnings | Buckets], path: str | os.PathLike[str], subtitle: str = "") -> None:
+def draw(
+    kind: str, series: Mapping[str, Winnings | Buckets | Matrix], path: str | os.PathLike[str], subtitle: str = ""
+) -> None:
     """Draw ``series`` (each player's numbers of ``kind``) to ``path`` (``.png`` or ``.svg``), or
     :class:`GraphError`."""
     fmt = check_graph_path(path)
@@ -274,6 +315,11 @@ def draw(kind: str, series: Mapping[str, Winnings | Buckets], path: str | os.Pat
     title = f"{players}: {_TITLES[kind]}" + (f"\n{subtitle}" if subtitle else "")
     if kind == "winnings":
         _draw_winnings(figure, {name: s for name, s in series.items() if isinstance(s, Winnings)})
+    elif kind == "matrix":
+        matrices = [s for s in series.values() if isinstance(s, Matrix)]
+        if len(matrices) != 1:
+            raise GraphError("the door card and position matrix is drawn for one player")
+        _draw_matrix(figure, matrices[0])
     else:
         _draw_buckets(figure, kind, {name: s for name, s in series.items() if isinstance(s, Buckets)})
     figure.suptitle(title, fontsize=11)
@@ -307,6 +353,23 @@ def _draw_winnings(figure: Any, series: Mapping[str, Winnings]) -> None:
     axes.xaxis.set_major_formatter(StrMethodFormatter("{x:,.0f}"))
     axes.grid(True, alpha=0.3)
     axes.legend(loc="best", fontsize=9)
+
+
+def _draw_matrix(figure: Any, matrix: Matrix) -> None:
+    """A heat map of big bets per 100 hands, door card by position after the bring-in, each cell with its hands."""
+    axes = figure.add_subplot()
+    rate = matrix.per_100(matrix.net_bb)
+    finite = rate[np.isfinite(rate)]
+    bound = float(np.abs(finite).max()) if len(finite) else 1.0
+    image = axes.imshow(rate, cmap="RdYlGn", vmin=-bound, vmax=bound, aspect="auto", origin="lower")
+    axes.set_xticks(np.arange(len(matrix.positions)), matrix.positions)
+    axes.set_yticks(np.arange(len(matrix.ranks)), matrix.ranks)
+    axes.set_xlabel("seat after the bring-in")
+    axes.set_ylabel("door card")
+    for (row, col), n in np.ndenumerate(matrix.hands):
+        if n:
+            axes.text(col, row, f"{rate[row, col]:+.0f}\n{n:,}", ha="center", va="center", fontsize=6.5, color="0.1")
+    figure.colorbar(image, ax=axes, label="big bets / 100 hands (cell: BB/100 and hands)")
 
 
 def _draw_buckets(figure: Any, kind: str, series: Mapping[str, Buckets]) -> None:

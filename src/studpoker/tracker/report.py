@@ -45,6 +45,7 @@ NET = "net"  # chips won or lost in the hand
 NET_BB = "net_bb"  # the same in big bets
 SHOWDOWN = "showdown"  # 1 if the player went to showdown
 ALLIN_EV = "allin_ev"  # chips the all-in equity implies; equals net where there was no shown all-in
+ALLIN_EV_BB = "allin_ev_bb"  # the same in big bets
 STREET_REACHED = "street_reached"  # 3..7, the last street the player saw
 BRING_IN_POSITION = "bring_in_position"  # 0 the bring-in, 1 the first to act after him, ...
 #: An identity column of a player's hand (not summed): the door card, such as ``Kh`` (``""`` if unknown).

@@ -593,16 +593,20 @@ class Store:
         ).fetchall()
         return count, [(int(n), float(t), float(sd), float(e)) for n, t, sd, e in rows]
 
-    def grouped(self, filters: Filters, key: str) -> list[tuple[Any, int, float, float]]:
-        """The filtered rows grouped by the column ``key`` (``street_reached``, ``bring_in_position``,
-        ``door_card``): per value, the hands, the big bets won and the big bets at the all-in equity."""
-        if key not in ("street_reached", "bring_in_position", "door_card", "seat"):
-            raise StoreError(f"cannot group a player's hands by {key!r}")
+    def grouped(self, filters: Filters, *keys: str) -> list[tuple[Any, ...]]:
+        """The filtered rows grouped by the columns ``keys`` (``street_reached``, ``bring_in_position``,
+        ``door_card``, ``seat``): per group, its values, then the hands, the big bets won and the big bets at the
+        all-in equity."""
+        unknown = [key for key in keys if key not in ("street_reached", "bring_in_position", "door_card", "seat")]
+        if unknown or not keys:
+            raise StoreError(f"cannot group a player's hands by {', '.join(unknown) or 'nothing'}")
         base, args = self._hands_from(filters)
+        columns = ", ".join(f"r.{key}" for key in keys)
         rows = self._execute(
-            f"SELECT r.{key}, COUNT(*), SUM(r.net_bb), SUM(r.allin_ev_bb) {base} GROUP BY r.{key}", args
+            f"SELECT {columns}, COUNT(*), SUM(r.net_bb), SUM(r.allin_ev_bb) {base} GROUP BY {columns}", args
         ).fetchall()
-        return [(value, int(n), float(bb), float(ev)) for value, n, bb, ev in rows]
+        width = len(keys)
+        return [(*row[:width], int(row[width]), float(row[width + 1]), float(row[width + 2])) for row in rows]
 
     def choices(self) -> Mapping[str, list[Any]]:
         """What the filters may take: the rooms, games, stakes and table sizes stored."""
