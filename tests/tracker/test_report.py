@@ -211,7 +211,8 @@ def fill(store: Store, hands: int, seed: int = 1) -> None:
         rows = []
         net = rng.choice((-20, -10, -5, 0, 10, 25, 40))
         for name, sign in ((HERO, 1), ("Villain", -1)):
-            values = {"net": sign * net, "net_bb": sign * net / 10, "allin_ev": float(sign * net)}
+            values: dict[str, Any] = {"net": sign * net, "net_bb": sign * net / 10, "allin_ev": float(sign * net)}
+            values["allin_ev_bb"] = sign * net / 10
             values |= {"showdown": int(rng.random() < 0.3), "street_reached": rng.randint(3, 7)}
             values |= {"bring_in_position": rng.randint(0, 6), "vpip": int(net != 0)}
             rows.append(row_of(PlayerHand(name, 1 + (sign < 0), rng.choice(ranks) + "s", **values)))
