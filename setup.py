@@ -26,14 +26,17 @@ COMPILED = [
     "src/studpoker/history/replay.py",
 ]
 
-# The PokerStars reader and the check of every room's stated amounts (issue 30: the tracker imports millions of
-# hands). A group of their own, so that one that cannot be compiled leaves the engine compiled.
+# The PokerStars reader, the check of every room's stated amounts, the cutting of files into hands and the
+# tracker's counting (issues 30 and 32: the tracker imports millions of hands). A group of their own, so that one
+# that cannot be compiled leaves the engine compiled.
 HISTORY_COMPILED = [
     "src/studpoker/history/pokerstars/reader.py",
     "src/studpoker/history/pokerstars/builder.py",
     "src/studpoker/history/derived.py",
     "src/studpoker/history/stated.py",
     "src/studpoker/history/sites/check.py",
+    "src/studpoker/history/lines.py",
+    "src/studpoker/tracker/tally.py",
 ]
 
 # The card room's step path: what a table builds and sends at each action (issue 29). A group of its own, so that

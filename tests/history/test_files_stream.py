@@ -4,6 +4,7 @@ from its lines, the cap on one hand, and memory that does not grow with the file
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 import textwrap
@@ -14,6 +15,7 @@ import pytest
 from studpoker.history import files, phh, pokerstars, sites
 from studpoker.history import text as file_text
 from studpoker.history.files import HandWriter, iter_each, read_each
+from studpoker.history.lines import lines_of, split_hands, stripped_hands
 from studpoker.history.sites import decode, partypoker
 
 STARS = Path("pokerstars") / "7-Stud-USD-0.04-0.08-200911.txt"  # in the shared data
@@ -36,8 +38,8 @@ def _pieces(text: str, size: int) -> list[str]:
 def test_lines_split_across_pieces_as_the_whole_text_splits(text: str, size: int) -> None:
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     pieces = _pieces(text, size)
-    assert list(files._lines(pieces, 1000, universal=True)) == text.splitlines(keepends=True)
-    assert list(files._lines(pieces, 1000, universal=False)) == text.split("\n")
+    assert list(lines_of(pieces, 1000, universal=True)) == text.splitlines(keepends=True)
+    assert list(lines_of(pieces, 1000, universal=False)) == text.split("\n")
 
 
 @pytest.mark.parametrize("size", [1, 2, 5, 64])
@@ -62,16 +64,46 @@ def test_pieces_decode_as_the_whole_file_decodes(
 
 def test_split_cuts_before_each_start_and_drops_a_part_over_the_cap() -> None:
     lines = ["head", "H 1", "a", "H 2", "b" * 50, "c", "H 3", "d"]
-    found = list(files._split(iter(lines), lambda line: line.startswith("H "), 40))
+    found = list(split_hands(iter(lines), lambda line: line.startswith("H "), 40))
     assert found == [(0, ["head"], False), (1, ["H 1", "a"], True), (3, None, True), (6, ["H 3", "d"], True)]
-    only = list(files._split(iter(["H 1", "x"]), lambda line: line.startswith("H "), 40))
+    only = list(split_hands(iter(["H 1", "x"]), lambda line: line.startswith("H "), 40))
     assert only == [(0, ["H 1", "x"], True)]
+
+
+def _stripped_by_parts(lines: list[str], limit: int) -> list[tuple[int, object, list[int]]]:
+    """What ``stripped_hands`` must give, worked out the long way: the parts of ``split_hands``, then each part's
+    non-blank lines stripped with their numbers."""
+    out: list[tuple[int, object, list[int]]] = []
+    for start, raw, _ in split_hands(lines, lambda line: line.strip().startswith("H "), limit):
+        if raw is None:
+            out.append((start + 1, "too long", []))
+            continue
+        numbers = [start + 1 + i for i, line in enumerate(raw) if line.strip()]
+        if numbers:
+            out.append((numbers[0], [raw[n - start - 1].strip() for n in numbers], numbers))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_stripped_hands_are_the_parts_stripped(seed: int) -> None:
+    """The PokerStars reader's one-pass cut (blank lines dropped, lines stripped, a part over the cap an error)
+    gives what cutting into parts and then stripping them gives, on random texts."""
+    rng = random.Random(seed)
+    words = ["H 1\n", "  H 2 \n", "x\n", "  \n", "\n", "long line " * 3 + "\n", " y \r\n", "H\n"]
+    lines = [rng.choice(words) for _ in range(rng.randrange(0, 30))]
+    limit = rng.choice([10, 40, 1000])
+    found = [
+        (start, "too long" if isinstance(part, ValueError) else part, numbers)
+        for start, part, numbers in stripped_hands(lines, lambda line: line.startswith("H "), limit, "too long")
+    ]
+    assert found == _stripped_by_parts(lines, limit)
+    assert all(str(part) == "too long" for _, part, _ in stripped_hands(lines, bool, 1, "too long"))
 
 
 def test_split_gives_a_hand_the_lines_above_its_start_that_lead_says() -> None:
     """PartyPoker: ``Game #2 starts.`` and the blank lines after it belong to the hand numbered below them."""
     lines = ["Game #1 starts.", "", "#Game No : 1", "x", "", "Game #2 starts.", "", "#Game No : 2", "y"]
-    found = list(files._split(iter(lines), partypoker.starts_hand, 1000, partypoker.lead))
+    found = list(split_hands(iter(lines), partypoker.starts_hand, 1000, partypoker.lead))
     assert found == [(0, lines[:5], True), (5, lines[5:], True)]
     assert [s for s, _ in partypoker.loads_each("\n".join(lines))] == [1, 6]
 

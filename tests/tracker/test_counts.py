@@ -18,7 +18,7 @@ from studpoker.engine import HandState, Rules, Variant
 from studpoker.equity import equity
 from studpoker.history import files, phh, record_hand, verify
 from studpoker.history.model import HandRecord
-from studpoker.tracker.counts import COUNT_FIELDS, PlayerHand, player_hands
+from studpoker.tracker.counts import COUNT_FIELDS, PlayerHand, count_rows, player_hands
 
 
 def _hand(data: Path, name: str, index: int = 0) -> dict[str, PlayerHand]:
@@ -65,16 +65,19 @@ def test_the_fields_keep_the_contract() -> None:
         assert f.type in ("int", "float"), f.name
 
 
-def test_a_row_is_a_true_frozen_player_hand() -> None:
-    """player_hands builds rows through a plain twin class: the result must be a PlayerHand like any other."""
+def test_the_plain_rows_are_the_player_hands_fields_in_order() -> None:
+    """The import stores count_rows' tuples as they come: each must be its PlayerHand's fields in order, and the
+    PlayerHand a true frozen one."""
     state = HandState(Rules(Variant.STUD7, ante=1, bring_in=2, small_bet=4, big_bet=8), [50, 50, 50], seed=5)
     while not state.is_over:
         state.apply(state.legal_actions()[0])
-    row = player_hands(record := record_hand(state), verify(record))[0]
-    assert type(row) is PlayerHand
-    assert row == PlayerHand(*astuple(row)) and hash(row) == hash(PlayerHand(*astuple(row)))
+    record = record_hand(state)
+    rows, plain = player_hands(record, verify(record)), count_rows(record, verify(record))
+    assert [astuple(row) for row in rows] == plain
+    assert all(len(row) == len(fields(PlayerHand)) for row in plain)
+    assert type(rows[0]) is PlayerHand
     with pytest.raises(AttributeError):
-        row.net = 5  # type: ignore[misc]
+        rows[0].net = 5  # type: ignore[misc]
 
 
 def test_the_bring_in_completes_in_seven_card_stud(shared_data: Path) -> None:

@@ -13,12 +13,13 @@ may hold :data:`MAX_HAND` characters at most), the XML sessions of iPoker and Me
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
 from . import phh, sites
+from .lines import lines_of, split_hands, stripped_hands, without_bom
 from .model import HandRecord
 from .text import Encoding, HistoryFileError, read_text, write_text
 from .text import decoded as _decoded
@@ -143,17 +144,9 @@ def _stars_each(path: Path, limit: int, encoding: Encoding) -> Iterator[FileHand
     """The hands of a PokerStars text, read a hand at a time."""
     from . import pokerstars
 
-    def split() -> Iterator[tuple[int, list[str] | ValueError, list[int]]]:
-        lines = _without_bom(_lines(_decoded(path, encoding), limit, universal=True))
-        for start, raw, _ in _split(lines, lambda line: pokerstars.is_header(line.strip()), limit):
-            if raw is None:
-                yield start + 1, ValueError(_too_long(limit)), []
-                continue
-            numbers = [start + 1 + i for i, line in enumerate(raw) if line.strip()]
-            if numbers:
-                yield numbers[0], [raw[n - start - 1].strip() for n in numbers], numbers
-
-    for number, (line, hand) in enumerate(pokerstars.read_each(split()), 1):
+    lines = without_bom(lines_of(_decoded(path, encoding), limit, universal=True))
+    hands = stripped_hands(lines, pokerstars.is_header, limit, _too_long(limit))
+    for number, (line, hand) in enumerate(pokerstars.read_each(hands), 1):
         if isinstance(hand, pokerstars.NotStudError):
             yield FileHand(number, line, skipped=hand.game)
         elif isinstance(hand, ValueError):
@@ -170,8 +163,8 @@ def _room_each(path: Path, module: ModuleType, limit: int, encoding: Encoding) -
     pieces: Iterable[str] = _decoded(path, encoding)
     if hasattr(module, "clean"):  # PartyPoker: NUL characters dropped
         pieces = map(module.clean, pieces)
-    lines = _lines(pieces, limit, universal=False)
-    for start, part, hand in _split(lines, module.starts_hand, limit, getattr(module, "lead", None)):
+    lines = lines_of(pieces, limit, universal=False)
+    for start, part, hand in split_hands(lines, module.starts_hand, limit, getattr(module, "lead", None)):
         found: HandRecord | sites.SiteError | None
         line = start + 1
         if not hand:  # text before the first hand: most rooms pass it by
@@ -203,12 +196,12 @@ def _xml_each(path: Path, module: ModuleType, limit: int, encoding: Encoding) ->
     DOCTYPE or ENTITY first, a piece at a time (:class:`HistoryFileError` from the call, as the whole-text reader
     refuses it), so that no hand of a hostile file is parsed."""
     try:
-        module.refuse_hostile(_without_bom(p for p in _decoded(path, encoding) if p), module.TITLE)
+        module.refuse_hostile(without_bom(p for p in _decoded(path, encoding) if p), module.TITLE)
     except sites.SiteError as failure:
         raise HistoryFileError(f"{path}: {failure}") from None
 
     def each() -> Iterator[FileHand]:
-        pieces = _without_bom(p for p in _decoded(path, encoding) if p)
+        pieces = without_bom(p for p in _decoded(path, encoding) if p)
         for number, (line, found) in enumerate(module.read_pieces(pieces, limit, _too_long(limit)), 1):
             yield _room_hand(number, line, found)
 
@@ -217,9 +210,9 @@ def _xml_each(path: Path, module: ModuleType, limit: int, encoding: Encoding) ->
 
 def _phh_each(path: Path, tables: bool, limit: int, encoding: Encoding) -> Iterator[FileHand]:
     """The hands of a PHH file: a ``.phhs`` (``tables``) a table at a time, else its one hand."""
-    lines = _lines(_decoded(path, encoding), limit, universal=True)
+    lines = lines_of(_decoded(path, encoding), limit, universal=True)
     if not tables:
-        for _, whole, _ in _split(lines, lambda line: False, limit):
+        for _, whole, _ in split_hands(lines, lambda line: False, limit):
             if whole is None:
                 yield FileHand(1, 1, error=_too_long(limit))
             elif (text := "".join(whole)).strip():
@@ -230,7 +223,7 @@ def _phh_each(path: Path, tables: bool, limit: int, encoding: Encoding) -> Itera
                 yield single
         return
     number = 0
-    for start, chunk, _ in _split(_without_bom(lines), phh.starts_table, limit):
+    for start, chunk, _ in split_hands(without_bom(lines), phh.starts_table, limit):
         found: Iterable[tuple[int, HandRecord | ValueError]]
         if chunk is None:
             found = [(start + 1, ValueError(_too_long(limit)))]
@@ -251,86 +244,6 @@ def _too_long(limit: int) -> str:
         f"the hand runs past {limit:,} characters, the most one hand may hold (a file is read a hand at a time):"
         " skipped up to the next hand"
     )
-
-
-def _without_bom(lines: Iterable[str]) -> Iterator[str]:
-    """``lines``, a byte-order mark left at the start of the first dropped (as the text readers drop it)."""
-    it = iter(lines)
-    for line in it:
-        yield line.removeprefix("\ufeff")
-        break
-    yield from it
-
-
-def _lines(pieces: Iterable[str], limit: int, *, universal: bool) -> Iterator[str]:
-    """The lines of a text given a piece at a time, split as ``str.splitlines(keepends=True)`` splits it
-    (``universal``) or as ``str.split("\n")`` (without the ends; the last line too, even empty). A line longer than
-    ``limit`` is cut just past it (its hand is over the cap anyway), so that no line held grows without end."""
-    pending = ""
-    cut = False  # the pending line was cut: what follows, up to its end, is dropped
-    for given in pieces:
-        piece = given
-        if not piece:
-            continue
-        if cut:
-            if universal:
-                head = piece.splitlines(keepends=True)[0]
-                body = head.splitlines()[0]
-                if body == head:
-                    continue  # no line end in this piece either
-                yield pending + head[len(body) :]
-                piece = piece[len(head) :]
-            else:
-                at = piece.find("\n")
-                if at < 0:
-                    continue
-                yield pending
-                piece = piece[at + 1 :]
-            pending, cut = "", False
-        text = pending + piece
-        if universal:
-            parts = text.splitlines(keepends=True)
-            pending = parts.pop() if parts and parts[-1].splitlines()[0] == parts[-1] else ""
-        else:
-            parts = text.split("\n")
-            pending = parts.pop()
-        yield from parts
-        if len(pending) > limit:
-            pending, cut = pending[: limit + 1], True
-    if pending or not universal:
-        yield pending
-
-
-def _split(
-    lines: Iterable[str],
-    starts: Callable[[str], bool],
-    limit: int,
-    lead: Callable[[list[str]], int] | None = None,
-) -> Iterator[tuple[int, list[str] | None, bool]]:
-    """``lines`` cut before each line that ``starts`` a hand (and the last ``lead(part)`` lines of the part before
-    it, where a hand's first lines come before the one that tells: PartyPoker): the 0-based index of each part's
-    first line, its lines (or None for a part over ``limit`` characters, whose lines are dropped as they come), and
-    whether it is a hand (else it is what comes before the first)."""
-    first, size, hand = 0, 0, False
-    part: list[str] = []
-    over = False
-    for index, line in enumerate(lines):
-        if starts(line):
-            moved = lead(part) if lead is not None and not over else 0
-            carried, part = (part[len(part) - moved :], part[: len(part) - moved]) if moved else ([], part)
-            if over or part:
-                yield first, None if over else part, hand
-            first, part, hand, over = index - moved, carried, True, False
-            size = sum(map(len, carried))
-        if over:
-            continue
-        size += len(line)
-        if size > limit:
-            part, over = [], True
-        else:
-            part.append(line)
-    if over or part:
-        yield first, None if over else part, hand
 
 
 def _site_error(error: sites.SiteError | None) -> str | None:

@@ -24,8 +24,8 @@ from ..history import sites
 from ..history.audit import verify
 from ..history.files import SOURCES, HistoryFileError, format_of, iter_each
 from ..history.model import HandRecord
-from .counts import player_hands
-from .store import Added, HandEntry, Store, row_of
+from .store import Added, HandEntry, Store
+from .tally import count_rows
 
 __all__ = ["ImportReport", "entries_of", "hand_files", "import_paths", "watch"]
 
@@ -142,7 +142,7 @@ def entry_of(record: HandRecord, source: str, line: int) -> HandEntry:
     )
     try:
         result = verify(record)
-        entry.rows = [row_of(row) for row in player_hands(record, result)]
+        entry.rows = count_rows(record, result)
     except ValueError as error:  # ReplayError, MismatchError, an engine error: the rules or the file disagree
         entry.reason = str(error)
         entry.rows = []
@@ -168,26 +168,37 @@ def entries_of(path: Path, fmt: str | None = None) -> Iterator[HandEntry | tuple
 # -- on every core --------------------------------------------------------------------------------------------
 
 
+def _batches(path: Path, fmt: str | None, skipped: Counter[str]) -> Iterator[list[HandEntry] | str]:
+    """One file's hands in batches of :data:`BATCH` (the last one shorter), the hands of other games counted in
+    ``skipped``; if the file cannot be read to its end, why, after the hands read before."""
+    batch: list[HandEntry] = []
+    try:
+        for item in entries_of(path, fmt):
+            if isinstance(item, HandEntry):
+                batch.append(item)
+                if len(batch) >= BATCH:
+                    yield batch
+                    batch = []
+            else:
+                skipped[item[1]] += 1
+    except (HistoryFileError, OSError, ValueError) as error:
+        yield batch
+        yield str(error)
+        return
+    yield batch
+
+
 def _worker(tasks: Any, results: Any, fmt: str | None) -> None:
     """A reading process: files from ``tasks`` (``None`` stops it), batches of entries to ``results``."""
     while (path := tasks.get()) is not None:
-        batch: list[HandEntry] = []
         skipped: Counter[str] = Counter()
-        try:
-            for item in entries_of(Path(path), fmt):
-                if isinstance(item, HandEntry):
-                    batch.append(item)
-                    if len(batch) >= BATCH:
-                        results.put(("hands", batch))
-                        batch = []
-                else:
-                    skipped[item[1]] += 1
-        except (HistoryFileError, OSError, ValueError) as error:
-            results.put(("hands", batch))
-            results.put(("unreadable", path, str(error)))
-            continue
-        results.put(("hands", batch))
-        results.put(("done", path, dict(skipped)))
+        error = None
+        for batch in _batches(Path(path), fmt, skipped):
+            if isinstance(batch, str):
+                error = batch
+            else:
+                results.put(("hands", batch))
+        results.put(("done", path, dict(skipped)) if error is None else ("unreadable", path, error))
 
 
 def workers_for(files: int, workers: int | None) -> int:
@@ -266,25 +277,13 @@ def _import_here(
 ) -> None:
     """One file read and written by this process (one worker, or a watched folder's files)."""
 
-    def tick() -> None:
+    for batch in _batches(path, fmt, report.skipped):
+        if isinstance(batch, str):
+            report.unreadable.append((os.fspath(path), batch))
+            continue
+        report.added += store.add(batch)
         if progress is not None:
             progress(report, *where)
-
-    batch: list[HandEntry] = []
-    try:
-        for item in entries_of(path, fmt):
-            if isinstance(item, HandEntry):
-                batch.append(item)
-                if len(batch) >= BATCH:
-                    report.added += store.add(batch)
-                    batch = []
-                    tick()
-            else:
-                report.skipped[item[1]] += 1
-    except (HistoryFileError, OSError, ValueError) as error:
-        report.unreadable.append((os.fspath(path), str(error)))
-    report.added += store.add(batch)
-    tick()
 
 
 def watch(
