@@ -9,6 +9,7 @@ import io
 import json
 import random
 import time
+from dataclasses import astuple
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +36,7 @@ from studpoker.tracker.report import (
     text_table,
 )
 from studpoker.tracker.stats import STATS, ratios
-from studpoker.tracker.store import Filters, HandEntry, Store, row_of
+from studpoker.tracker.store import Filters, HandEntry, Store
 
 from .helpers import HERO, imported
 
@@ -168,35 +169,80 @@ def test_totals_match_the_hands_stored(db: Path) -> None:
 # -- the graphs' numbers ------------------------------------------------------------------------------------------
 
 
-def test_winnings_curves() -> None:
-    # net_bb, showdown, allin_ev_bb: a won showdown, a lost all-in that was a favourite, a fold
-    rows = [(2.0, 1, 2.0), (-5.0, 1, 1.0), (-0.5, 0, -0.5)]
-    w = graphs.winnings(iter(rows))
-    assert w.hands == 3 and list(w.x) == [0, 1, 2, 3]
+def _hero_hands(folder: Path, hands: list[dict[str, Any]]) -> Store:
+    """A store of one-player hands of Hero, in this order, each with the counts given (door card ``door``)."""
+    store = Store(folder / "graphs.db")
+    entries = []
+    for i, values in enumerate(hands):
+        door = values.pop("door", "")
+        row = astuple(PlayerHand(HERO, 1, door, **values))
+        when = f"2025-01-01 12:{i // 60 % 60:02d}:{i % 60:02d}"
+        entries.append(HandEntry("Test", str(i), "t", i, game="Razz", stakes="5/10", big_bet=10, played_at=when,
+                                 table_size=8, rows=[row]))  # fmt: skip
+    store.add(entries)
+    return store
+
+
+def test_winnings_curves(tmp_path: Path) -> None:
+    # a won showdown, a lost all-in that was a favourite, a fold
+    hands = [
+        {"net_bb": 2.0, "showdown": 1, "allin_ev_bb": 2.0},
+        {"net_bb": -5.0, "showdown": 1, "allin_ev_bb": 1.0},
+        {"net_bb": -0.5, "showdown": 0, "allin_ev_bb": -0.5},
+    ]
+    with _hero_hands(tmp_path, hands) as store:
+        w = graphs.from_store(store, "winnings", Filters(players=(HERO,)))
+    assert isinstance(w, graphs.Winnings) and w.hands == 3 and list(w.x) == [0, 1, 2, 3]
     assert list(w.total) == [0.0, 2.0, -3.0, -3.5]
     assert list(w.showdown) == [0.0, 2.0, -3.0, -3.0]
     assert list(w.non_showdown) == [0.0, 0.0, 0.0, -0.5]
     assert list(w.expected) == pytest.approx([0.0, 2.0, 3.0, 2.5])  # the all-in at its equity: +1 BB
 
 
-def test_a_long_curve_has_few_points() -> None:
-    n = 100_000
-    rows = ((1.0, i % 2, 1.0) for i in range(n))
-    w = graphs.winnings(rows)
-    assert w.hands == n and len(w.x) <= graphs.POINTS + 1
+def test_a_long_curve_has_few_points(tmp_path: Path) -> None:
+    n = 3 * graphs.POINTS + 7
+    hands = [{"net_bb": 1.0, "showdown": i % 2, "allin_ev_bb": 1.0} for i in range(n)]
+    with _hero_hands(tmp_path, hands) as store:
+        w = graphs.from_store(store, "winnings", Filters(players=(HERO,)))
+    assert isinstance(w, graphs.Winnings) and w.hands == n and len(w.x) <= graphs.POINTS + 2
     assert w.x[-1] == n and w.total[-1] == n and w.showdown[-1] == n // 2
+    assert np.all(np.diff(w.x) > 0) and list(w.total) == [float(x) for x in w.x]
 
 
-def test_buckets_by_door_street_and_position() -> None:
-    doors = graphs.buckets("doors", [("Th", 1.0, 1.0), ("10s", -1.0, -1.0), ("As", 3.0, 3.0), ("", 0, 0)])
+def test_a_name_in_two_rooms_is_one_player_and_the_curve_is_in_the_order_played(tmp_path: Path) -> None:
+    """A name is a player per room in the store; a report of the name counts both rooms' hands, in the order
+    played (the one-room case reads the index in order; two rooms are sorted)."""
+    with Store(tmp_path / "rooms.db") as store:
+        for i, (room, net) in enumerate((("A", 1.0), ("B", 10.0), ("A", 100.0))):
+            row = astuple(PlayerHand(HERO, 1, "", net_bb=net, allin_ev_bb=net))
+            store.add([HandEntry(room, str(i), "t", i, game="Razz", stakes="5/10", big_bet=10,
+                                 played_at=f"2025-01-0{i + 1} 12:00:00", table_size=8, rows=[row])])  # fmt: skip
+        both = graphs.from_store(store, "winnings", Filters(players=(HERO,)))
+        one = graphs.from_store(store, "winnings", Filters(players=(HERO,), rooms=("A",)))
+        nobody = graphs.from_store(store, "winnings", Filters(players=("nobody",)))
+    assert isinstance(both, graphs.Winnings) and list(both.total) == [0.0, 1.0, 11.0, 111.0]
+    assert isinstance(one, graphs.Winnings) and list(one.total) == [0.0, 1.0, 101.0]
+    assert isinstance(nobody, graphs.Winnings) and nobody.hands == 0
+
+
+def test_buckets_by_door_street_and_position(tmp_path: Path) -> None:
+    hands: list[dict[str, Any]] = [
+        {"door": "Th", "net_bb": 1.0, "allin_ev_bb": 1.0, "street_reached": 3, "bring_in_position": 0},
+        {"door": "Ts", "net_bb": -1.0, "allin_ev_bb": -1.0, "street_reached": 7, "bring_in_position": 2},
+        {"door": "As", "net_bb": 3.0, "allin_ev_bb": 3.0, "street_reached": 7, "bring_in_position": 2},
+        {"door": "", "net_bb": 0.0, "allin_ev_bb": 2.0, "street_reached": 7, "bring_in_position": 0},
+    ]
+    hero = Filters(players=(HERO,))
+    with _hero_hands(tmp_path, hands) as store:
+        doors, streets, positions = (graphs.from_store(store, kind, hero) for kind in ("doors", "streets", "positions"))
+    assert isinstance(doors, graphs.Buckets) and isinstance(streets, graphs.Buckets)
+    assert isinstance(positions, graphs.Buckets)
     assert doors.labels[8] == "T" and doors.hands[8] == 2 and doors.net_bb[8] == 0.0
     assert doors.hands[12] == 1 and doors.unknown == 1 and graphs.hands_in(doors) == 4
     assert doors.per_100(doors.net_bb)[12] == 300.0 and np.isnan(doors.per_100(doors.net_bb)[0])
-    streets = graphs.buckets("streets", [(3, -0.5, -0.5), (7, 4.0, 4.0), (7, -2.0, 0.0)])
     assert streets.labels == ("3rd", "4th", "5th", "6th", "7th")
-    assert list(streets.hands) == [1, 0, 0, 0, 2] and streets.expected_bb[4] == pytest.approx(4.0)
-    positions = graphs.buckets("positions", [(0, 1.0, 1.0), (2, 1.0, 1.0)])
-    assert positions.labels[:3] == ("bring-in", "+1", "+2") and list(positions.hands[:3]) == [1, 0, 1]
+    assert list(streets.hands) == [1, 0, 0, 0, 3] and streets.expected_bb[4] == pytest.approx(4.0)
+    assert positions.labels[:3] == ("bring-in", "+1", "+2") and list(positions.hands[:3]) == [2, 0, 2]
 
 
 # -- how long a report and the graphs take on many hands (run this file: python -m tests.tracker.test_report) ---
@@ -215,7 +261,7 @@ def fill(store: Store, hands: int, seed: int = 1) -> None:
             values["allin_ev_bb"] = sign * net / 10
             values |= {"showdown": int(rng.random() < 0.3), "street_reached": rng.randint(3, 7)}
             values |= {"bring_in_position": rng.randint(0, 6), "vpip": int(net != 0)}
-            rows.append(row_of(PlayerHand(name, 1 + (sign < 0), rng.choice(ranks) + "s", **values)))
+            rows.append(astuple(PlayerHand(name, 1 + (sign < 0), rng.choice(ranks) + "s", **values)))
         day = f"2025-{1 + i * 12 // hands:02d}-{1 + i % 28:02d} 12:00:00"
         batch.append(
             HandEntry(
@@ -252,7 +298,7 @@ def bench(hands: int = 1_000_000, folder: Path = Path("/tmp")) -> dict[str, floa
         out["report"] = time.perf_counter() - start
         for kind in graphs.KINDS:
             start = time.perf_counter()
-            numbers = graphs.compute(kind, store.hands_of(Filters(players=(HERO,)), graphs.COLUMNS[kind]))
+            numbers = graphs.from_store(store, kind, Filters(players=(HERO,)))
             out[f"{kind} (numbers)"] = time.perf_counter() - start
             graphs.draw(kind, {HERO: numbers}, folder / f"studpoker-bench-{kind}.png")
             out[kind] = time.perf_counter() - start

@@ -1,15 +1,13 @@
-"""The tracker's graphs, from one player's hands in the order played (:meth:`Store.hands_of`), for one to five
-players: ``winnings`` (cumulative big bets won against hands: in total, at showdown, without showdown, and as the
-all-in equity says), and big bets won by ``streets`` reached, by ``doors`` (the door card's rank) and by
-``positions`` (seats after the bring-in), each with the hands behind it.
+"""The tracker's graphs of one to five players' hands: ``winnings`` (cumulative big bets won against hands: in
+total, at showdown, without showdown, and at the all-in equity), big bets won by ``streets`` reached, by ``doors``
+(the door card's rank) and by ``positions`` (seats after the bring-in), and the ``matrix`` of door card by position.
 
-The numbers are NumPy arrays filled with :func:`numpy.fromiter` and summed with ``cumsum``/``bincount``: a million
-hands take about a second here (reading them from the database takes longer). matplotlib is optional (the ``plot``
-extra), imported only to draw, on the Agg canvas; a curve has at most :data:`POINTS` points, whatever the number of
-hands.
+The numbers are summed by the database (:func:`from_store`: running sums read at :data:`POINTS` hands, or one row a
+group), so that a million hands cost the database's scan of its index, not a Python loop; NumPy arranges them.
+matplotlib is optional (the ``plot`` extra), imported only to draw, on the Agg canvas.
 
-Amounts are in big bets (``net_bb``). The all-in adjusted amount of a hand is ``net_bb + (allin_ev - net) / big
-bet``, the big bet read as ``net / net_bb``; a hand with a shown all-in and a net of exactly 0 is left unadjusted.
+Amounts are in big bets: each hand's ``net_bb``, and its ``allin_ev_bb`` for the all-in equity line (the net, or
+for a shown all-in what the player's equity was worth, in that hand's big bets).
 """
 
 from __future__ import annotations
@@ -23,11 +21,10 @@ import numpy as np
 import numpy.typing as npt
 
 from .._extras import install_hint
-from .report import ALLIN_EV_BB, BRING_IN_POSITION, DOOR_CARD, NET_BB, SHOWDOWN, STREET_REACHED
+from .report import BRING_IN_POSITION, DOOR_CARD, STREET_REACHED
 from .store import Filters, Store
 
 __all__ = [
-    "COLUMNS",
     "FORMATS",
     "KINDS",
     "MAX_PLAYERS",
@@ -36,20 +33,12 @@ __all__ = [
     "Matrix",
     "Winnings",
     "check_graph_path",
-    "compute",
     "draw",
     "from_store",
 ]
 
-#: The kinds of graph, and the columns of :meth:`Store.hands_of` each reads.
-COLUMNS: dict[str, tuple[str, ...]] = {
-    "winnings": (NET_BB, SHOWDOWN, ALLIN_EV_BB),
-    "streets": (STREET_REACHED, NET_BB, ALLIN_EV_BB),
-    "doors": (DOOR_CARD, NET_BB, ALLIN_EV_BB),
-    "positions": (BRING_IN_POSITION, NET_BB, ALLIN_EV_BB),
-    "matrix": (DOOR_CARD, BRING_IN_POSITION, NET_BB, ALLIN_EV_BB),
-}
-KINDS = tuple(COLUMNS)
+#: The kinds of graph.
+KINDS = ("winnings", "streets", "doors", "positions", "matrix")
 #: File suffixes a graph is written as, and matplotlib's format names for them.
 FORMATS = {".png": "png", ".svg": "svg"}
 #: The most players a graph draws.
@@ -164,26 +153,6 @@ def _points(n: int) -> Ints:
     return np.unique(np.linspace(0, n - 1, POINTS).round().astype(np.int64))
 
 
-def winnings(rows: Iterable[tuple[Any, ...]]) -> Winnings:
-    """The curves of :data:`COLUMNS` ``["winnings"]`` rows."""
-    dtype = np.dtype([("bb", "f8"), ("sd", "f8"), ("ev", "f8")])
-    data = np.fromiter(rows, dtype=dtype)  # the store's rows are tuples already
-    bb = data["bb"]
-    total = np.cumsum(bb)
-    showdown = np.cumsum(np.where(data["sd"] > 0, bb, 0.0))
-    expected = np.cumsum(data["ev"])
-    at = _points(len(data))
-    zero = np.zeros(1)
-    return Winnings(
-        len(data),
-        np.concatenate([np.zeros(1, dtype=np.int64), at + 1]),
-        np.concatenate([zero, total[at]]),
-        np.concatenate([zero, showdown[at]]),
-        np.concatenate([zero, (total - showdown)[at]]),
-        np.concatenate([zero, expected[at]]),
-    )
-
-
 def _rank(card: Any) -> int:
     text = str(card or "").strip()
     return _RANK_INDEX.get(text[:-1].upper(), -1) if len(text) >= 2 else -1
@@ -191,20 +160,6 @@ def _rank(card: Any) -> int:
 
 def _ordinal(n: int) -> str:
     return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n, 'th') }"
-
-
-def buckets(kind: str, rows: Iterable[tuple[Any, ...]]) -> Buckets:
-    """The buckets of ``kind`` (``streets``, ``doors``, ``positions``) of :data:`COLUMNS` ``[kind]`` rows."""
-    dtype = np.dtype([("key", "i8"), ("bb", "f8"), ("ev", "f8")])
-    if kind == "doors":
-        seen: dict[Any, int] = {}  # a few dozen card strings: each parsed once
-        items: Iterable[tuple[Any, ...]] = (
-            (seen[card] if card in seen else seen.setdefault(card, _rank(card)), bb, ev) for card, bb, ev in rows
-        )
-    else:
-        items = ((int(key or 0), bb, ev) for key, bb, ev in rows)
-    data = np.fromiter(items, dtype=dtype)
-    return _buckets(kind, data["key"], np.ones(len(data), dtype=np.int64), data["bb"], data["ev"])
 
 
 def _buckets(kind: str, keys: Ints, hands: Ints, bb: Floats, expected: Floats) -> Buckets:
@@ -269,15 +224,6 @@ def from_store(store: Store, kind: str, filters: Filters) -> Winnings | Buckets 
         np.array([bb for _, _, bb, _ in groups], dtype=np.float64),
         np.array([ev for _, _, _, ev in groups], dtype=np.float64),
     )
-
-
-def compute(kind: str, rows: Iterable[tuple[Any, ...]]) -> Winnings | Buckets | Matrix:
-    """The numbers of a graph of ``kind`` from :meth:`Store.hands_of` rows of :data:`COLUMNS` ``[kind]``."""
-    if kind == "winnings":
-        return winnings(rows)
-    if kind == "matrix":
-        return _matrix((door, position, 1, bb, ev) for door, position, bb, ev in rows)
-    return buckets(kind, rows)
 
 
 def hands_in(numbers: Winnings | Buckets | Matrix) -> int:

@@ -15,7 +15,6 @@ import sqlite3
 import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +27,6 @@ __all__ = [
     "Store",
     "StoreError",
     "default_path",
-    "row_of",
 ]
 
 #: Each migration: the statements that bring the schema from the version before it (``{real}``, ``{big}`` and
@@ -98,7 +96,6 @@ _COUNT_COLUMNS = ", ".join(
     f"{name} {{{'real' if name in _REAL_1 else 'big'}}} NOT NULL DEFAULT 0" for name in _COUNTS_1
 )
 _REAL = {f.name for f in fields(PlayerHand) if f.type in ("float", float)}
-_values = attrgetter(*COUNT_FIELDS)
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (
         "CREATE TABLE tracker_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -153,17 +150,12 @@ def _played(when: str | None) -> int:
     return int(digits[:14].ljust(14, "0")) if digits else 0
 
 
-def row_of(row: PlayerHand) -> tuple[Any, ...]:
-    """A player's row as the store takes it: the name, the seat, the door card, then the counts in order."""
-    return (row.player, row.seat, row.door_card, *_values(row))
-
-
 @dataclass(slots=True)
 class HandEntry:
     """One hand as the importer hands it to the store: where it is from, what it was (``game`` is the variant's
     name, ``stakes`` the limits as the sign says them, ``played_at`` ``YYYY-MM-DD HH:MM:SS`` when the file says),
-    and its players' rows (:func:`row_of` each :class:`PlayerHand`: a plain tuple, cheap to send between
-    processes); a refused hand has ``reason`` and no rows."""
+    and its players' rows (:func:`~studpoker.tracker.tally.count_rows`: plain tuples of :class:`PlayerHand`'s
+    fields, cheap to send between processes); a refused hand has ``reason`` and no rows."""
 
     room: str
     hand_id: str
@@ -193,32 +185,26 @@ class Filters:
     since: str | None = None
     until: str | None = None
 
-    def where(self, days: str, players: str, rows: str | None = None) -> tuple[str, list[Any]]:
-        """The SQL condition and its parameters, over the table aliased ``days`` (``player_days`` or ``hands``
-        with a ``day`` expression) and the players table aliased ``players``; with ``rows`` (the alias of
-        ``player_hands``), the players are found by name first, so that their rows are read by the index."""
+    def where(self) -> tuple[str, list[Any]]:
+        """The SQL condition over the daily sums (``player_days`` aliased ``d``) and the players (``p``), and its
+        parameters."""
         parts: list[str] = ["1 = 1"]
         args: list[Any] = []
-        day = f"{days}.day" if days == "d" else f"substr({days}.played_at, 1, 10)"
-        if rows is not None and self.players is not None:
-            marks = ", ".join("?" for _ in self.players)
-            parts.append(f"{rows}.player IN (SELECT id FROM players WHERE name IN ({marks}))")
-            args.extend(self.players)
         for column, values in (
-            (f"{players}.name", self.players if rows is None else None),
-            (f"{days}.game", self.games),
-            (f"{days}.stakes", self.stakes),
-            (f"{days}.room", self.rooms),
-            (f"{days}.table_size", self.table_sizes),
+            ("p.name", self.players),
+            ("d.game", self.games),
+            ("d.stakes", self.stakes),
+            ("d.room", self.rooms),
+            ("d.table_size", self.table_sizes),
         ):
             if values is not None:
                 parts.append(f"{column} IN ({', '.join('?' for _ in values)})")
                 args.extend(values)
         if self.since is not None:
-            parts.append(f"{day} >= ?")
+            parts.append("d.day >= ?")
             args.append(self.since)
         if self.until is not None:
-            parts.append(f"{day} <= ?")
+            parts.append("d.day <= ?")
             args.append(self.until)
         return " AND ".join(parts), args
 
@@ -510,7 +496,7 @@ class Store:
         unknown = [column for column in by if column not in allowed]
         if unknown:
             raise StoreError(f"cannot group by {', '.join(unknown)}: use {', '.join(sorted(allowed))}")
-        where, args = filters.where("d", "p")
+        where, args = filters.where()
         keys = ["p.name" if column == "player" else f"d.{column}" for column in by]
         sums = ", ".join(f"SUM(d.{name})" for name in COUNT_FIELDS)
         group = ", ".join(["p.id" if column == "player" else f"d.{column}" for column in by])
@@ -545,16 +531,20 @@ class Store:
             yield from batch
 
     def _hands_from(self, filters: Filters, *, hands: bool = False) -> tuple[str, list[Any]]:
-        """``FROM ... WHERE ...`` over a player's rows (``r``): the players found by name first and the dates
-        compared with ``played``, so that the rows are read from the index alone; the hands table (``h``) is
-        joined only when a filter (or ``hands``) needs it."""
+        """``FROM ... WHERE ...`` over a player's rows (``r``): the players' ids looked up first and the dates
+        compared with ``played``, so that the rows are read from the index alone, and one player's (a name in one
+        room) in the order played without a sort; the hands table (``h``) is joined only when a filter (or
+        ``hands``) needs it."""
         parts: list[str] = ["1 = 1"]
         args: list[Any] = []
         if filters.players is not None:
-            parts.append(
-                f"r.player IN (SELECT id FROM players WHERE name IN ({', '.join('?' for _ in filters.players)}))"
-            )
-            args.extend(filters.players)
+            marks = ", ".join("?" for _ in filters.players)
+            ids = [row[0] for row in self._execute(f"SELECT id FROM players WHERE name IN ({marks})", filters.players)]
+            if len(ids) == 1:
+                parts.append("r.player = ?")  # the index's order is the order played: no sort of a million rows
+            else:
+                parts.append(f"r.player IN ({', '.join('?' for _ in ids) or 'NULL'})")
+            args.extend(ids)
         if filters.since is not None:
             parts.append("r.played >= ?")
             args.append(_played(f"{filters.since} 00:00:00"))
