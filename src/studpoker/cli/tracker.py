@@ -7,6 +7,7 @@ import contextlib
 import json
 import signal
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -88,15 +89,12 @@ def _import(args: argparse.Namespace) -> int:
     with open_store(args.db) as store:
         bar = Progress(sys.stderr, "stud import", delay=0.5) if is_terminal(sys.stderr) else None
 
+        start = time.perf_counter()
+
         def show(report: ImportReport, done: int, files: int) -> None:
             if bar is not None and bar.due(done, files):
-                rate = report.hands / report_seconds(report) if report_seconds(report) else 0.0
+                rate = report.hands / max(time.perf_counter() - start, 1e-9)
                 bar.show(done, files, f"{report.hands:,} hands, {rate:,.0f} hands/s")
-
-        start = _now()
-
-        def report_seconds(_: ImportReport) -> float:
-            return _now() - start
 
         try:
             report = import_paths(store, args.paths, fmt=args.source_format, workers=args.workers, progress=show)
@@ -126,12 +124,6 @@ def _import(args: argparse.Namespace) -> int:
                     on_import=lambda r: _print(r, store.where, args.json),
                 )
     return status
-
-
-def _now() -> float:
-    import time
-
-    return time.perf_counter()
 
 
 def _print(report: Any, where: str, as_json: bool) -> None:
