@@ -13,6 +13,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 from sqlalchemy import inspect, select
 
+from studpoker.cli import main
 from studpoker.history import phh
 from studpoker.history.audit import verify
 from studpoker.server.db import HandRow, make_engine, migrate
@@ -89,7 +90,8 @@ def hud(user: User, table_id: int) -> Any:
 
 
 def test_counts_are_the_trackers_of_the_stored_hands_and_the_hud_shows_only_the_others(tmp_path: Path) -> None:
-    with room_client(make_settings(tmp_path)) as client:
+    settings = make_settings(tmp_path)
+    with room_client(settings) as client:
         ann, bob, cid, dan = (signup(client, n) for n in ("ann", "bob", "cid", "dan"))
         table_id = create_table(ann)
         for seat, user in enumerate((ann, bob, cid), 1):
@@ -106,6 +108,8 @@ def test_counts_are_the_trackers_of_the_stored_hands_and_the_hud_shows_only_the_
         assert counted[ann.id, "STUD7"]["hands"] >= 4
         # summing every stored hand again gives the same rows
         assert run(client, rebuild_counts) >= 4 and stored_counts(client) == counted
+        assert main(["admin", "recount-hud", "--db", settings.db_url]) == 0  # the same, from the command line
+        assert stored_counts(client) == counted
 
         # opt-in: off until the account turns it on
         assert ann.get("/api/me/preferences").json()["hud"] is False

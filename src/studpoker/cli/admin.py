@@ -1,7 +1,8 @@
 """``stud admin``: manage the card room's accounts on its database (the ``server`` extra).
 
 ``stud admin create-user NAME [--admin]`` asks for the password (twice) on a terminal, or reads one line from
-standard input (``--password-stdin``); ``stud admin set-admin NAME [--revoke]`` gives or takes the admin role.
+standard input (``--password-stdin``); ``stud admin set-admin NAME [--revoke]`` gives or takes the admin role;
+``stud admin recount-hud`` counts the HUD's statistics again from the room's finished hands.
 """
 
 from __future__ import annotations
@@ -41,7 +42,13 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     role = tasks.add_parser("set-admin", help="give or take the admin role", description="Give the admin role.")
     role.add_argument("username", help="an existing account")
     role.add_argument("--revoke", action="store_true", help="take the role away")
-    for parser in (create, role):
+    recount = tasks.add_parser(
+        "recount-hud",
+        help="count the HUD's statistics again from the finished hands",
+        description="Count the HUD's statistics again from every finished hand (after an upgrade that added count"
+        " fields, or for the hands finished before the HUD existed).",
+    )
+    for parser in (create, role, recount):
         add_database_options(parser)
     admin.set_defaults(run=_admin)
 
@@ -63,7 +70,7 @@ def _admin(args: argparse.Namespace) -> int:
 
     if missing_server_extra("admin"):
         return 2
-    from ..server.manage import ManageError, create_user, set_admin
+    from ..server.manage import ManageError, create_user, recount_hud, set_admin
 
     url = database_url(args)
     try:
@@ -73,6 +80,8 @@ def _admin(args: argparse.Namespace) -> int:
             )
             role = "an admin" if args.admin else "a player"
             print(f"created {args.username} (account {account}), {role}")
+        elif args.task == "recount-hud":
+            print(f"counted {recount_hud(url):,} finished hands for the HUD")
         else:
             set_admin(url, args.username, not args.revoke)
             print(f"{args.username} is {'no longer ' if args.revoke else ''}an admin")

@@ -1,5 +1,6 @@
-"""Account management from the command line (``stud admin``): create an account (an admin, typically), and
-give or take the admin role. Runs straight on the database, with or without a server running."""
+"""The room's management from the command line (``stud admin``): create an account (an admin, typically), give or
+take the admin role, count the HUD's statistics again from the stored hands. Runs straight on the database, with or
+without a server running."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from .auth import Passwords, create_account, find_account, password_problem, val
 from .db import Account, Database, check_database
 from .errors import ApiError
 
-__all__ = ["ManageError", "create_user", "set_admin"]
+__all__ = ["ManageError", "create_user", "recount_hud", "set_admin"]
 
 
 class ManageError(ValueError):
@@ -62,5 +63,17 @@ def set_admin(url: str, username: str, admin: bool) -> None:
 
         if not db.transaction(work):
             raise ManageError(f"there is no account {username!r}")
+    finally:
+        db.close()
+
+
+def recount_hud(url: str) -> int:
+    """Count the HUD's statistics again from every finished hand (after a release added count fields, or for the
+    hands finished before the HUD existed), in one transaction; returns the hands counted."""
+    from .hud import rebuild_counts
+
+    db = _open(url)
+    try:
+        return db.transaction(rebuild_counts)
     finally:
         db.close()
