@@ -1,12 +1,13 @@
 """The tracker's speed: ``stud import`` of a million hands of PokerStars text, then reports over them.
 
-    python bench/tracker.py                      # a million hands (generated once, about 10 minutes, then cached)
+    python bench/tracker.py                      # a million hands (generated once on every core, then cached)
     python bench/tracker.py --hands 100000       # a smaller run
     python bench/tracker.py --cache DIR          # where the generated files are kept (default bench/.cache/tracker)
 
 What is measured:
 
-* The hands are played by ``stud simulate --save-histories`` (seven bots, seven-card stud, a fixed seed) and written
+* The hands are played by ``stud simulate --save-histories`` (seven bots, seven-card stud; each file of hands from a
+  fixed seed and its number, the files made on every core) and written
   as PokerStars text by studpoker's writer, 10,000 hands a file (as a room writes a table's session), the players
   renamed as PokerStars names (no colon). Generating them is not timed; they are kept in ``--cache``.
 * **Import**: ``import_paths`` on every core into a new SQLite database (what ``stud import FOLDER`` does): every
@@ -39,6 +40,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -56,59 +58,52 @@ PER_FILE = 10_000
 SEED = 20261207
 
 
-def generate(cache: Path, hands: int) -> list[Path]:
-    """The PokerStars files of ``hands`` hands in ``cache`` (made once: a manifest says they are complete)."""
+def generate(cache: Path, hands: int, workers: int) -> list[Path]:
+    """The PokerStars files of ``hands`` hands in ``cache`` (made once: a manifest says they are complete), made on
+    ``workers`` processes, a share of files each."""
     manifest = cache / "manifest.json"
-    wanted = {"hands": hands, "seed": SEED, "bots": BOTS, "view": "hero"}
+    wanted = {"hands": hands, "seed": SEED, "bots": BOTS, "view": "hero", "per_file": PER_FILE}
     if manifest.exists() and json.loads(manifest.read_text()).get("made") == wanted:
         return sorted(cache.glob("*.txt"))
     cache.mkdir(parents=True, exist_ok=True)
     for old in cache.glob("*.txt"):
         old.unlink()
-    phhs = cache / "simulated.phhs"
-    print(f"generating {hands:,} hands with stud simulate (once; kept in {cache})", flush=True)
+    print(f"generating {hands:,} hands with stud simulate on {workers} processes (once; kept in {cache})", flush=True)
+    shares = [(cache, index, min(PER_FILE, hands - index * PER_FILE)) for index in range(-(-hands // PER_FILE))]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        written = list(pool.map(_generate_file, *zip(*shares, strict=True)))
+    manifest.write_text(json.dumps({"made": wanted, "files": len(written)}))
+    return written
+
+
+def _generate_file(cache: Path, index: int, hands: int) -> Path:
+    """File ``index`` (from 0): ``hands`` hands played by ``stud simulate`` from the seed and the file's number,
+    written as the hero's PokerStars text, the hands numbered and timed after those of the files before it."""
+    phhs = cache / f"simulated-{index}.phhs"
     subprocess.run(
         [
-            sys.executable,
-            "-m",
-            "studpoker",
-            "simulate",
-            "--bots",
-            BOTS,
-            "--hands",
-            str(hands),
-            "--seed",
-            str(SEED),
-            "--workers",
-            "auto",
-            "--save-histories",
-            str(phhs),
+            sys.executable, "-m", "studpoker", "simulate", "--bots", BOTS, "--hands", str(hands),
+            "--seed", str(SEED + index), "--workers", "1", "--save-histories", str(phhs),
         ],
         check=True,
         stdout=subprocess.DEVNULL,
-    )
-    written: list[Path] = []
+    )  # fmt: skip
     batch: list[str] = []
     start = dt.datetime(2026, 1, 1, 12, 0, 0)
-    for number, hand in enumerate(files.iter_each(phhs), 1):
+    for offset, hand in enumerate(files.iter_each(phhs), 1):
         if hand.record is None:
             raise SystemExit(f"stud simulate wrote a hand that does not read back: {hand.error}")
         record = hand.record
+        number = index * PER_FILE + offset
         when = start + dt.timedelta(seconds=30 * number)
-        info = {**record.info, "hand": 100_000_000 + number, "table": f"Bench {number // PER_FILE + 1}"}
+        info = {**record.info, "hand": 100_000_000 + number, "table": f"Bench {index + 1}"}
         info.update(year=when.year, month=when.month, day=when.day, time=when.time())
         hero = next(i for i, name in enumerate(record.players) if name.startswith(HERO_BOT))
         names = tuple("Hero" if i == hero else _name(name) for i, name in enumerate(record.players))
         seen = seen_by(record, hero)  # as a room writes it: the hero's down cards, the others' only if shown
         batch.append(pokerstars.dumps(dataclasses.replace(seen, players=names, info=info), number))
-        if len(batch) == PER_FILE:
-            written.append(_write(cache, len(written) + 1, batch))
-            batch = []
-    if batch:
-        written.append(_write(cache, len(written) + 1, batch))
     phhs.unlink()
-    manifest.write_text(json.dumps({"made": wanted, "files": len(written)}))
-    return written
+    return _write(cache, index + 1, batch)
 
 
 def _name(bot: str) -> str:
@@ -167,7 +162,7 @@ def main() -> None:
     parser.add_argument("--fpdb", action="store_true", help="also import the first file with fpdb-3 (~4 minutes)")
     parser.add_argument("--fpdb-repository", type=Path, help="fpdb-3's git repository (a clone or a bare mirror)")
     args = parser.parse_args()
-    paths = generate(args.cache / str(args.hands), args.hands)
+    paths = generate(args.cache / str(args.hands), args.hands, args.workers)
     print(f"{platform.python_implementation()} {platform.python_version()}, {os.cpu_count()} cores, {args.workers} "
           f"reading processes; {args.hands:,} hands in {len(paths)} files")  # fmt: skip
     if args.fpdb:
