@@ -171,6 +171,10 @@ class HandEntry:
     table_name: str | None = None
     table_size: int = 0
     rows: list[tuple[Any, ...]] = field(default_factory=list)
+    played: int = field(init=False)  # ``played_at`` as the number the store sorts by (worked out where it is made)
+
+    def __post_init__(self) -> None:
+        self.played = _played(self.played_at)
 
 
 @dataclass(frozen=True, slots=True)
@@ -401,7 +405,7 @@ class Store:
                 added.refused += 1
                 continue
             added.imported += 1
-            room, played = entry.room, _played(entry.played_at)
+            room, played = entry.room, entry.played
             for row in entry.rows:
                 rows.append((hand, self._player(room, row[0]), played, *row[1:]))
         self._many(
