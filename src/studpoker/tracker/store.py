@@ -248,6 +248,7 @@ class Store:
                 self._conn.execute("PRAGMA busy_timeout = 60000")  # an importer's transaction: wait for it
                 self._conn.execute("PRAGMA journal_mode = WAL")  # readers go on while it writes
                 self._conn.execute("PRAGMA synchronous = NORMAL")
+                self._conn.execute("PRAGMA cache_size = -65536")  # 64 MB: an import writes into a large index
             except (OSError, sqlite3.Error) as error:
                 raise StoreError(f"{path}: cannot open the hand database: {error}") from None
         self.where = text
