@@ -33,6 +33,8 @@ COMPILED = [
     ("history", "derived"),
     ("history", "stated"),
     ("history/sites", "check"),
+    ("history", "lines"),
+    ("tracker", "tally"),
     ("server", "wire"),
     ("server", "viewers"),
     ("server", "clock"),
@@ -41,7 +43,7 @@ COMPILED = [
     ("server", "inbox"),
 ]
 #: Compiled modules whose docstrings hold no examples (relay's class cannot be subclassed from source: its tests)
-WITHOUT_EXAMPLES = {"settle", "viewers", "clock", "relay", "builder", "check"}
+WITHOUT_EXAMPLES = {"settle", "viewers", "clock", "relay", "builder", "check", "tally"}
 #: A doctest example's first line, as doctest.DocTestParser reads it: ``>>>`` then a space or the end of the line.
 PROMPT = re.compile(r"^[ \t]*>>>(?: |$)", re.MULTILINE)
 
