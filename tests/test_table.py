@@ -364,3 +364,25 @@ def test_queued_top_ups_count_against_the_maximum_buy_in() -> None:
     with pytest.raises(TableError, match="above the maximum buy-in of 400"):
         table.top_up(1, 60)
     assert table.top_up(1, 50) is False and table.chips_behind(1) == 400
+
+
+def test_a_hand_dealt_by_hand_waits_for_each_card_and_is_settled_by_the_table() -> None:
+    """``start_hand(manual=True)``: a live dealer's table; the hand asks for its cards and the table settles it."""
+    table = table_with(200, 200)
+    hand = table.start_hand(manual=True)
+    assert hand.card_needed is not None and hand.card_needed.player == 0 and not hand.card_needed.face_up
+    for card in ("2c", "3c", "4c", "5c", "Kh"):
+        table.deal(card)
+    with pytest.raises(ValueError, match="already been dealt"):
+        table.deal("2c")
+    table.deal("Ah")
+    assert table.actor_seat == 1  # seat 1's door card, the king, is the low card
+    _ = table.act(table.legal_actions()[0])  # the bring-in
+    _ = table.act(Action.fold())
+    assert table.hand is None and [s.stack for s in table.occupied] == [201, 199]
+    table.check_conservation()
+
+
+def test_deal_needs_a_hand() -> None:
+    with pytest.raises(TableError, match="no hand is being played"):
+        table_with(200, 200).deal("Ah")

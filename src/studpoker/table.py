@@ -34,6 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from .cards import Card
 from .engine import Action, ChipsRequest, HandState, Rules, View
 from .engine.errors import EngineError
 from .engine.events import Event
@@ -388,8 +389,11 @@ class Table:
     def can_start(self) -> bool:
         return self._hand is None and len(self.eligible()) >= 2
 
-    def start_hand(self, *, deck: Any = None) -> HandState:
-        """Deal the next hand to the eligible seats (R3.6); at least two are needed (R3.1)."""
+    def start_hand(self, *, deck: Any = None, manual: bool = False) -> HandState:
+        """Deal the next hand to the eligible seats (R3.6); at least two are needed (R3.1).
+
+        ``manual=True`` deals by hand (a live dealer's table): the hand waits for each card (:meth:`deal`) instead
+        of shuffling a deck."""
         if self._hand is not None:
             raise TableError(f"hand {self.hand_number} is still being played")
         players = self.eligible()
@@ -402,7 +406,10 @@ class Table:
             rules = self._rotation.game(turn)
         try:
             stacks = [self._seats[s].stack for s in players]
-            hand = HandState(rules, stacks, seed=seed, deck=deck, auto_show=self.auto_show)
+            if manual:
+                hand = HandState(rules, stacks, manual=True, auto_show=self.auto_show)
+            else:
+                hand = HandState(rules, stacks, seed=seed, deck=deck, auto_show=self.auto_show)
         except EngineError as error:
             raise TableError(str(error)) from None
         self.hand_number += 1
@@ -420,6 +427,19 @@ class Table:
         if hand is None:
             raise TableError("no hand is being played: start one first")
         events = hand.apply(action)
+        if hand.is_over:
+            self._finish()
+        return events
+
+    def deal(self, card: Card | str | None) -> tuple[Event, ...]:
+        """Give the current hand, dealt by hand (``start_hand(manual=True)``), the card it asks for
+        (``hand.card_needed``) and return the events it logged. Raises
+        :class:`~studpoker.engine.errors.CardSupplyError` for a card that cannot be dealt (nothing changes then).
+        When the hand ends, the table settles it."""
+        hand = self._hand
+        if hand is None:
+            raise TableError("no hand is being played: start one first")
+        events = hand.deal(card)
         if hand.is_over:
             self._finish()
         return events
