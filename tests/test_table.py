@@ -386,3 +386,24 @@ def test_a_hand_dealt_by_hand_waits_for_each_card_and_is_settled_by_the_table() 
 def test_deal_needs_a_hand() -> None:
     with pytest.raises(TableError, match="no hand is being played"):
         table_with(200, 200).deal("Ah")
+
+
+def test_unknown_down_cards_dealt_by_hand_are_revealed_at_the_showdown() -> None:
+    """A dealer who does not see the down cards deals them as unknown; the hands shown settle the pot."""
+    table = table_with(200, 200)
+    table.start_hand(manual=True)
+    for card in (None, None, None, None, "Kh", "Ah"):
+        table.deal(card)
+    up_cards = iter(["2c", "3d", "4h", "5s", "7c", "8d"])
+    while table.hand is not None and not table.hand.unknown:
+        if table.hand.card_needed is not None:
+            table.deal(next(up_cards) if table.hand.card_needed.face_up else None)
+        else:
+            _ = table.act(next(a for a in table.legal_actions() if a.kind.value in ("check", "call", "bring-in")))
+    assert table.hand is not None and table.hand.unknown
+    with pytest.raises(TableError, match="seat 7 is not in a hand"):
+        table.reveal(7, ["2s"])
+    table.reveal(1, ["As", "Ad", "Ac"])
+    table.reveal(2, ["2s", "2d", "2h"])
+    assert table.hand is None and table.occupied[0].stack > 200
+    table.check_conservation()

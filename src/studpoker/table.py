@@ -31,6 +31,7 @@ Saving a session as a hand-history file is :mod:`studpoker.history.session`'s jo
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -443,6 +444,18 @@ class Table:
         if hand.is_over:
             self._finish()
         return events
+
+    def reveal(self, seat: int, cards: Sequence[Card | str]) -> None:
+        """Fill in the unknown cards of ``seat``'s hand with the cards he shows (a hand dealt by hand whose down
+        cards the dealer entered as unknown; ``HandState.reveal``). Raises
+        :class:`~studpoker.engine.errors.CardSupplyError` for cards that do not fit (nothing changes then), and
+        :class:`TableError` for a seat not dealt in. When the pots can then be awarded, the table settles the hand."""
+        hand = self._hand
+        if hand is None or seat not in self._players:
+            raise TableError(f"seat {seat} is not in a hand being played")
+        hand.reveal(self._players.index(seat), cards)
+        if hand.is_over:
+            self._finish()
 
     def _finish(self) -> None:
         hand = self._hand
