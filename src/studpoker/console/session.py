@@ -1,0 +1,545 @@
+"""The table session as a house dealer runs it: seats and money, each hand dealt by hand card by card, what the
+rules need next, what the dealer says, and who is pushed what.
+
+Every entry is checked before anything changes, and a refused entry leaves the session exactly as it was. Each
+accepted entry is appended to :attr:`DealerSession.journal`; the session is a pure function of its sign and
+journal (:meth:`DealerSession.from_journal`), which is how :meth:`~DealerSession.undo` works.
+
+>>> session = DealerSession(Sign("stud", small_bet=10, big_bet=20, ante=1, bring_in=3))
+>>> _ = session.buy_in(1, "Ann", 200); _ = session.buy_in(2, "Bob", 200)
+>>> _ = session.start_hand()
+>>> str(session.needed())
+'deal seat 1 (Ann) a card face down (3rd street)'
+>>> for card in ("Ah", "Kd", "Qs", "Jc", "9s", "2c"):
+...     _ = session.deal(card)
+>>> str(session.needed())
+'seat 2 (Bob) to act: bring in 3, complete to 10'
+>>> session.act("bring in").said
+('Bob brings in for 3',)
+>>> session.act("fold").said
+('Bob wins 2 (no showdown)',)
+>>> [str(push) for push in session.pushes()]
+['push Bob 3 (uncalled, returned)', 'push Bob 2 (main pot)']
+>>> session.deal("Ah")
+Traceback (most recent call last):
+    ...
+studpoker.console.sign.ConsoleError: no card is needed now: no hand is being played (start hand 2)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..cards import Card, parse_card
+from ..engine import Action, HandState, Phase, Rules, Stud5Opening, Variant
+from ..engine.codec import action_from_json, action_to_json
+from ..engine.dealer import dealer_lines, first_to_act_line
+from ..engine.errors import EngineError
+from ..engine.events import ActionTaken, CardDealt, CommunityCard, Returned, StreetStarted
+from ..engine.words import action_words
+from ..history import phh, record_hand
+from ..table import Table, TableError
+from .journal import Entry, JournalError, check_entry
+from .sign import ConsoleError, Sign
+
+__all__ = ["DealerSession", "Needed", "PlayerResult", "Push", "Report", "Step"]
+
+_UNKNOWN = "??"
+
+
+def street_name(street: int) -> str:
+    """``3rd street``, ``7th street``... (five-card stud's streets are 2nd to 5th)."""
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(street, "th")
+    return f"{street}{suffix} street"
+
+
+@dataclass(frozen=True, slots=True)
+class Needed:
+    """What the dealer must do next. ``kind`` is one of:
+
+    * ``"seats"``: fewer than two players can be dealt in (buy-ins first);
+    * ``"start"``: start the next hand;
+    * ``"card"``: deal a card to ``seat``, face up or down, on ``street`` (``seat`` is ``None`` for the short deck's
+      community card, which the engine asks for when the deck cannot give every player his last card);
+    * ``"action"``: ``seat`` acts; ``options`` are his legal actions in words (``"call 10"``, ``"complete to 20"``,
+      ``"raise to 40"``) and ``note`` says ``"cap reached"`` or ``"heads-up: no cap"`` when it matters;
+    * ``"reveal"``: ``seats`` must show the cards the dealer entered as unknown, to settle the pots.
+    """
+
+    kind: str
+    seat: int | None = None
+    name: str = ""
+    face_up: bool = False
+    street: int = 0
+    options: tuple[str, ...] = ()
+    note: str = ""
+    seats: tuple[int, ...] = ()
+    hand: int = 0
+
+    def __str__(self) -> str:
+        who = f"seat {self.seat} ({self.name})"
+        if self.kind == "seats":
+            return "seat at least two players with chips"
+        if self.kind == "start":
+            return f"start hand {self.hand}"
+        if self.kind == "card":
+            if self.seat is None:
+                return f"turn the community card ({street_name(self.street)})"
+            return f"deal {who} a card face {'up' if self.face_up else 'down'} ({street_name(self.street)})"
+        if self.kind == "reveal":
+            return f"seats {', '.join(map(str, self.seats))} must show their cards (reveal)"
+        note = f" ({self.note})" if self.note else ""
+        return f"{who} to act: {', '.join(self.options)}{note}"
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """What one accepted entry did: the entry as journalled, and the dealer's lines it brought (the bring-in, who
+    is high and acts first, the winners of each pot)."""
+
+    entry: Entry
+    said: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Push:
+    """Chips the dealer pushes to one seat at the end of a hand: from ``pot`` (0 the main pot, 1... the side pots;
+    ``None``: an uncalled bet returned), ``share`` ``"pot"``, ``"high"``, ``"low"``, ``"split"`` or
+    ``"returned"``. ``odd_chips``: chips above an even division of that share among its winners (R11.6), and in a
+    hi/lo pot split high and low, the high half's odd chip (R11.5.2)."""
+
+    seat: int
+    name: str
+    amount: int
+    pot: int | None
+    share: str
+    odd_chips: int = 0
+
+    def __str__(self) -> str:
+        if self.pot is None:
+            return f"push {self.name} {self.amount} (uncalled, returned)"
+        pot = "main pot" if self.pot == 0 else f"side pot {self.pot}"
+        share = {"high": ", high half", "low": ", low half", "split": ", high and low"}.get(self.share, "")
+        odd = f", {self.odd_chips} odd chip{'s' if self.odd_chips > 1 else ''}" if self.odd_chips else ""
+        return f"push {self.name} {self.amount} ({pot}{share}{odd})"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerResult:
+    """One player's session: what he bought in and topped up, took away, and holds now (``seat`` ``None`` once he
+    has left); ``result`` is his win (+) or loss (-)."""
+
+    name: str
+    seat: int | None
+    bought_in: int
+    topped_up: int
+    cashed_out: int
+    stack: int
+
+    @property
+    def result(self) -> int:
+        return self.stack + self.cashed_out - self.bought_in - self.topped_up
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """The session report: hands dealt, each player's money, and the table's books, where
+    ``money_in == chips_on_table + money_out`` always."""
+
+    hands: int
+    players: tuple[PlayerResult, ...]
+    money_in: int
+    chips_on_table: int
+    money_out: int
+
+    @property
+    def balanced(self) -> bool:
+        return self.money_in == self.chips_on_table + self.money_out
+
+    def __str__(self) -> str:
+        lines = [f"{self.hands} hand{'s' if self.hands != 1 else ''} dealt"]
+        for p in self.players:
+            where = f"seat {p.seat}" if p.seat is not None else "left"
+            lines.append(
+                f"{p.name} ({where}): bought in {p.bought_in}, topped up {p.topped_up}, took {p.cashed_out},"
+                f" has {p.stack}: {p.result:+d}"
+            )
+        check = "balanced" if self.balanced else "DOES NOT BALANCE"
+        lines.append(
+            f"money in {self.money_in} = on the table {self.chips_on_table} + money out {self.money_out} ({check})"
+        )
+        return "\n".join(lines)
+
+
+class DealerSession:
+    """A stud table's session as its dealer enters it (SPEC section 3): seats 1 to 8 (10 in five-card stud), hands
+    dealt by hand. ``sign`` is a :class:`Sign` or the engine's :class:`~studpoker.engine.Rules` (any preset: a
+    tournament's hands are dealt under ``Rules.tournament``).
+
+    Every method that changes the session checks first and raises :class:`ConsoleError` (nothing changed) or
+    returns a :class:`Step`."""
+
+    def __init__(self, sign: Sign | Rules) -> None:
+        if isinstance(sign, Rules):
+            sign = Sign.from_rules(sign)
+        if not isinstance(sign, Sign):
+            raise ConsoleError(f"a session needs a Sign or Rules, got {type(sign).__name__}")
+        self._sign = sign
+        self._rules = sign.rules()
+        self._table = Table(self._rules, name="dealer")
+        self._journal: list[Entry] = []
+        self._said: list[str] = []
+        self._money: dict[str, list[int]] = {}  # name -> [bought in, topped up, cashed out]
+
+    @classmethod
+    def from_journal(cls, sign: Sign | Rules, entries: Iterable[Entry]) -> DealerSession:
+        """The session after ``entries`` (each entered again, in order); :class:`JournalError` naming the first
+        entry that is not well formed or not allowed where it stands."""
+        session = cls(sign)
+        for number, entry in enumerate(entries, 1):
+            try:
+                session.enter(entry)
+            except ConsoleError as error:
+                raise JournalError(f"journal entry {number} ({entry!r}): {error}") from None
+        return session
+
+    def enter(self, entry: Entry) -> Step:
+        """Make one journal entry again (what :meth:`from_journal` does for each)."""
+        entry = check_entry(entry)
+        kind = entry["entry"]
+        if kind == "buy-in":
+            return self.buy_in(entry["seat"], entry["name"], entry["chips"])
+        if kind == "top-up":
+            return self.top_up(entry["seat"], entry["chips"])
+        if kind == "leave":
+            return self.leave(entry["seat"])
+        if kind == "start":
+            if entry["hand"] != self._table.hand_number + 1:
+                raise ConsoleError(f"the next hand is hand {self._table.hand_number + 1}, not {entry['hand']}")
+            return self.start_hand()
+        if kind == "card":
+            wanted = self.needed()
+            if wanted.kind == "card" and wanted.seat != entry["seat"]:
+                raise ConsoleError(f"the card is for {'seat ' + str(wanted.seat) if wanted.seat else 'the board'}")
+            return self.deal(entry["card"])
+        if kind == "action":
+            hand = self._hand_or_fail("no action is needed now")
+            seat = self._table.actor_seat
+            if seat != entry["seat"]:
+                raise ConsoleError(f"seat {seat} is to act, not seat {entry['seat']}")
+            try:
+                action = action_from_json({"action": entry["action"], "amount": entry["amount"]}, hand.legal_actions())
+            except EngineError as error:
+                raise ConsoleError(str(error)) from None
+            return self.act(action)
+        return self.reveal(entry["seat"], entry["cards"])
+
+    def undo(self) -> Entry:
+        """Drop the last entry: the session is exactly as it was before it (rebuilt from the journal). Returns the
+        entry dropped; :class:`ConsoleError` if there is none."""
+        if not self._journal:
+            raise ConsoleError("nothing to undo: the journal is empty")
+        last = self._journal[-1]
+        before = DealerSession.from_journal(self._sign, self._journal[:-1])
+        self.__dict__.update(before.__dict__)
+        return last
+
+    # -- reading ------------------------------------------------------------------------------------------
+
+    @property
+    def sign(self) -> Sign:
+        return self._sign
+
+    @property
+    def rules(self) -> Rules:
+        return self._rules
+
+    @property
+    def journal(self) -> tuple[Entry, ...]:
+        """Every accepted entry, in order (copies: the journal cannot be changed through them)."""
+        return tuple(dict(e) for e in self._journal)
+
+    @property
+    def seats(self) -> dict[int, tuple[str, int]]:
+        """The occupied seats: number -> (name, chips in front of him between hands)."""
+        return {s.number: (s.name, s.stack) for s in self._table.occupied}
+
+    @property
+    def hand(self) -> HandState | None:
+        """The hand being dealt (a copy: read it, do not play it), or ``None``."""
+        hand = self._table.hand
+        return None if hand is None else hand.copy()
+
+    @property
+    def hand_number(self) -> int:
+        """The number of the hand being dealt, or of the last hand."""
+        return self._table.hand_number
+
+    @property
+    def announcements(self) -> tuple[str, ...]:
+        """The dealer's lines of the hand being dealt, or of the last hand once it is over."""
+        return tuple(self._said)
+
+    def needed(self) -> Needed:
+        """What the dealer must do next (see :class:`Needed`)."""
+        table = self._table
+        hand = table.hand
+        if hand is None:
+            if table.can_start:
+                return Needed("start", hand=table.hand_number + 1)
+            return Needed("seats", hand=table.hand_number + 1)
+        number = table.hand_number
+        players = table.players
+        if hand.phase is Phase.DEAL:
+            request = hand.card_needed
+            assert request is not None
+            if request.player is None:
+                return Needed("card", None, "", True, request.street, hand=number)
+            seat = players[request.player]
+            return Needed("card", seat, self._name(seat), request.face_up, request.street, hand=number)
+        if hand.phase is Phase.REVEAL:
+            return Needed("reveal", seats=tuple(players[p] for p in hand.unknown), hand=number)
+        actor = table.actor_seat
+        assert actor is not None
+        options = tuple(action_words(a, hand.cost(a)) for a in hand.legal_actions())
+        note = ""
+        if hand.phase is Phase.BET:
+            if hand.capped:
+                note = "cap reached"
+            elif hand.uncapped and hand.raises >= (self._rules.raise_cap or 0):
+                note = "heads-up: no cap"
+        return Needed("action", actor, self._name(actor), False, hand.street, options, note, hand=number)
+
+    def _name(self, seat: int) -> str:
+        return self._table.seat(seat).name
+
+    def _hand_or_fail(self, what: str) -> HandState:
+        hand = self._table.hand
+        if hand is None:
+            raise ConsoleError(f"{what}: no hand is being played (start hand {self._table.hand_number + 1})")
+        return hand
+
+    # -- seats and money -----------------------------------------------------------------------------------
+
+    def _between_hands(self, what: str) -> None:
+        if self._table.hand is not None:
+            raise ConsoleError(
+                f"{what} only between hands: hand {self._table.hand_number} is being dealt (R3.4: more chips only"
+                " between hands)"
+            )
+
+    def buy_in(self, seat: int, name: str, chips: int) -> Step:
+        """Seat ``name`` in ``seat`` with ``chips`` (at least the sign's minimum buy-in); between hands only."""
+        self._between_hands("a player sits down")
+        try:
+            self._table.sit(name, chips, seat)
+        except TableError as error:
+            raise ConsoleError(str(error)) from None
+        self._money.setdefault(name.strip(), [0, 0, 0])[0] += chips
+        return self._record({"entry": "buy-in", "seat": seat, "name": name.strip(), "chips": chips})
+
+    def top_up(self, seat: int, chips: int) -> Step:
+        """Add ``chips`` to ``seat``'s stack; between hands only (the seeds: more chips only between hands)."""
+        self._between_hands("chips are added")
+        try:
+            self._table.top_up(seat, chips)
+        except TableError as error:
+            raise ConsoleError(str(error)) from None
+        self._money[self._name(seat)][1] += chips
+        return self._record({"entry": "top-up", "seat": seat, "chips": chips})
+
+    def leave(self, seat: int) -> Step:
+        """``seat`` leaves with his chips; between hands only."""
+        self._between_hands("a player leaves")
+        try:
+            name = self._name(seat)
+            chips = self._table.leave(seat)
+        except TableError as error:
+            raise ConsoleError(str(error)) from None
+        assert chips is not None
+        self._money[name][2] += chips
+        return self._record({"entry": "leave", "seat": seat})
+
+    # -- a hand --------------------------------------------------------------------------------------------
+
+    def start_hand(self) -> Step:
+        """Start the next hand, dealt by hand, to every seated player with chips (R3.6); at least two (R3.1)."""
+        if self._table.hand is not None:
+            raise ConsoleError(f"hand {self._table.hand_number} is still being dealt")
+        try:
+            self._table.start_hand(manual=True)
+        except TableError as error:
+            raise ConsoleError(str(error)) from None
+        self._said = []
+        return self._record({"entry": "start", "hand": self._table.hand_number})
+
+    def deal(self, card: Card | str | None) -> Step:
+        """Deal the card the hand needs next (:meth:`needed`): a :class:`~studpoker.cards.Card`, its text
+        (``"Ah"``), or ``None`` / ``"??"`` for a down card the dealer does not see. A card already dealt, an
+        unknown up card, or no card needed now: :class:`ConsoleError`, nothing changes."""
+        hand = self._table.hand
+        wanted = self.needed()
+        if hand is None or wanted.kind != "card":
+            raise ConsoleError(f"no card is needed now: {self._waiting(wanted)}")
+        if isinstance(card, str):
+            text = card.strip()
+            try:
+                card = None if text == _UNKNOWN else parse_card(text)
+            except ValueError as error:
+                raise ConsoleError(f"not a card: {error}") from None
+        if card is None and wanted.face_up:
+            raise ConsoleError("an up card must be known: the whole table sees it")
+        if card is not None and not isinstance(card, Card):
+            raise ConsoleError(f"a card is a Card, text such as 'Ah', or '??', got {card!r}")
+        if card is not None:
+            holder = self._holder(hand, card)
+            if holder is not None:
+                raise ConsoleError(f"{card} is already dealt ({holder}) in this hand: check the card")
+        start = len(hand.events)
+        try:
+            self._table.deal(card)
+        except EngineError as error:
+            raise ConsoleError(str(error)) from None
+        entry = {"entry": "card", "seat": wanted.seat, "card": _UNKNOWN if card is None else str(card)}
+        return self._record(entry, self._lines(hand, start))
+
+    def _holder(self, hand: HandState, card: Card) -> str | None:
+        """Where ``card`` already is in ``hand`` (a seat, or the board), if it was dealt."""
+        if hand.community_card == card:
+            return "on the board"
+        for p, seat in enumerate(self._table.players):
+            if card in hand.down_cards(p) or card in hand.up_cards(p):
+                return f"to seat {seat}"
+        return None
+
+    def act(self, action: Action | str) -> Step:
+        """The player to act does ``action`` (an :class:`~studpoker.engine.Action` or what he says: ``"call"``,
+        ``"raise to 40"``, ``"complete"``...). An action that is not legal now: :class:`ConsoleError` naming the
+        legal ones, nothing changes."""
+        hand = self._table.hand
+        wanted = self.needed()
+        if hand is None or wanted.kind != "action":
+            raise ConsoleError(f"no action is needed now: {self._waiting(wanted)}")
+        who = f"seat {wanted.seat} ({wanted.name})"
+        try:
+            chosen = hand.parse_action(action) if isinstance(action, str) else action
+            if not hand.is_legal(chosen):
+                raise ConsoleError(
+                    f"{who} may not {chosen} now ({hand.why_illegal(chosen)}); legal: {', '.join(wanted.options)}"
+                )
+        except EngineError as error:
+            raise ConsoleError(f"{who}: {error}") from None
+        start = len(hand.events)
+        self._table.act(chosen)
+        json = action_to_json(chosen)
+        entry = {"entry": "action", "seat": wanted.seat, "action": json["action"], "amount": json["amount"]}
+        return self._record(entry, self._lines(hand, start))
+
+    def reveal(self, seat: int, cards: Sequence[Card | str]) -> Step:
+        """``seat`` shows his cards: fills in the down cards the dealer entered as unknown (his whole hand in
+        dealing order, or just the unknown cards); the pots are awarded once they can be."""
+        hand = self._hand_or_fail("no cards to show")
+        try:
+            parsed = [c if isinstance(c, Card) else parse_card(c) for c in cards]
+        except (TypeError, ValueError) as error:
+            raise ConsoleError(f"not a card: {error}") from None
+        start = len(hand.events)
+        try:
+            self._table.reveal(seat, parsed)
+        except (EngineError, TableError) as error:
+            raise ConsoleError(str(error)) from None
+        return self._record(
+            {"entry": "reveal", "seat": seat, "cards": [str(c) for c in parsed]}, self._lines(hand, start)
+        )
+
+    def _waiting(self, wanted: Needed) -> str:
+        if wanted.kind == "start":
+            return f"no hand is being played ({wanted})"
+        return str(wanted)
+
+    def _lines(self, hand: HandState, start: int) -> tuple[str, ...]:
+        """The dealer's lines for the hand's events from ``start`` on (the public events only)."""
+        table = self._table
+        names = table.hands[-1].names if hand.is_over else tuple(self._name(s) for s in table.players)
+        events, view = hand.events_seen_by(None), hand.view(None)
+        lines = dealer_lines(events, start, view, names, self._rules)
+        # Dealt by hand, a street starts with its first card and betting opens with its last: who is high and acts
+        # first is said once the last card is down and before anyone acts.
+        if view.phase is Phase.BET and start < len(events) and isinstance(events[start], CardDealt | CommunityCard):
+            began = next(i for i in range(len(events) - 1, -1, -1) if isinstance(events[i], StreetStarted))
+            opening = hand.street != hand.first_street or (
+                self._rules.variant is Variant.STUD5 and self._rules.stud5_opening is Stud5Opening.HIGH_CARD_OPENS
+            )
+            if opening and not any(isinstance(e, ActionTaken) for e in events[began:]):
+                line = first_to_act_line(view, names)
+                if line is not None and line not in lines:
+                    lines.append(line)
+        return tuple(lines)
+
+    def _record(self, entry: Entry, said: tuple[str, ...] = ()) -> Step:
+        self._journal.append(entry)
+        self._said += said
+        return Step(dict(entry), said)
+
+    # -- after a hand --------------------------------------------------------------------------------------
+
+    def _played(self, number: int | None) -> Any:
+        hands = self._table.hands
+        if not hands:
+            raise ConsoleError("no hand has been finished yet")
+        if number is None:
+            return hands[-1]
+        for played in hands:
+            if played.number == number:
+                return played
+        raise ConsoleError(f"hand {number} is not a finished hand: finished hands are 1 to {hands[-1].number}")
+
+    def pushes(self, number: int | None = None) -> tuple[Push, ...]:
+        """What the dealer pushed to whom at the end of hand ``number`` (the last finished hand by default): the
+        uncalled bets returned, then each pot's shares, main pot first."""
+        played = self._played(number)
+        state: HandState = played.state
+        seats, names = played.seats, played.names
+        out = [
+            Push(seats[e.player], names[e.player], e.amount, None, "returned")
+            for e in state.events
+            if isinstance(e, Returned) and e.amount > 0
+        ]
+        awards = state.awards
+        for award in awards:
+            total = sum(a.amount for a in awards if a.pot == award.pot)
+            winners = sum(1 for a in awards if a.pot == award.pot and a.share == award.share)
+            half = award.share in ("high", "low")  # a hi/lo pot split high and low: each half is half the pot
+            even = (total // 2 if half else total) // winners
+            out.append(
+                Push(
+                    seats[award.player], names[award.player], award.amount, award.pot, award.share, award.amount - even
+                )
+            )
+        return tuple(out)
+
+    def hand_phh(self, number: int) -> str:
+        """Finished hand ``number`` as PHH text (seats and names with it), replayable by ``stud replay``."""
+        played = self._played(number)
+        record = record_hand(played.state, players=played.names, seats=played.seats, info={"hand": played.number})
+        return phh.dumps(record)
+
+    def hands_phh(self) -> str:
+        """Every finished hand as PHH text, one after another."""
+        return "".join(self.hand_phh(p.number) for p in self._table.hands)
+
+    def report(self) -> Report:
+        """The session report (:class:`Report`)."""
+        table = self._table
+        on_table = {s.name: (s.number, s.stack) for s in table.occupied}
+        hand = table.hand
+        if hand is not None:  # in a hand: a seat's chips are his stack in the hand (the pot is on the table)
+            for p, seat in enumerate(table.players):
+                on_table[self._name(seat)] = (seat, hand.stacks[p])
+        players = tuple(
+            PlayerResult(name, on_table.get(name, (None, 0))[0], m[0], m[1], m[2], on_table.get(name, (None, 0))[1])
+            for name, m in self._money.items()
+        )
+        return Report(len(table.hands), players, table.money_in, table.chips_on_table, table.money_out)
