@@ -28,6 +28,8 @@ studpoker.console.sign.ConsoleError: no card is needed now: no hand is being pla
 
 from __future__ import annotations
 
+import os
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -41,12 +43,14 @@ from ..engine.events import ActionTaken, CardDealt, CommunityCard, Returned, Str
 from ..engine.words import action_words
 from ..history import phh, record_hand
 from ..table import Table, TableError
+from . import journal
 from .journal import Entry, JournalError, check_entry
 from .sign import ConsoleError, Sign
 
 __all__ = ["DealerSession", "Needed", "PlayerResult", "Push", "Report", "Step"]
 
 _UNKNOWN = "??"
+_PLAYER = re.compile(r"\bplayer (\d+)")
 
 
 def street_name(street: int) -> str:
@@ -235,6 +239,17 @@ class DealerSession:
                 raise ConsoleError(str(error)) from None
             return self.act(action)
         return self.reveal(entry["seat"], entry["cards"])
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the sign and the whole journal to ``path`` (:func:`studpoker.console.journal.save`); after that,
+        :func:`~studpoker.console.journal.append` each new :attr:`Step.entry` to it."""
+        journal.save(path, self._sign, self._journal)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> DealerSession:
+        """The session a journal file records (:class:`JournalError` naming the line that is not right)."""
+        sign, entries = journal.load(path)
+        return cls.from_journal(sign, entries)
 
     def undo(self) -> Entry:
         """Drop the last entry: the session is exactly as it was before it (rebuilt from the journal). Returns the
@@ -430,7 +445,7 @@ class DealerSession:
                     f"{who} may not {chosen} now ({hand.why_illegal(chosen)}); legal: {', '.join(wanted.options)}"
                 )
         except EngineError as error:
-            raise ConsoleError(f"{who}: {error}") from None
+            raise ConsoleError(f"{who}: {self._in_seats(str(error))}") from None
         start = len(hand.events)
         self._table.act(chosen)
         json = action_to_json(chosen)
@@ -449,10 +464,15 @@ class DealerSession:
         try:
             self._table.reveal(seat, parsed)
         except (EngineError, TableError) as error:
-            raise ConsoleError(str(error)) from None
+            raise ConsoleError(self._in_seats(str(error))) from None
         return self._record(
             {"entry": "reveal", "seat": seat, "cards": [str(c) for c in parsed]}, self._lines(hand, start)
         )
+
+    def _in_seats(self, message: str) -> str:
+        """An engine message with its player numbers said as the table's seats (``player 0`` -> ``seat 1``)."""
+        players = self._table.players
+        return _PLAYER.sub(lambda m: f"seat {players[int(m[1])]}" if int(m[1]) < len(players) else m[0], message)
 
     def _waiting(self, wanted: Needed) -> str:
         if wanted.kind == "start":
