@@ -129,24 +129,22 @@ def load(path: str | os.PathLike[str]) -> tuple[Sign, list[Entry]]:
         lines.pop()
     if not lines:
         raise JournalError(f"{name} is empty: a journal begins with the table's sign")
-    items: list[object] = []
+    sign: Sign | None = None
+    entries: list[Entry] = []
     for number, line in enumerate(lines, 1):
         try:
-            items.append(json.loads(line))
+            item = json.loads(line)
         except json.JSONDecodeError as error:
             cut = " (cut short?)" if number == len(lines) and not text.endswith("\n") else ""
             raise JournalError(f"{name} line {number} is not JSON{cut}: {error.msg}") from None
-    head = items[0]
-    if not isinstance(head, dict) or set(head) != {"sign"}:
-        raise JournalError(f'{name} line 1 must be the table\'s sign, {{"sign": {{...}}}}')
-    try:
-        sign = Sign.from_json(head["sign"])
-    except ConsoleError as error:
-        raise JournalError(f"{name} line 1: {error}") from None
-    entries: list[Entry] = []
-    for number, item in enumerate(items[1:], 2):
         try:
-            entries.append(check_entry(item))
-        except JournalError as error:
+            if sign is None:
+                if not isinstance(item, dict) or set(item) != {"sign"}:
+                    raise JournalError('it must be the table\'s sign, {"sign": {...}}')
+                sign = Sign.from_json(item["sign"])
+            else:
+                entries.append(check_entry(item))
+        except ConsoleError as error:
             raise JournalError(f"{name} line {number}: {error}") from None
+    assert sign is not None
     return sign, entries
