@@ -4,6 +4,8 @@ finishing stacks with the same actions, and its PHH record must replay and verif
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import warnings
 from collections import deque
 from pathlib import Path
@@ -119,7 +121,8 @@ def test_the_30_wsop_hands_redealt_through_the_console(shared_data: Path) -> Non
         assert session.report().balanced, name
         # the console's record of the hand: the same betting, and it replays and verifies
         text = session.hand_phh(1)
-        again = phh.loads_hand(text).with_rules(tournament_sign(record).rules())
+        again = phh.loads_hand(text)  # its rules with it: the tournament preset, any buy-in
+        assert again.rules == tournament_sign(record).rules(), name
         verify(again)
         ours = [(a.player, a.verb, a.amount) for a in again.actions if isinstance(a, Bet)]
         theirs = [(a.player, a.verb, a.amount) for a in record.actions if isinstance(a, Bet)]
@@ -132,10 +135,29 @@ def test_the_30_wsop_hands_redealt_through_the_console(shared_data: Path) -> Non
 
 @pytest.mark.filterwarnings("ignore::studpoker.engine.RulesWarning")
 def test_a_wsop_hand_says_the_bring_in_who_is_high_and_the_winners(shared_data: Path) -> None:
-    """48_F7S-8.phh, stud hi/lo: Rast brings in, Obst is high on later streets, and the pot is split or scooped."""
+    """48_F7S-8.phh, stud hi/lo: Rast brings in, who is high acts first, and the pot is split high and low."""
     name, record = next(r for r in wsop_records(shared_data) if r[0] == "48_F7S-8.phh")
     session = redeal(name, record)
     said = session.announcements
     assert said[0] == "Brian Rast brings in for 75000"
     assert any(line.startswith("James Obst is high with") and line.endswith("acts first") for line in said)
-    assert any(" wins " in line and "main pot" in line for line in said)
+    assert said[-2:] == (
+        "James Obst wins 2412500 from the main pot for high with two pair, aces and tens",
+        "Kristopher Tong wins 2412500 from the main pot for low with an eight-seven low",
+    )
+    assert [str(p) for p in session.pushes()] == [
+        "push James Obst 2412500 (main pot, high half)",
+        "push Kristopher Tong 2412500 (main pot, low half)",
+    ]
+
+
+@pytest.mark.filterwarnings("ignore::studpoker.engine.RulesWarning")
+def test_stud_replay_reads_the_consoles_record(shared_data: Path, tmp_path: Path) -> None:
+    name, record = next(r for r in wsop_records(shared_data) if r[0] == "48_F7S-8.phh")
+    path = tmp_path / "hand.phh"
+    path.write_text(redeal(name, record).hands_phh())
+    run = subprocess.run(
+        [sys.executable, "-m", "studpoker", "replay", str(path)], capture_output=True, text=True, check=False
+    )
+    assert run.returncode == 0, run.stderr
+    assert "finishing stacks match" in run.stdout
