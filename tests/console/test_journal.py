@@ -10,7 +10,7 @@ import pytest
 from studpoker.console import DealerSession, JournalError, Sign, append, load, save
 from studpoker.console.journal import check_entry
 
-SIGN = Sign("stud", small_bet=10, big_bet=20, ante=1, bring_in=3, odd_chip="seat")
+SIGN = Sign.of("stud", small_bet=10, big_bet=20, ante=1, bring_in=3, odd_chip="seat")
 
 
 def a_session_mid_hand() -> DealerSession:

@@ -13,7 +13,7 @@ from studpoker.console import ConsoleError, DealerSession, JournalError, Sign
 from studpoker.engine import Action, Rules
 
 DECK = [rank + suit for suit in "shdc" for rank in reversed(RANK_CHARS)]  # As Ks Qs ... 2c
-SIGN = Sign("stud", small_bet=10, big_bet=20, ante=1, bring_in=3)
+SIGN = Sign.of("stud", small_bet=10, big_bet=20, ante=1, bring_in=3)
 
 # Three-handed seven-card stud, dealt in order: two down cards and the door card round the table, then 4th to 6th
 # up and 7th down. Seat 1 makes kings, seat 2 nothing, seat 3 (door 2c) brings in.
@@ -81,7 +81,7 @@ def test_a_seat_needs_the_minimum_buy_in_and_seats_are_one_to_eight() -> None:
         session.buy_in(1, "Ann", 199)
     with pytest.raises(ConsoleError, match="there is no seat 9: seats are 1 to 8"):
         session.buy_in(9, "Ann", 200)
-    assert DealerSession(Sign("5stud", small_bet=10, big_bet=20, ante=1, bring_in=3)).buy_in(10, "Ann", 200)
+    assert DealerSession(Sign.of("5stud", small_bet=10, big_bet=20, ante=1, bring_in=3)).buy_in(10, "Ann", 200)
     assert session.journal == ()
     assert str(session.needed()) == "seat at least two players with chips"
 
@@ -234,7 +234,7 @@ def test_the_short_deck_community_card_is_asked_for() -> None:
 def test_a_hi_lo_split_with_the_odd_chip_is_said_and_pushed() -> None:
     """Stud hi/lo, three players, a pot of 9: kings win 5 for high (the odd chip goes high, R11.5.2), an
     eight-seven low wins 4."""
-    sign = Sign("stud8", small_bet=4, big_bet=8, ante=1, bring_in=2, min_buy_in=40)
+    sign = Sign.of("stud8", small_bet=4, big_bet=8, ante=1, bring_in=2, min_buy_in=40)
     session = seated(40, 40, 40, sign=sign)
     session.start_hand()
     # seat 1: Kh Kd Ks..., seat 2: 8s 7d 2c 3h 4s 9c Qd (8-7 low), seat 3: door Td, no low, no pair
@@ -266,7 +266,7 @@ def test_a_hi_lo_split_with_the_odd_chip_is_said_and_pushed() -> None:
 def test_the_house_odd_chip_rule_decides_who_gets_the_odd_chip(odd_chip: str, winner: str) -> None:
     """Razz, Ann and Bob tie with 7-5-4-3-2 and the pot is 9: seed C's rule gives the odd chip to the seat nearest
     the dealer's left (Ann), seed A's to the highest card by suit (Bob's 7 of spades over Ann's 7 of clubs)."""
-    sign = Sign("razz", small_bet=4, big_bet=8, ante=1, bring_in=2, min_buy_in=40, odd_chip=odd_chip)
+    sign = Sign.of("razz", small_bet=4, big_bet=8, ante=1, bring_in=2, min_buy_in=40, odd_chip=odd_chip)
     session = seated(40, 40, 40, sign=sign)
     session.start_hand()
     first = ["2c", "2d", "Kc", "3c", "3d", "Qc", "4c", "4d", "Kd"]  # Cy's king brings in (razz: the highest door)

@@ -13,14 +13,14 @@ from studpoker.engine import OddChipRule, Rules, Variant
 
 
 def test_a_sign_gives_the_casino_rules_with_its_minimum_and_odd_chip_rule() -> None:
-    sign = Sign("7stud8", small_bet=10, big_bet=20, ante=2, bring_in=5, min_buy_in=150, odd_chip="seat")
+    sign = Sign.of("7stud8", small_bet=10, big_bet=20, ante=2, bring_in=5, min_buy_in=150, odd_chip="seat")
     rules = sign.rules()
     assert rules == Rules.casino(
         Variant.STUD7_HL8, ante=2, bring_in=5, small_bet=10, big_bet=20, min_buy_in=150, odd_chip_rule="POSITION"
     )
     assert sign.game is Variant.STUD7_HL8 and sign.odd_chip is OddChipRule.POSITION and sign.max_seats == 8
-    assert Sign("5stud", small_bet=10, big_bet=20, ante=1, bring_in=3).max_seats == 10
-    assert Sign("razz", 4, 8, 1, 2, odd_chip="high card").odd_chip is OddChipRule.HIGH_CARD_IN_HAND
+    assert Sign.of("5stud", small_bet=10, big_bet=20, ante=1, bring_in=3).max_seats == 10
+    assert Sign.of("razz", 4, 8, 1, 2, odd_chip="high card").odd_chip is OddChipRule.HIGH_CARD_IN_HAND
 
 
 @pytest.mark.parametrize(
@@ -51,7 +51,7 @@ def test_a_sign_from_the_engines_rules_keeps_every_option() -> None:
 
 def test_a_sign_survives_json() -> None:
     rules = Rules.tournament("STUD7", ante=1, bring_in=3, small_bet=10, big_bet=20)
-    for sign in (Sign("stud", 10, 20, 1, 3, odd_chip="seat"), Sign.from_rules(rules)):
+    for sign in (Sign.of("stud", 10, 20, 1, 3, odd_chip="seat"), Sign.from_rules(rules)):
         assert Sign.from_json(sign.to_json()) == sign
     with pytest.raises(ConsoleError, match="the sign has no 'ante'"):
         Sign.from_json({"game": "razz", "small_bet": 4, "big_bet": 8, "bring_in": 2})

@@ -5,7 +5,7 @@ Every entry is checked before anything changes, and a refused entry leaves the s
 accepted entry is appended to :attr:`DealerSession.journal`; the session is a pure function of its sign and
 journal (:meth:`DealerSession.from_journal`), which is how :meth:`~DealerSession.undo` works.
 
->>> session = DealerSession(Sign("stud", small_bet=10, big_bet=20, ante=1, bring_in=3))
+>>> session = DealerSession(Sign.of("stud", small_bet=10, big_bet=20, ante=1, bring_in=3))
 >>> _ = session.buy_in(1, "Ann", 200); _ = session.buy_in(2, "Bob", 200)
 >>> _ = session.start_hand()
 >>> str(session.needed())

@@ -1,10 +1,10 @@
 """The table's sign as the dealer's console reads it: the game, the stakes, the minimum buy-in and the house's
 odd-chip rule, checked once and turned into the engine's :class:`~studpoker.engine.Rules`.
 
->>> sign = Sign("razz", small_bet=10, big_bet=20, ante=1, bring_in=3)
+>>> sign = Sign.of("razz", small_bet=10, big_bet=20, ante=1, bring_in=3)
 >>> sign.game, sign.min_buy_in, sign.odd_chip.name, sign.rules().raise_cap
 (<Variant.RAZZ: 'RAZZ'>, 200, 'HIGH_CARD_IN_HAND', 3)
->>> Sign("stud", small_bet=10, big_bet=20, ante=1, bring_in=30)
+>>> Sign.of("stud", small_bet=10, big_bet=20, ante=1, bring_in=30)
 Traceback (most recent call last):
     ...
 studpoker.console.sign.ConsoleError: the sign is not valid: bring_in 30 must be at most small_bet 10 (SPEC section 2)
@@ -38,10 +38,11 @@ ODD_CHIP_NAMES = {
 
 @dataclass(frozen=True, slots=True)
 class Sign:
-    """What the table's sign says. ``game`` is a :class:`~studpoker.engine.Variant` or any of its names;
-    ``min_buy_in`` defaults to 10 big bets; ``odd_chip`` is the house's odd-chip rule (an ``OddChipRule``, its
-    name, or ``"high card"`` / ``"seat"``). ``preset`` and ``options`` carry any other rules of SPEC section 2
-    (``Sign.from_rules`` fills them: a tournament's hands are dealt under the ``tournament`` preset).
+    """What the table's sign says. ``game`` is a :class:`~studpoker.engine.Variant` (:meth:`of` takes any of its
+    names); ``min_buy_in`` defaults to 10 big bets; ``odd_chip`` is the house's odd-chip rule (an ``OddChipRule``;
+    :meth:`of` also takes its name, or ``"high card"`` / ``"seat"``). ``preset`` and ``options`` carry any other
+    rules of SPEC section 2 (``Sign.from_rules`` fills them: a tournament's hands are dealt under the ``tournament``
+    preset).
 
     Raises :class:`ConsoleError` naming what is wrong."""
 
@@ -93,6 +94,21 @@ class Sign:
         rules = self.rules()  # every other check is the engine's
         # the options as the engine reads them (enum members, not names): equal signs compare equal
         object.__setattr__(self, "options", tuple((name, getattr(rules, name)) for name, _ in self.options))
+
+    @classmethod
+    def of(
+        cls,
+        game: Variant | str,
+        small_bet: int,
+        big_bet: int,
+        ante: int,
+        bring_in: int,
+        *,
+        min_buy_in: int | None = None,
+        odd_chip: OddChipRule | str = OddChipRule.HIGH_CARD_IN_HAND,
+    ) -> Sign:
+        """A casino sign with the game and the odd-chip rule given by name as well (``"stud8"``, ``"seat"``)."""
+        return cls(game, small_bet, big_bet, ante, bring_in, min_buy_in, odd_chip)  # type: ignore[arg-type]
 
     @classmethod
     def from_rules(cls, rules: Rules) -> Sign:
