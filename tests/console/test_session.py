@@ -3,6 +3,7 @@ undo, announcements, pushes and the report."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from typing import Any
 
@@ -39,7 +40,7 @@ def snapshot(session: DealerSession) -> tuple[Any, ...]:
 def seated(*stacks: int, sign: Sign = SIGN) -> DealerSession:
     session = DealerSession(sign)
     for i, stack in enumerate(stacks):
-        session.buy_in(i + 1, ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"][i], stack)
+        session.buy_in(i + 1, ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo"][i], stack)
     return session
 
 
@@ -315,3 +316,44 @@ def test_a_session_takes_the_engines_rules_for_a_tournament() -> None:
     rules = Rules.tournament("STUD7", ante=1, bring_in=3, small_bet=10, big_bet=20, min_buy_in=50)
     session = DealerSession(rules)
     assert session.rules.raise_cap == 4 and session.sign.preset == "tournament" and session.rules == rules
+
+
+@pytest.mark.parametrize("game", ["stud", "stud8", "razz", "5stud"])
+def test_any_option_the_console_offers_is_taken_as_it_is_written(game: str) -> None:
+    """Hands played by picking the console's own option words at random (a dealer tapping them): every one is
+    accepted, the books balance after every hand, and the journal rebuilds the same session."""
+    rng = random.Random(game)
+    sign = Sign.of(game, small_bet=10, big_bet=20, ante=1, bring_in=3)
+    session = seated(*[300] * (10 if game == "5stud" else 6), sign=sign)
+    for _ in range(12):
+        for seat, (_, stack) in session.seats.items():
+            if stack < 200:
+                session.top_up(seat, 200)
+        session.start_hand()
+        deck = list(DECK)
+        rng.shuffle(deck)
+        cards = iter(deck)
+        while (wanted := session.needed()).kind in ("card", "action"):
+            if wanted.kind == "card":
+                session.deal(next(cards))
+            else:
+                session.act(rng.choice(wanted.options))
+        assert session.report().balanced
+    again = DealerSession.from_journal(sign, session.journal)
+    assert snapshot(again) == snapshot(session)
+    assert [str(p) for p in again.pushes()] == [str(p) for p in session.pushes()]
+
+
+def test_a_reveal_is_asked_for_by_seat() -> None:
+    session = seated(200, 200)
+    session.start_hand()
+    for card in ("??", "??", "??", "??", "Kh", "2c", "3c", "4c", "5c", "6c", "7c", "8c", "??", "??"):
+        while session.needed().kind == "action":
+            options = session.needed().options
+            session.act("bring in 3" if "bring in 3" in options else "check" if "check" in options else options[1])
+        session.deal(card)
+    while session.needed().kind == "action":
+        session.act("check")
+    assert str(session.needed()) == "seats 1, 2 must show their cards (reveal)"
+    session.reveal(1, ["As", "Ad", "Kh", "3c", "5c", "7c", "Ac"])
+    assert str(session.needed()) == "seats 2 must show their cards (reveal)"

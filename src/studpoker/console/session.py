@@ -348,6 +348,8 @@ class DealerSession:
     def buy_in(self, seat: int, name: str, chips: int) -> Step:
         """Seat ``name`` in ``seat`` with ``chips`` (at least the sign's minimum buy-in); between hands only."""
         self._between_hands("a player sits down")
+        if type(seat) is not int:
+            raise ConsoleError(f"a buy-in names its seat, 1 to {self._table.max_seats}; got {seat!r}")
         try:
             self._table.sit(name, chips, seat)
         except TableError as error:
@@ -430,7 +432,8 @@ class DealerSession:
         return None
 
     def act(self, action: Action | str) -> Step:
-        """The player to act does ``action`` (an :class:`~studpoker.engine.Action` or what he says: ``"call"``,
+        """The player to act does ``action``: an :class:`~studpoker.engine.Action`, one of the options of
+        :meth:`needed` as it is (``"call 7"``: the call by what it costs), or what he says (``"call"``,
         ``"raise to 40"``, ``"complete"``...). An action that is not legal now: :class:`ConsoleError` naming the
         legal ones, nothing changes."""
         hand = self._table.hand
@@ -438,8 +441,16 @@ class DealerSession:
         if hand is None or wanted.kind != "action":
             raise ConsoleError(f"no action is needed now: {self._waiting(wanted)}")
         who = f"seat {wanted.seat} ({wanted.name})"
+        if not isinstance(action, Action | str):
+            raise ConsoleError(f"an action is an Action or what the player says ('call'), got {action!r}")
         try:
-            chosen = hand.parse_action(action) if isinstance(action, str) else action
+            if isinstance(action, str):
+                # the options of needed() as they are (a call by what it costs), else what the player says
+                said = {action_words(a, hand.cost(a)): a for a in hand.legal_actions()}
+                text = " ".join(action.split()).lower()
+                chosen = said[text] if text in said else hand.parse_action(action)
+            else:
+                chosen = action
             if not hand.is_legal(chosen):
                 raise ConsoleError(
                     f"{who} may not {chosen} now ({hand.why_illegal(chosen)}); legal: {', '.join(wanted.options)}"
