@@ -357,3 +357,26 @@ def test_a_reveal_is_asked_for_by_seat() -> None:
     assert str(session.needed()) == "seats 1, 2 must show their cards (reveal)"
     session.reveal(1, ["As", "Ad", "Kh", "3c", "5c", "7c", "Ac"])
     assert str(session.needed()) == "seats 2 must show their cards (reveal)"
+
+
+def test_a_short_stack_all_in_makes_a_side_pot_and_the_pushes_say_so() -> None:
+    """Cy (20 chips) is all in: the main pot is three times what he put in, the rest a side pot; Bob's diamond flush
+    takes both (over Cy's hearts and Ann's kings)."""
+    sign = Sign.of("stud", small_bet=10, big_bet=20, ante=1, bring_in=3, min_buy_in=20)
+    session = seated(200, 200, 20, sign=sign)
+    session.start_hand()
+    cards = iter(ORDER_3)
+    while (wanted := session.needed()).kind in ("card", "action"):
+        if wanted.kind == "card":
+            session.deal(next(cards))
+        elif wanted.seat == 1:
+            session.act(wanted.options[-1])  # Ann bets or raises all the way
+        else:
+            session.act("bring in 3" if "bring in 3" in wanted.options else wanted.options[1])  # call
+    pushes = session.pushes()
+    assert {(p.name, p.pot) for p in pushes if p.pot is not None} == {("Bob", 0), ("Bob", 1)}
+    main = next(p.amount for p in pushes if p.pot == 0)
+    assert main == 3 * 20
+    assert any(line == "Bob wins 122 from side pot 1 with a flush, ace high" for line in session.announcements)
+    assert session.seats[3] == ("Cy", 0) and session.report().balanced
+    assert session.needed().kind == "start"  # Cy, busted, is not dealt in until he buys chips
