@@ -321,7 +321,8 @@ def test_a_session_takes_the_engines_rules_for_a_tournament() -> None:
 @pytest.mark.parametrize("game", ["stud", "stud8", "razz", "5stud"])
 def test_any_option_the_console_offers_is_taken_as_it_is_written(game: str) -> None:
     """Hands played by picking the console's own option words at random (a dealer tapping them): every one is
-    accepted, the books balance after every hand, and the journal rebuilds the same session."""
+    accepted, the books balance after every hand, an undo anywhere is the journal rebuilt without its last entry,
+    and the journal rebuilds the same session."""
     rng = random.Random(game)
     sign = Sign.of(game, small_bet=10, big_bet=20, ante=1, bring_in=3)
     session = seated(*[300] * (10 if game == "5stud" else 6), sign=sign)
@@ -338,7 +339,16 @@ def test_any_option_the_console_offers_is_taken_as_it_is_written(game: str) -> N
                 session.deal(next(cards))
             else:
                 session.act(rng.choice(wanted.options))
+            if rng.random() < 0.1:  # undo (from the hand's start) is the journal rebuilt without the last entry
+                rebuilt = DealerSession.from_journal(sign, session.journal[:-1])
+                entry = session.undo()
+                assert snapshot(session) == snapshot(rebuilt)
+                session.enter(entry)
         assert session.report().balanced
+        if rng.random() < 0.5:  # undo the hand's last entry, then the start of the next hand
+            entry = session.undo()
+            assert snapshot(session) == snapshot(DealerSession.from_journal(sign, session.journal))
+            session.enter(entry)
     again = DealerSession.from_journal(sign, session.journal)
     assert snapshot(again) == snapshot(session)
     assert [str(p) for p in again.pushes()] == [str(p) for p in session.pushes()]
@@ -380,3 +390,20 @@ def test_a_short_stack_all_in_makes_a_side_pot_and_the_pushes_say_so() -> None:
     assert any(line == "Bob wins 122 from side pot 1 with a flush, ace high" for line in session.announcements)
     assert session.seats[3] == ("Cy", 0) and session.report().balanced
     assert session.needed().kind == "start"  # Cy, busted, is not dealt in until he buys chips
+
+
+def test_undo_again_and_again_walks_the_journal_back_to_the_start() -> None:
+    session = seated(200, 200, 200)
+    for _ in range(2):
+        session.start_hand()
+        cards = iter(ORDER_3)
+        while (wanted := session.needed()).kind in ("card", "action"):
+            if wanted.kind == "card":
+                session.deal(next(cards))
+            else:
+                session.act(wanted.options[1] if wanted.options[0] == "fold" else wanted.options[0])
+    journal = session.journal
+    while session.journal:
+        session.undo()
+        assert snapshot(session) == snapshot(DealerSession.from_journal(SIGN, journal[: len(session.journal)]))
+    assert snapshot(session) == snapshot(DealerSession(SIGN))

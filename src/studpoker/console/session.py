@@ -99,6 +99,18 @@ class Needed:
 
 
 @dataclass(frozen=True, slots=True)
+class _Checkpoint:
+    """The session between hands, as a hand was started: ``entries`` journal entries in (undo starts from here
+    instead of the first entry)."""
+
+    entries: int
+    table: dict[str, Any]
+    hands: tuple[Any, ...]
+    money: dict[str, tuple[int, int, int]]
+    said: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Step:
     """What one accepted entry did: the entry as journalled, and the dealer's lines it brought (the bring-in, who
     is high and acts first, the winners of each pot)."""
@@ -196,6 +208,7 @@ class DealerSession:
         self._journal: list[Entry] = []
         self._said: list[str] = []
         self._money: dict[str, list[int]] = {}  # name -> [bought in, topped up, cashed out]
+        self._checkpoint: _Checkpoint | None = None  # the session as the last hand was started, for undo
 
     @classmethod
     def from_journal(cls, sign: Sign | Rules, entries: Iterable[Entry]) -> DealerSession:
@@ -252,14 +265,32 @@ class DealerSession:
         return cls.from_journal(sign, entries)
 
     def undo(self) -> Entry:
-        """Drop the last entry: the session is exactly as it was before it (rebuilt from the journal). Returns the
+        """Drop the last entry: the session is exactly as it was before it, rebuilt from the journal (from the table as
+        the last hand was started, with the public ``Table.snapshot``, when the entry came after it). Returns the
         entry dropped; :class:`ConsoleError` if there is none."""
         if not self._journal:
             raise ConsoleError("nothing to undo: the journal is empty")
         last = self._journal[-1]
-        before = DealerSession.from_journal(self._sign, self._journal[:-1])
+        keep = self._journal[:-1]
+        checkpoint = self._checkpoint
+        if checkpoint is None or checkpoint.entries > len(keep):
+            before = DealerSession.from_journal(self._sign, keep)
+        else:  # from the start of this hand (or the last): the hands before it are not played again
+            before = DealerSession(self._sign)
+            before._table = Table.restore(self._rules, checkpoint.table, list(checkpoint.hands))
+            before._journal = keep[: checkpoint.entries]
+            before._money = {name: list(m) for name, m in checkpoint.money.items()}
+            before._said = list(checkpoint.said)
+            for number, entry in enumerate(keep[checkpoint.entries :], checkpoint.entries + 1):
+                try:
+                    before.enter(entry)
+                except ConsoleError as error:  # pragma: no cover - entries accepted once are accepted again
+                    raise JournalError(f"journal entry {number} ({entry!r}): {error}") from None
         self.__dict__.update(before.__dict__)
         return last
+
+    def _copy_money(self) -> dict[str, tuple[int, int, int]]:
+        return {name: (m[0], m[1], m[2]) for name, m in self._money.items()}
 
     # -- reading ------------------------------------------------------------------------------------------
 
@@ -385,10 +416,14 @@ class DealerSession:
         """Start the next hand, dealt by hand, to every seated player with chips (R3.6); at least two (R3.1)."""
         if self._table.hand is not None:
             raise ConsoleError(f"hand {self._table.hand_number} is still being dealt")
+        checkpoint = _Checkpoint(
+            len(self._journal), self._table.snapshot(), tuple(self._table.hands), self._copy_money(), tuple(self._said)
+        )
         try:
             self._table.start_hand(manual=True)
         except TableError as error:
             raise ConsoleError(str(error)) from None
+        self._checkpoint = checkpoint
         self._said = []
         return self._record({"entry": "start", "hand": self._table.hand_number})
 
