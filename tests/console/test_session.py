@@ -407,3 +407,21 @@ def test_undo_again_and_again_walks_the_journal_back_to_the_start() -> None:
         session.undo()
         assert snapshot(session) == snapshot(DealerSession.from_journal(SIGN, journal[: len(session.journal)]))
     assert snapshot(session) == snapshot(DealerSession(SIGN))
+
+
+def test_odd_chips_are_counted_in_the_signs_smallest_chip() -> None:
+    """Stakes in chips of 5: a hi/lo pot of 45 (9 chips) splits 25 high (with the odd chip) and 20 low."""
+    rules = Rules.casino("STUD7_HL8", ante=5, bring_in=10, small_bet=20, big_bet=40, chip_unit=5, min_buy_in=200)
+    session = seated(200, 200, 200, sign=Sign.from_rules(rules))
+    session.start_hand()
+    cards = iter(["Kh", "8s", "Jc", "Kd", "7d", "9h", "Ks", "2c", "Td", "Qh", "3h", "5d", "6c", "4s", "Jh"])
+    cards = iter([*cards, "Ac", "9c", "Tc", "Kc", "Qd", "Qs"])
+    deal_while_needed(session, cards)
+    for said in ("bring in", "call", "call"):
+        session.act(said)
+    while session.needed().kind != "start":
+        if session.needed().kind == "card":
+            session.deal(next(cards))
+        else:
+            session.act("check")
+    assert [(p.name, p.amount, p.odd_chips) for p in session.pushes()] == [("Ann", 25, 1), ("Bob", 20, 0)]

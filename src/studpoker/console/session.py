@@ -42,7 +42,7 @@ from ..engine.errors import EngineError
 from ..engine.events import ActionTaken, CardDealt, CommunityCard, Returned, StreetStarted
 from ..engine.words import action_words
 from ..history import phh, record_hand
-from ..table import Table, TableError
+from ..table import PlayedHand, Table, TableError
 from . import journal
 from .journal import Entry, JournalError, check_entry
 from .sign import ConsoleError, Sign
@@ -105,7 +105,7 @@ class _Checkpoint:
 
     entries: int
     table: dict[str, Any]
-    hands: tuple[Any, ...]
+    hands: tuple[PlayedHand, ...]
     money: dict[str, tuple[int, int, int]]
     said: tuple[str, ...]
 
@@ -123,8 +123,8 @@ class Step:
 class Push:
     """Chips the dealer pushes to one seat at the end of a hand: from ``pot`` (0 the main pot, 1... the side pots;
     ``None``: an uncalled bet returned), ``share`` ``"pot"``, ``"high"``, ``"low"``, ``"split"`` or
-    ``"returned"``. ``odd_chips``: chips above an even division of that share among its winners (R11.6), and in a
-    hi/lo pot split high and low, the high half's odd chip (R11.5.2)."""
+    ``"returned"``. ``odd_chips``: the odd chips (of the sign's smallest chip) above an even division of that share
+    among its winners (R11.6), the high half's odd chip of a hi/lo pot split high and low included (R11.5.2)."""
 
     seat: int
     name: str
@@ -551,7 +551,7 @@ class DealerSession:
 
     # -- after a hand --------------------------------------------------------------------------------------
 
-    def _played(self, number: int | None) -> Any:
+    def _played(self, number: int | None) -> PlayedHand:
         hands = self._table.hands
         if not hands:
             raise ConsoleError("no hand has been finished yet")
@@ -566,24 +566,20 @@ class DealerSession:
         """What the dealer pushed to whom at the end of hand ``number`` (the last finished hand by default): the
         uncalled bets returned, then each pot's shares, main pot first."""
         played = self._played(number)
-        state: HandState = played.state
-        seats, names = played.seats, played.names
+        state, seats, names = played.state, played.seats, played.names
         out = [
             Push(seats[e.player], names[e.player], e.amount, None, "returned")
             for e in state.events
             if isinstance(e, Returned) and e.amount > 0
         ]
-        awards = state.awards
+        awards, unit = state.awards, state.rules.chip_unit
         for award in awards:
-            total = sum(a.amount for a in awards if a.pot == award.pot)
+            units = sum(a.amount for a in awards if a.pot == award.pot) // unit
             winners = sum(1 for a in awards if a.pot == award.pot and a.share == award.share)
             half = award.share in ("high", "low")  # a hi/lo pot split high and low: each half is half the pot
-            even = (total // 2 if half else total) // winners
-            out.append(
-                Push(
-                    seats[award.player], names[award.player], award.amount, award.pot, award.share, award.amount - even
-                )
-            )
+            even = (units // 2 if half else units) // winners * unit
+            odd = (award.amount - even) // unit
+            out.append(Push(seats[award.player], names[award.player], award.amount, award.pot, award.share, odd))
         return tuple(out)
 
     def hand_phh(self, number: int) -> str:
