@@ -100,3 +100,17 @@ def test_an_entry_is_checked_before_it_is_written(tmp_path: Path) -> None:
         append(path, {"entry": "card", "seat": 1, "card": 14})
     assert len(path.read_text().splitlines()) == 1
     assert check_entry({"entry": "card", "seat": None, "card": "Ah"})["seat"] is None
+
+
+def test_append_needs_a_journal_begun_by_save(tmp_path: Path) -> None:
+    with pytest.raises(JournalError, match=r"no journal at table\.jsonl: save"):
+        append(tmp_path / "table.jsonl", {"entry": "leave", "seat": 1})
+    assert not (tmp_path / "table.jsonl").exists()
+
+
+def test_save_replaces_a_journal_whole(tmp_path: Path) -> None:
+    path = tmp_path / "table.jsonl"
+    a_session_mid_hand().save(path)
+    save(path, SIGN, [{"entry": "buy-in", "seat": 1, "name": "Ann", "chips": 200}])
+    assert load(path) == (SIGN, [{"entry": "buy-in", "seat": 1, "name": "Ann", "chips": 200}])
+    assert [p.name for p in tmp_path.iterdir()] == ["table.jsonl"]

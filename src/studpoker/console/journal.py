@@ -95,21 +95,42 @@ def _line(data: object) -> bytes:
     return (json.dumps(data, separators=(",", ":"), ensure_ascii=False) + "\n").encode()
 
 
+def _fsync_folder(path: Path) -> None:
+    """Make a file's new name in its folder durable too (where the system allows opening a folder)."""
+    try:
+        folder = os.open(path.parent, os.O_RDONLY)
+    except OSError:  # pragma: no cover - not on every system
+        return
+    try:
+        os.fsync(folder)
+    finally:
+        os.close(folder)
+
+
 def save(path: str | os.PathLike[str], sign: Sign, entries: Iterable[Entry]) -> None:
-    """Write a whole journal file (the sign, then each entry), replacing any file there, and fsync it."""
-    with open(path, "wb") as out:
-        out.write(_line({"sign": sign.to_json()}))
-        for entry in entries:
-            out.write(_line(check_entry(entry)))
+    """Write a whole journal file (the sign, then each entry), replacing any file there, and fsync it. The file is
+    written beside and then renamed over the old one, so a tablet switched off meanwhile keeps one or the other."""
+    target = Path(path)
+    data = [_line({"sign": sign.to_json()}), *(_line(check_entry(e)) for e in entries)]
+    temporary = target.with_name(target.name + ".tmp")
+    with open(temporary, "wb") as out:
+        out.writelines(data)
         out.flush()
         os.fsync(out.fileno())
+    os.replace(temporary, target)
+    _fsync_folder(target)
 
 
 def append(path: str | os.PathLike[str], entry: Entry) -> None:
     """Append one entry to a journal file :func:`save` began, and fsync it before returning: a tablet switched off
-    a moment later loses nothing it accepted."""
+    a moment later loses nothing it accepted. :class:`JournalError` if there is no such file (``save`` first)."""
     data = _line(check_entry(entry))
-    with open(path, "ab") as out:
+    try:
+        out = open(path, "r+b")  # noqa: SIM115 - closed below; "r+" refuses a file that does not exist
+    except FileNotFoundError:
+        raise JournalError(f"no journal at {Path(path).name}: save() begins one with the table's sign") from None
+    with out:
+        out.seek(0, os.SEEK_END)
         out.write(data)
         out.flush()
         os.fsync(out.fileno())
