@@ -67,6 +67,11 @@ ENTRY_KINDS: dict[str, dict[str, tuple[Any, str]]] = {
         "seat": (_seat, "the seat that shows"),
         "cards": (lambda v: isinstance(v, list) and v != [] and all(_card(c) for c in v), "the cards shown"),
     },
+    "irregularity": {
+        "case": (lambda v: isinstance(v, str) and v != "", "the irregularity, such as 'misdeal'"),
+        "seat": (lambda v: v is None or _seat(v), "the seat it concerns (null for none)"),
+        "card": (lambda v: v is None or _card(v), "the card it concerns (null for none)"),
+    },
 }
 
 

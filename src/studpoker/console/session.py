@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cards import Card, parse_card
-from ..engine import Action, HandState, Phase, Rules, Stud5Opening, Variant
+from ..engine import Action, ActionKind, HandState, Phase, Rules, Stud5Opening, Variant
 from ..engine.codec import action_from_json, action_to_json
 from ..engine.dealer import dealer_lines, first_to_act_line
 from ..engine.errors import EngineError
@@ -44,6 +44,7 @@ from ..engine.words import action_words
 from ..history import phh, record_hand
 from ..table import PlayedHand, Table, TableError
 from . import journal
+from .irregularities import CASES, Ruling
 from .journal import Entry, JournalError, check_entry
 from .sign import ConsoleError, Sign
 
@@ -113,10 +114,12 @@ class _Checkpoint:
 @dataclass(frozen=True, slots=True)
 class Step:
     """What one accepted entry did: the entry as journalled, and the dealer's lines it brought (the bring-in, who
-    is high and acts first, the winners of each pot)."""
+    is high and acts first, the winners of each pot), and the :class:`~studpoker.console.irregularities.Ruling` of a
+    reported irregularity."""
 
     entry: Entry
     said: tuple[str, ...] = ()
+    ruling: Ruling | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,6 +212,8 @@ class DealerSession:
         self._said: list[str] = []
         self._money: dict[str, list[int]] = {}  # name -> [bought in, topped up, cashed out]
         self._checkpoint: _Checkpoint | None = None  # the session as the last hand was started, for undo
+        self._exposed: dict[int, Card] = {}  # seat -> his hole card exposed on the deal, to be his up card (R13.1)
+        self._held: set[Card] = set()  # the exposed cards whose down card was dealt unseen in their place
 
     @classmethod
     def from_journal(cls, sign: Sign | Rules, entries: Iterable[Entry]) -> DealerSession:
@@ -251,6 +256,8 @@ class DealerSession:
             except EngineError as error:
                 raise ConsoleError(str(error)) from None
             return self.act(action)
+        if kind == "irregularity":
+            return self.irregularity(entry["case"], entry["seat"], entry["card"])
         return self.reveal(entry["seat"], entry["cards"])
 
     def save(self, path: str | os.PathLike[str]) -> None:
@@ -425,6 +432,7 @@ class DealerSession:
             raise ConsoleError(str(error)) from None
         self._checkpoint = checkpoint
         self._said = []
+        self._exposed, self._held = {}, set()
         return self._record({"entry": "start", "hand": self._table.hand_number})
 
     def deal(self, card: Card | str | None) -> Step:
@@ -445,7 +453,16 @@ class DealerSession:
             raise ConsoleError("an up card must be known: the whole table sees it")
         if card is not None and not isinstance(card, Card):
             raise ConsoleError(f"a card is a Card, text such as 'Ah', or '??', got {card!r}")
-        if card is not None:
+        given = card
+        if (
+            card is not None
+            and wanted.seat is not None
+            and not wanted.face_up
+            and self._exposed.get(wanted.seat) == card
+            and card not in self._held
+        ):
+            card = None  # his exposed hole card: held back to be his up card, his down card there is unseen (R13.1)
+        elif card is not None:
             holder = self._holder(hand, card)
             if holder is not None:
                 raise ConsoleError(f"{card} is already dealt ({holder}) in this hand: check the card")
@@ -454,13 +471,30 @@ class DealerSession:
             self._table.deal(card)
         except EngineError as error:
             raise ConsoleError(str(error)) from None
-        entry = {"entry": "card", "seat": wanted.seat, "card": _UNKNOWN if card is None else str(card)}
+        if given is not None and card is None:
+            self._held.add(given)
+        self._deal_exposed()
+        entry = {"entry": "card", "seat": wanted.seat, "card": _UNKNOWN if given is None else str(given)}
         return self._record(entry, self._lines(hand, start))
+
+    def _deal_exposed(self) -> None:
+        """Deal each exposed hole card as its player's up card when the hand asks for that card (R13.1): the dealer
+        gives the player a down card there instead, unseen."""
+        while True:
+            wanted, hand = self.needed(), self._table.hand
+            if hand is None or wanted.kind != "card" or not wanted.face_up or wanted.seat not in self._exposed:
+                return
+            if hand.street != hand.first_street:
+                return
+            self._table.deal(self._exposed[wanted.seat])
 
     def _holder(self, hand: HandState, card: Card) -> str | None:
         """Where ``card`` already is in ``hand`` (a seat, or the board), if it was dealt."""
         if hand.community_card == card:
             return "on the board"
+        for seat, exposed in self._exposed.items():
+            if exposed == card:
+                return f"to seat {seat}, exposed"
         for p, seat in enumerate(self._table.players):
             if card in hand.down_cards(p) or card in hand.up_cards(p):
                 return f"to seat {seat}"
@@ -515,6 +549,223 @@ class DealerSession:
             {"entry": "reveal", "seat": seat, "cards": [str(c) for c in parsed]}, self._lines(hand, start)
         )
 
+    # -- irregularities (SPEC section 13) -------------------------------------------------------------------
+
+    def irregularity(self, case: str, seat: int | None = None, card: Card | str | None = None) -> Step:
+        """Report an irregularity (one of :data:`~studpoker.console.irregularities.CASES`, naming a ``seat`` and a
+        ``card`` where the case needs them): the console rules on it, applies the ruling and journals it; the
+        :attr:`Step.ruling` says what to do next. A report that does not fit the hand: :class:`ConsoleError` with the
+        reason, nothing changes."""
+        known = CASES.get(case) if isinstance(case, str) else None
+        if known is None:
+            raise ConsoleError(f"unknown irregularity {case!r}: the cases are {', '.join(CASES)}")
+        hand = self._hand_or_fail(f"no {case} to rule on")
+        if known.seat != (seat is not None):
+            raise ConsoleError(f"a {case} {'names' if known.seat else 'names no'} seat")
+        if seat is not None and (type(seat) is not int or seat not in self._table.players):
+            raise ConsoleError(f"seat {seat!r} is not dealt in this hand (seats {list(self._table.players)})")
+        if known.card != (card is not None):
+            raise ConsoleError(f"a {case} {'names' if known.card else 'names no'} card")
+        parsed: Card | None = None
+        if card is not None:
+            try:
+                parsed = card if isinstance(card, Card) else parse_card(str(card).strip())
+            except ValueError as error:
+                raise ConsoleError(f"not a card: {error}") from None
+        start, said_before = len(hand.events), len(self._said)
+        rule = known.rule
+        if case in ("misdeal", "exposed hole cards"):
+            ruling = self._misdeal(hand, case, rule)
+        elif case == "exposed hole card":
+            assert seat is not None and parsed is not None
+            ruling = self._expose(hand, seat, parsed, rule)
+        elif case == "wrong bring-in":
+            assert seat is not None
+            ruling = self._wrong_bring_in(hand, seat, rule)
+        elif case == "correct bring-in":
+            ruling = self._correct_bring_in(hand, rule)
+        elif case == "premature card":
+            assert parsed is not None
+            ruling = self._premature(hand, parsed, rule)
+        else:
+            assert seat is not None
+            ruling = self._kill(hand, case, seat, rule)
+        current = self._table.hand
+        if current is hand or current is None:  # the same hand (or it just ended): its new lines
+            said = self._lines(hand, start)
+        else:  # dealt again: the lines of the cards dealt since the report
+            said = tuple(self._said[said_before:])
+            del self._said[said_before:]
+        entry = {"entry": "irregularity", "case": case, "seat": seat, "card": None if parsed is None else str(parsed)}
+        return self._record(entry, said, ruling)
+
+    def _substantial(self, hand: HandState) -> str:
+        """Why a misdeal can no longer be called, or ``""``: substantial action is two players acting after the
+        forced bet on the first street, or any later street (SPEC R13.4, WSOP live action 105)."""
+        if hand.street != hand.first_street:
+            return f"the hand is on {street_name(hand.street)}: past the first betting round"
+        acted = [e for e in hand.events if isinstance(e, ActionTaken)]
+        after = [e for e in acted if e.action.kind is not ActionKind.BRING_IN]
+        if len(after) >= 2:
+            return f"{len(after)} players have acted after the forced bet"
+        return ""
+
+    def _misdeal(self, hand: HandState, case: str, rule: str) -> Ruling:
+        """All cards back, the antes stay, the hand dealt again (the table as the hand was started)."""
+        why = self._substantial(hand)
+        what = "two or more hole cards exposed on the deal" if case == "exposed hole cards" else "a misdeal"
+        if why:
+            raise ConsoleError(f"{what} cannot be called now: {why} (R13.4: substantial action; the hand is played on)")
+        checkpoint = self._checkpoint
+        assert checkpoint is not None  # set by start_hand
+        self._table = Table.restore(self._rules, checkpoint.table, list(checkpoint.hands))
+        self._table.start_hand(manual=True)
+        self._said, self._exposed, self._held = [], {}, set()
+        return Ruling(
+            case,
+            what,
+            "misdeal: every card comes back, the antes stay in, bets made are returned, and the hand is dealt again",
+            rule,
+            f"shuffle, cut and deal hand {self._table.hand_number} again: {self.needed()}",
+        )
+
+    def _expose(self, hand: HandState, seat: int, card: Card, rule: str) -> Ruling:
+        """One hole card exposed on the deal: it becomes the player's up card and his next card is dealt down."""
+        player = self._table.players.index(seat)
+        who = f"seat {seat} ({self._name(seat)})"
+        if hand.phase is not Phase.DEAL or hand.street != hand.first_street:
+            raise ConsoleError(
+                f"a hole card exposed on the deal is reported while {street_name(hand.first_street)} is dealt"
+                f" (now: {self.needed()})"
+            )
+        if seat in self._exposed:
+            raise ConsoleError(
+                f"{who} already has a hole card exposed: two exposed is a misdeal ('exposed hole cards')"
+            )
+        if hand.up_cards(player):
+            raise ConsoleError(
+                f"{who}'s up card is already dealt: with two cards up, call a misdeal ('exposed hole cards', R13.1)"
+            )
+        if card not in hand.down_cards(player):
+            raise ConsoleError(f"{card} is not one of {who}'s hole cards entered: enter the card exposed")
+        exposed = {**self._exposed, seat: card}
+        self._replay_hand(exposed)
+        return Ruling(
+            "exposed hole card",
+            f"{who}'s hole card {card} exposed on the deal",
+            f"the {card} plays as his up card (he may be the bring-in) and his next card, the door card's place, is"
+            " dealt face down",
+            rule,
+            f"deal on; give {who} his next card face down (the console does not ask for it): {self.needed()}",
+        )
+
+    def _replay_hand(self, exposed: dict[int, Card]) -> None:
+        """Deal the current hand again from its entries with ``exposed`` hole cards held back as up cards."""
+        checkpoint = self._checkpoint
+        assert checkpoint is not None
+        entries = self._journal[checkpoint.entries :]
+        restart = max(
+            i
+            for i, e in enumerate(entries)
+            if e["entry"] == "start" or e.get("case") in ("misdeal", "exposed hole cards")
+        )
+        again = DealerSession(self._sign)
+        again._table = Table.restore(self._rules, checkpoint.table, list(checkpoint.hands))
+        again._journal = self._journal[: checkpoint.entries]
+        again._money = {name: list(m) for name, m in checkpoint.money.items()}
+        again._said = list(checkpoint.said)
+        for entry in entries[: restart + 1]:
+            again.enter(entry)
+        again._exposed = exposed
+        again._deal_exposed()
+        for entry in entries[restart + 1 :]:
+            if entry.get("case") == "exposed hole card":  # already in ``exposed``
+                again._journal.append(entry)
+            else:
+                again.enter(entry)
+        self.__dict__.update(again.__dict__)
+
+    def _wrong_bring_in(self, hand: HandState, seat: int, rule: str) -> Ruling:
+        """The wrong player posted the bring-in (the engine's ``misdesignate_bring_in``): it can be corrected until
+        the next player acts, then it stands."""
+        true_seat = self._table.actor_seat
+        try:
+            hand.misdesignate_bring_in(self._table.players.index(seat))
+        except EngineError as error:
+            raise ConsoleError(f"a wrong bring-in by seat {seat}: {self._in_seats(str(error))}") from None
+        who = f"seat {seat} ({self._name(seat)})"
+        return Ruling(
+            "wrong bring-in",
+            f"{who} brought in by mistake; seat {true_seat} ({self._name(true_seat or 0)}) has the low card",
+            f"if the next player has not acted, {who} takes his chips back and seat {true_seat} must bring in or"
+            " complete ('correct bring-in'); once the next player acts, the wrong bring-in stands and seat"
+            f" {true_seat} owes nothing",
+            rule,
+            f"correct it now, or play on: {self.needed()}",
+        )
+
+    def _correct_bring_in(self, hand: HandState, rule: str) -> Ruling:
+        """Take back a wrong bring-in, the next player not having acted (the engine's ``correct_bring_in``)."""
+        try:
+            hand.correct_bring_in()
+        except EngineError as error:
+            raise ConsoleError(
+                f"the bring-in cannot be corrected: {error} (R13.2: the wrong bring-in stands, the true low card owes"
+                " nothing)"
+            ) from None
+        wanted = self.needed()
+        return Ruling(
+            "correct bring-in",
+            "the wrong bring-in corrected before the next player acted",
+            f"the chips go back to the player who posted them; seat {wanted.seat} ({wanted.name}), the low card,"
+            " must bring in or complete",
+            rule,
+            str(wanted),
+        )
+
+    def _premature(self, hand: HandState, card: Card, rule: str) -> Ruling:
+        """A card dealt before the betting round was over: it does not play (the console never took it)."""
+        wanted = self.needed()
+        if wanted.kind != "action" or hand.phase is not Phase.BET:
+            raise ConsoleError(f"a card is premature only while a betting round is on (now: {wanted})")
+        holder = self._holder(hand, card)
+        if holder is not None:
+            raise ConsoleError(f"{card} is already dealt ({holder}) in this hand: it cannot have been dealt early")
+        return Ruling(
+            "premature card",
+            f"{card} dealt before the betting on {street_name(hand.street)} was over",
+            f"the {card} does not play: it goes back into the stub, which is shuffled and cut, and the next street"
+            " is dealt without another burn card; do not enter it",
+            rule,
+            f"finish the betting round: {wanted}",
+        )
+
+    def _kill(self, hand: HandState, case: str, seat: int, rule: str) -> Ruling:
+        """Kill ``seat``'s hand (absent, or the wrong number of cards): folded at his turn, his chips in the pot
+        stay there. The engine folds a hand only in turn, so the report is taken when it is his turn."""
+        who = f"seat {seat} ({self._name(seat)})"
+        what = f"{who} is not at his seat" if case == "absent player" else f"{who} has the wrong number of cards"
+        if self._table.actor_seat != seat:
+            raise ConsoleError(
+                f"{what}: report it when the action is on him, his hand is killed then (now: {self.needed()})"
+            )
+        legal = hand.legal_actions()
+        kill = next((a for a in legal if a.kind in (ActionKind.FOLD, ActionKind.MUCK)), None)
+        if kill is None:
+            raise ConsoleError(
+                f"{what}: he must post the bring-in he was dealt (his chips play), then his hand is killed at his next"
+                " turn"
+            )
+        self._table.act(kill)
+        wanted = self.needed()
+        return Ruling(
+            case,
+            what,
+            "his hand is dead: his cards go to the muck and the chips he has put in stay in the pot",
+            rule,
+            str(wanted) if wanted.kind != "start" else f"the hand is over ({wanted})",
+        )
+
     def _in_seats(self, message: str) -> str:
         """An engine message with its player numbers said as the table's seats (``player 0`` -> ``seat 1``)."""
         players = self._table.players
@@ -544,10 +795,10 @@ class DealerSession:
                     lines.append(line)
         return tuple(lines)
 
-    def _record(self, entry: Entry, said: tuple[str, ...] = ()) -> Step:
+    def _record(self, entry: Entry, said: tuple[str, ...] = (), ruling: Ruling | None = None) -> Step:
         self._journal.append(entry)
         self._said += said
-        return Step(dict(entry), said)
+        return Step(dict(entry), said, ruling)
 
     # -- after a hand --------------------------------------------------------------------------------------
 
