@@ -229,6 +229,7 @@ def test_the_short_deck_community_card_is_asked_for() -> None:
                 "check" if "check" in wanted.options else "bring in" if "bring in 3" in wanted.options else "call"
             )
     assert community == ["turn the community card (7th street)"]
+    assert session.announcements.count("not enough cards for everyone: one community card is turned for all (R8)") == 1
     assert session.hand_number == 1 and session.report().balanced
 
 

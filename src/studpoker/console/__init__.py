@@ -7,13 +7,16 @@ the end of a hand, and a journal of every entry from which the whole session can
 * :mod:`~studpoker.console.sign`: :class:`Sign`, what the table's sign says, and :class:`ConsoleError`.
 * :mod:`~studpoker.console.session`: :class:`DealerSession`, the table session as the dealer runs it.
 * :mod:`~studpoker.console.journal`: the entries, and the journal file (JSON lines, one fsync'd line an entry).
+* :mod:`~studpoker.console.irregularities`: the irregularities the dealer reports, and :class:`Ruling`.
 """
 
+from .irregularities import CASES, Ruling
 from .journal import Entry, JournalError, append, load, save
 from .session import DealerSession, Needed, PlayerResult, Push, Report, Step
 from .sign import ConsoleError, Sign
 
 __all__ = [
+    "CASES",
     "ConsoleError",
     "DealerSession",
     "Entry",
@@ -22,6 +25,7 @@ __all__ = [
     "PlayerResult",
     "Push",
     "Report",
+    "Ruling",
     "Sign",
     "Step",
     "append",

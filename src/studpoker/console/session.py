@@ -51,6 +51,8 @@ from .sign import ConsoleError, Sign
 __all__ = ["DealerSession", "Needed", "PlayerResult", "Push", "Report", "Step"]
 
 _UNKNOWN = "??"
+#: Said when the deck cannot give every player his last card (SPEC R8; Robert's Rules of Poker, seven-card stud).
+_SHORT_DECK = "not enough cards for everyone: one community card is turned for all (R8)"
 _PLAYER = re.compile(r"\bplayer (\d+)")
 
 
@@ -793,6 +795,9 @@ class DealerSession:
                 line = first_to_act_line(view, names)
                 if line is not None and line not in lines:
                     lines.append(line)
+        request = hand.card_needed
+        if request is not None and request.player is None and _SHORT_DECK not in self._said + lines:
+            lines.append(_SHORT_DECK)
         return tuple(lines)
 
     def _record(self, entry: Entry, said: tuple[str, ...] = (), ruling: Ruling | None = None) -> Step:
