@@ -141,7 +141,7 @@ def test_a_wrong_bring_in_is_corrected_before_the_next_player_acts() -> None:
     ruling = report(session, "correct bring-in")
     assert ruling.next == "seat 3 (Cy) to act: bring in 3, complete to 10"
     assert session.hand is not None and session.hand.stacks == (199, 199, 199)
-    session.act("bring in")
+    assert session.act("bring in").said == ("Cy brings in for 3",)
     assert session.hand is not None and session.hand.stacks == (199, 199, 196)
 
 

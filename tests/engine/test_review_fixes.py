@@ -75,6 +75,22 @@ def test_a_copy_made_while_a_misdesignation_is_pending_is_independent() -> None:
     assert twin.stacks != t.state.stacks
 
 
+def test_the_true_bring_in_is_said_after_a_wrong_one_is_corrected() -> None:
+    """R13.2: the wrong bring-in taken back is no wager, so the low card's bring-in is still the street's first."""
+    from studpoker.engine.dealer import dealer_lines
+
+    doors = {0: "?? ?? Kh", 1: "?? ?? 5d", 2: "?? ?? 2c"}
+    rules = Rules(Variant.STUD7, ante=1, bring_in=3, small_bet=10, big_bet=20)
+    t = Table(rules, [201] * 3, doors)
+    names = ("ann", "bob", "cy")
+    t.state.misdesignate_bring_in(1)
+    t.state.correct_bring_in()
+    start = len(t.state.events_seen_by(None))
+    t.act("bring in 3")
+    lines = dealer_lines(t.state.events_seen_by(None), start, t.state.view(None), names, rules)
+    assert lines == ["cy brings in for 3"]
+
+
 # -- 3. duplicate legal actions ----------------------------------------------------------------------------
 
 

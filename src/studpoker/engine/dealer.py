@@ -35,7 +35,7 @@ from ..evaluation import (
 from ..evaluation.high import HighHand
 from ..evaluation.low import LowHand
 from .actions import ActionKind
-from .events import ActionTaken, Awarded, CardDealt, CommunityCard, Event, Shown, StreetStarted
+from .events import ActionTaken, Awarded, CardDealt, CommunityCard, Event, Returned, Shown, StreetStarted
 from .rules import Rules, Stud5Opening, Variant
 from .state import Phase, View
 from .words import describe_board
@@ -128,9 +128,12 @@ def _bring_in_line(events: Sequence[Event], index: int, names: Sequence[str]) ->
     if kind not in (ActionKind.BRING_IN, ActionKind.COMPLETE):
         return None
     start = _street_start(events, index)
-    for earlier in events[start:index]:
+    for i in range(start, index):
+        earlier = events[i]
         if isinstance(earlier, ActionTaken) and earlier.action.kind is not ActionKind.FOLD:
-            return None  # not the first wager of the street: a completion after the bring-in is no news
+            taken_back = any(isinstance(e, Returned) and e.player == earlier.player for e in events[i + 1 : index])
+            if not taken_back:  # a wrong bring-in corrected (R13.2) is no wager
+                return None  # not the first wager of the street: a completion after the bring-in is no news
     name = names[event.player]
     if kind is ActionKind.BRING_IN:
         return f"{name} brings in for {event.action.amount}"
