@@ -218,3 +218,24 @@ def test_a_session_with_every_irregularity_saves_and_loads(tmp_path: Any) -> Non
     assert snapshot(DealerSession.load(path)) == snapshot(session)
     sign: Sign = SIGN
     assert snapshot(DealerSession.from_journal(sign, session.journal)) == snapshot(session)
+
+
+def test_a_hand_with_an_exposed_hole_card_and_an_absent_player_records_and_verifies() -> None:
+    from studpoker.history import phh, verify
+
+    session = seated(200, 200, 200)
+    session.start_hand()
+    session.deal("Kh")
+    session.irregularity("exposed hole card", 1, "Kh")
+    deal(session, [*ORDER_3[1:6], "Jd", "2c"])
+    cards = iter(ORDER_3[9:])
+    while (wanted := session.needed()).kind in ("card", "action"):
+        if wanted.kind == "card":
+            session.deal(next(cards))
+        elif wanted.seat == 1 and wanted.street == 4:
+            session.irregularity("absent player", 1)
+        else:
+            options = wanted.options
+            session.act("check" if "check" in options else "bring in" if "bring in 3" in options else "call")
+    verify(phh.loads_hand(session.hand_phh(1)))
+    assert session.report().balanced
