@@ -239,3 +239,17 @@ def test_a_hand_with_an_exposed_hole_card_and_an_absent_player_records_and_verif
             session.act("check" if "check" in options else "bring in" if "bring in 3" in options else "call")
     verify(phh.loads_hand(session.hand_phh(1)))
     assert session.report().balanced
+
+
+def test_a_hand_with_a_corrected_bring_in_records_as_it_stands_and_verifies() -> None:
+    from studpoker.history import phh, verify
+
+    session = third_street()
+    session.irregularity("wrong bring-in", 2)
+    session.irregularity("correct bring-in")
+    session.act("bring in")
+    session.act("fold")
+    session.act("fold")
+    record = phh.loads_hand(session.hand_phh(1))
+    verify(record)
+    assert "p2 pb" not in session.hand_phh(1) and "p3 pb" in session.hand_phh(1)

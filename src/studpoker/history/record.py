@@ -29,7 +29,7 @@ from typing import Any
 
 from ..cards import Card
 from ..engine import ActionKind, HandState
-from ..engine.events import ActionTaken, CardDealt, CommunityCard, Shown
+from ..engine.events import ActionTaken, CardDealt, CommunityCard, Event, Returned, Shown
 from .model import Bet, Board, Deal, HandRecord, HistoryAction, ShowMuck
 from .replay import replay
 
@@ -72,7 +72,11 @@ def record_hand(
         street_cards.clear()
         order.clear()
 
-    for event in state.events:
+    events = state.events
+    taken_back = _corrected_bring_ins(events)
+    for index, event in enumerate(events):
+        if index in taken_back:
+            continue
         if isinstance(event, CardDealt):
             if event.player not in street_cards:
                 street_cards[event.player] = []
@@ -107,6 +111,24 @@ def record_hand(
         chip_value=chip_value,
         info=dict(info or {}),
     )
+
+
+def _corrected_bring_ins(events: Sequence[Event]) -> set[int]:
+    """The log positions of each wrong bring-in taken back (``HandState.correct_bring_in``, R13.2) and of its return:
+    the hand is recorded as it stands, the true low card bringing in (a wrong bring-in that stood is recorded as it
+    was made, which a replay refuses)."""
+    out: set[int] = set()
+    for i in range(len(events) - 2):
+        made, back, then = events[i], events[i + 1], events[i + 2]
+        if (
+            isinstance(made, ActionTaken)
+            and made.action.kind is ActionKind.BRING_IN
+            and isinstance(back, Returned)
+            and back.player == made.player
+            and isinstance(then, ActionTaken)
+        ):
+            out.update((i, i + 1))
+    return out
 
 
 def _shown(state: HandState, player: int, faces: list[bool]) -> tuple[Card | None, ...]:
