@@ -73,7 +73,12 @@ CASES: dict[str, Case] = {
             "SPEC R13.3; TDA RP-5D; Robert's Rules of Poker, irregularities (premature cards)",
         ),
         # A player not at his seat: his hand is dead (his ante, and a bring-in he was dealt, stay in the pot).
-        Case("absent player", True, False, "TDA rule 30 (at your seat by the initial deal's last card)"),
+        Case(
+            "absent player",
+            True,
+            False,
+            "TDA rules, at your seat (a player must be at his seat by the last card of the initial deal)",
+        ),
         # A hand with the wrong number of cards: dead (Robert's Rules, dead hands rule 1(d)).
         Case("dead hand", True, False, "Robert's Rules of Poker, dead hands rule 1 (the proper number of cards)"),
     )
