@@ -10,6 +10,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import inspect, select
 
@@ -89,7 +90,9 @@ def hud(user: User, table_id: int) -> Any:
     return user.get(f"/api/tables/{table_id}/hud")
 
 
-def test_counts_are_the_trackers_of_the_stored_hands_and_the_hud_shows_only_the_others(tmp_path: Path) -> None:
+def test_counts_are_the_trackers_of_the_stored_hands_and_the_hud_shows_only_the_others(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     settings = make_settings(tmp_path)
     with room_client(settings) as client:
         ann, bob, cid, dan = (signup(client, n) for n in ("ann", "bob", "cid", "dan"))
@@ -108,7 +111,9 @@ def test_counts_are_the_trackers_of_the_stored_hands_and_the_hud_shows_only_the_
         assert counted[ann.id, "STUD7"]["hands"] >= 4
         # summing every stored hand again gives the same rows
         assert run(client, rebuild_counts) >= 4 and stored_counts(client) == counted
-        assert main(["admin", "recount-hud", "--db", settings.db_url]) == 0  # the same, from the command line
+        # the same, from the command line (the URL from the environment: --db refuses one with a password)
+        monkeypatch.setenv("STUDPOKER_DB_URL", settings.db_url)
+        assert main(["admin", "recount-hud"]) == 0
         assert stored_counts(client) == counted
 
         # opt-in: off until the account turns it on
