@@ -100,7 +100,7 @@ def test_a_fresh_database_migrates(tmp_path: Path) -> None:
     tables = {"accounts", "sessions", "ledger", "tables", "seats", "hands", "table_leases", "notes", "hud_counts"}
     assert {*tables, "alembic_version"} <= names
     with engine.connect() as connection:
-        assert connection.exec_driver_sql("select version_num from alembic_version").scalar() == "0012"
+        assert connection.exec_driver_sql("select version_num from alembic_version").scalar() == "0013"
     engine.dispose()
 
 

@@ -157,7 +157,7 @@ def test_names_stored_before_the_rule_migrate_and_sign_in_as_before(tmp_path: Pa
     if twice:
         migrate(engine)  # the head again: nothing to do
     with engine.connect() as connection:
-        assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0012"
+        assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0013"
         keys = connection.execute(text("SELECT username, username_key, username_look FROM accounts ORDER BY id")).all()
         assert [tuple(k) for k in keys] == [
             ("paypal", "paypal", "paypal"),

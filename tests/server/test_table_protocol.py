@@ -478,7 +478,7 @@ def test_a_database_of_revision_0002_migrates(tmp_path: Path) -> None:
     with engine.connect() as connection:
         assert connection.execute(text("SELECT showdown_seconds FROM tables")).scalar() is None
         assert connection.execute(text("SELECT preferences FROM accounts")).scalar() is None
-        assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0012"
+        assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0013"
         # revision 0005: the table there is not a training table
         assert connection.execute(text("SELECT training FROM tables")).scalar() in (False, 0)
         # revision 0004 gives the table there a lease row, without an owner

@@ -7,14 +7,18 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from datetime import datetime, timedelta
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
-from studpoker.server.db import HandRow, LedgerEntry, TableRow
+from studpoker.server.db import Database, EntryRow, HandRow, LedgerEntry, TableRow, TournamentRow
+from studpoker.server.tournamentrunner import _place_the_busted
 from studpoker.tournament import payouts
 
 from .conftest import User, invariants, make_settings, room_client, signup
@@ -107,7 +111,7 @@ def test_a_24_player_tournament_balances_breaks_and_ends_on_one_table(client: Te
     assert len(running["tables"]) == 3 and [t["players"] for t in running["tables"]] == [8, 8, 8]
     assert running["clock"]["level"] >= 1 and running["average_stack"] == 2_000
     done = wait_for(floor, event["id"], "finished")
-    assert sorted(p["place"] for p in done["players"]) == sorted(set(p["place"] for p in done["players"]))
+    check_places(client, event["id"], [p["place"] for p in done["players"]])
     assert sum(p["prize"] for p in done["players"]) == 1200 and len(done["payouts"]) == 3
     hands = check_hands(client, event["id"])
     tables = {h.table_id for h in hands}
@@ -125,13 +129,38 @@ def test_a_24_player_tournament_balances_breaks_and_ends_on_one_table(client: Te
     assert books.in_escrow == 0 and books.balances == 10_000
 
 
+def check_places(client: TestClient, tournament_id: int, places: list[int]) -> None:
+    """The places are a ranking of the whole field (players tied for a place take the places below it), and players
+    share places only when they went out in one hand, or in one hand-for-hand round."""
+    ranked = sorted(places)
+    assert ranked[0] == 1
+    i = 0
+    while i < len(ranked):
+        tied = ranked.count(ranked[i])
+        assert ranked[i] == i + 1, ranked
+        i += tied
+    out = rows(
+        client,
+        select(EntryRow.place, EntryRow.out_table, EntryRow.out_hand, EntryRow.out_round).where(
+            EntryRow.tournament_id == tournament_id, EntryRow.place > 1
+        ),
+    )
+    hands: dict[int, set[tuple[Any, ...]]] = {}
+    for place, table, hand, round_ in out:
+        assert hand is not None  # every player out was written with the hand he went out in
+        hands.setdefault(place, set()).add(("round", round_) if round_ is not None else ("hand", table, hand))
+    assert all(len(found) == 1 for found in hands.values()), hands
+
+
 def test_hand_for_hand_on_the_bubble(client: TestClient) -> None:
-    """Twelve players on four tables of three pay three places: with four left on two tables, every table deals
-    one hand a round (the tournament's page says so), and the round's hands are dealt together."""
+    """Six players on two tables of three, five places paid: on the bubble from the first hand, so every table deals
+    one hand a round (the tournament's page says so), each round's hands dealt once the last round's are over; the
+    hand-for-hand ends with the first player out."""
     ann = signup(client, "ann")
     make_admin(client, ann)
     event = ann.post(
-        "/api/tournaments", {"kind": "scheduled", "starts_in": 0.2, "buy_in": 10, "bots": 12, "seats": 3}
+        "/api/tournaments",
+        {"kind": "scheduled", "starts_in": 0.2, "buy_in": 10, "bots": 6, "seats": 3, "payouts": [40, 25, 15, 12, 8]},
     ).json()
     seen: set[bool] = set()
     deadline = time.monotonic() + 300
@@ -144,8 +173,20 @@ def test_hand_for_hand_on_the_bubble(client: TestClient) -> None:
         assert time.monotonic() < deadline
         time.sleep(0.02)
     assert True in seen, "no hand-for-hand round was seen"
-    check_hands(client, event["id"])
-    assert sum(p["prize"] for p in page["players"]) == 120
+    hands = check_hands(client, event["id"])
+    assert sum(p["prize"] for p in page["players"]) == 60 and len(page["payouts"]) == 5
+    check_places(client, event["id"], [p["place"] for p in page["players"]])
+    # the rounds: up to the hand the first player went out in, the tables dealt their k-th hands together
+    first_out = min(h.finished_at for h in hands if len(h.players) > 0 and any(p["end"] == 0 for p in h.players))
+    by_table: dict[int, list[Any]] = {}
+    for hand in sorted(hands, key=lambda h: h.number):
+        by_table.setdefault(hand.table_id, []).append(hand)
+    assert len(by_table) == 2
+    a, b = by_table.values()
+    rounds = [pair for pair in zip(a, b, strict=False) if max(h.started_at for h in pair) <= first_out]
+    assert len(rounds) >= 1
+    for last, this in pairwise(rounds):
+        assert min(h.started_at for h in this) >= max(h.finished_at for h in last)
 
 
 def test_entries_refunds_and_refusals(client: TestClient) -> None:
@@ -358,3 +399,54 @@ def test_an_account_may_run_three_tournaments_at_once(client: TestClient) -> Non
         assert ann.post("/api/tournaments", {"seats": 2, "bots": 2, "structure": "standard"}).status_code == 201
     fourth = ann.post("/api/tournaments", {"seats": 2, "bots": 2})
     assert fourth.status_code == 409 and fourth.json()["error"]["code"] == "limit"
+
+
+def test_places_follow_the_hands_players_went_out_in(db: Database) -> None:
+    """Players out in different hands are placed in the order the hands ended, even when the runner sees them in
+    one look; players out in one hand or one hand-for-hand round go by their starting stacks, equal stacks tied; a
+    round not over yet waits for the rest of it."""
+    at = datetime(2026, 12, 7, 12, 0, 0)
+    outs = {  # name: (table, hand, hand-for-hand round, seconds after `at`, starting stack)
+        "Ann": (1, 5, None, 10, 300),
+        "Bob": (2, 3, None, 5, 300),
+        "Cid": (1, 7, None, 20, 100),
+        "Dan": (1, 7, None, 20, 100),
+        "Eve": (1, 8, 4, 30, 200),
+        "Fay": (2, 6, 4, 31, 500),
+        "Gus": (2, 7, 5, 40, 900),
+    }
+
+    def setup(session: Session) -> int:
+        row = TournamentRow(
+            name="Places", kind="scheduled", variant="STUD7", structure={}, buy_in=10, seats=8, max_entries=8
+        )
+        session.add(row)
+        session.flush()
+        for name, (table, hand, round_, seconds, stack) in outs.items():
+            session.add(
+                EntryRow(
+                    tournament_id=row.id,
+                    name=name,
+                    status="out",
+                    out_table=table,
+                    out_hand=hand,
+                    out_round=round_,
+                    out_at=at + timedelta(seconds=seconds),
+                    busted_from=stack,
+                )
+            )
+        session.add(EntryRow(tournament_id=row.id, name="Hal", status="playing"))
+        return row.id
+
+    tournament = db.transaction(setup)
+
+    def places(session: Session) -> dict[str, int | None]:
+        found = session.scalars(select(EntryRow).where(EntryRow.tournament_id == tournament)).all()
+        return {e.name: e.place for e in found}
+
+    left = db.transaction(lambda s: _place_the_busted(s, tournament, closed=True, playing_round=5))
+    assert left == (1, 8)
+    expected: dict[str, int | None] = {"Bob": 8, "Ann": 7, "Cid": 5, "Dan": 5, "Eve": 4, "Fay": 3, "Gus": None}
+    assert db.transaction(places) == expected | {"Hal": None}
+    db.transaction(lambda s: _place_the_busted(s, tournament, closed=True, playing_round=None))  # round 5 over
+    assert db.transaction(places) == expected | {"Gus": 2, "Hal": None}

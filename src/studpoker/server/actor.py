@@ -361,6 +361,7 @@ class TableActor:
                 if wait is not None:
                     self._schedule_start(wait)
                 return
+            self.context.hand_round = self.tournament.dealt_round
         table, context = self.table, self.context
         number = table.hand_number + 1
         players = table.eligible()

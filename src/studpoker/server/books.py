@@ -268,10 +268,11 @@ def _transfers(
             memo=f"left {context.name} seat {leaver.seat}",
         )
         session.execute(delete(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == leaver.seat))
-        if tournament is not None:  # out of the tournament: the runner gives him his place
+        if tournament is not None:  # out of the tournament, in this hand: the runner gives him his place
             start = next((p["start"] for p in context.hand_players if p["seat"] == leaver.seat), 0)
+            out = {"out_table": table_id, "out_hand": number, "out_round": context.hand_round, "out_at": utcnow()}
             session.execute(
                 update(EntryRow)
                 .where(EntryRow.tournament_id == tournament, EntryRow.name == leaver.name, EntryRow.status == "playing")
-                .values(status="out", busted_from=start)
+                .values(status="out", busted_from=start, **out)
             )

@@ -52,6 +52,7 @@ class TableContext:
     hand_seats: tuple[int, ...] = ()
     auto: set[int] = field(default_factory=set)  # the turns the server played for a player
     auto_seats: set[int] = field(default_factory=set)  # the seats it played them for
+    hand_round: int | None = None  # a tournament's: the hand-for-hand round the hand was dealt in
 
     @property
     def free_seats(self) -> tuple[int, ...]:

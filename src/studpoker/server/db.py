@@ -245,8 +245,10 @@ class TournamentRow(Base):
 class EntryRow(Base):
     """One buy-in to a tournament: an account's or a bot's (``bot_tag``), which of the player's entries it is
     (``number``: 2 after a re-entry...), its ``status`` (``registered``, ``playing``, ``out``), and once out the
-    stack it started its last hand with, the order it went out in (``out_seq``: equal for players out in one look),
-    its ``place`` (given once registration has closed: places count from the bottom) and its ``prize``."""
+    stack it started its last hand with, the hand it went out in (``out_table``, ``out_hand``, ``out_round``: the
+    hand-for-hand round, ``out_at``), the order it went out in (``out_seq``: equal for players out in one hand, or
+    one hand-for-hand round, who started it with the same stack), its ``place`` (given once registration has closed:
+    places count from the bottom) and its ``prize``."""
 
     __tablename__ = "tournament_entries"
     __table_args__ = (UniqueConstraint("tournament_id", "name", "number", name="one_entry_per_name"),)
@@ -261,6 +263,10 @@ class EntryRow(Base):
     out_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
     place: Mapped[int | None] = mapped_column(Integer, nullable=True)
     busted_from: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    out_table: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    out_hand: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    out_round: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    out_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     prize: Mapped[int] = mapped_column(BigInteger, default=0)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 

@@ -6,11 +6,13 @@ starts again goes on where it was):
   fewer than two entries). Seats are drawn at random (:func:`~studpoker.tournament.draw_seats`), each table is
   written with its seat rows and the tournament's chips (issued from its chip account: no chip is minted), and the
   tables start dealing (the level's stakes: :mod:`~studpoker.server.tournamenttable`).
-* **Places**: the tables take out the players with no chips after each hand; the runner gives them their places,
-  from the bottom. Players out in the same look (the same hand, as hand-for-hand makes sure on the bubble) are
-  placed by the chips they started that hand with, the bigger stack higher, equal stacks sharing.
+* **Places**: the tables take out the players with no chips after each hand, writing the hand with them; the
+  runner gives them their places, from the bottom, in the order the hands ended. Players out in the same hand, or
+  in the same hand-for-hand round at any of its tables, are placed by the chips they started that hand with, the
+  bigger stack higher, equal stacks sharing.
 * **Hand-for-hand** on the bubble (one player more than the places paid, on two tables or more): every table deals
-  its hand of a round, and the next round begins when all are over.
+  its hand of a round, and the next round begins when all are written as over (the database says, whichever
+  process deals them).
 * **Balancing and breaking** (:func:`~studpoker.tournament.plan_moves`: the stud high-card draw chooses who moves):
   the tables players move from deal no new hand (``paused``) until they have moved, between hands, with their chips
   (:class:`~studpoker.server.director.Director`); a table left empty closes.
@@ -24,6 +26,7 @@ import asyncio
 import contextlib
 import logging
 import random
+from datetime import datetime
 from functools import partial
 from typing import Any, TypeAlias
 
@@ -33,7 +36,7 @@ from sqlalchemy.orm import Session
 
 from ..tournament import Structure, draw_seats, plan_moves, seat_new_player, shared_prize
 from .config import Settings
-from .db import Database, EntryRow, SeatRow, TableRow, TournamentRow, utcnow
+from .db import Database, EntryRow, HandRow, SeatRow, TableRow, TournamentRow, utcnow
 from .director import Director
 from .directory import Directory
 from .errors import ApiError
@@ -203,7 +206,8 @@ class TournamentRunner:
         tables = await self.db.run(lambda s: _tables(s, tournament_id))
         if await self._seat_late_entries(row, tables, structure):
             tables = await self.db.run(lambda s: _tables(s, tournament_id))
-        left, entries = await self.db.run(lambda s: _place_the_busted(s, tournament_id, closed))
+        playing_round = row.hand_round
+        left, entries = await self.db.run(lambda s: _place_the_busted(s, tournament_id, closed, playing_round))
         if left <= 1:
             await self._finish(row, tables)
             return
@@ -271,15 +275,17 @@ class TournamentRunner:
                 await self.db.run(lambda s: _set(s, tournament_id, hand_round=None))
                 self.round_marks.pop(tournament_id, None)
             return
-        handles = {t.id: await self.directory.find_table(t.id) for t in live}
         marks = self.round_marks.get(tournament_id)
         numbers = {t.id: t.hand_number for t in live}
+        foreign = marks is None and row.hand_round is not None  # another runner's round: over with the hands in play
+        if foreign and not await self.db.run(lambda s: _hands_over(s, numbers)):
+            return
         if row.hand_round is None or marks is None:
             self.round_marks[tournament_id] = numbers
             await self.db.run(lambda s: _set(s, tournament_id, hand_round=(row.hand_round or 0) + 1))
             return
         dealt = all(numbers[t] > marks.get(t, -1) for t in numbers)
-        if dealt and not any(h.info()["playing"] for h in handles.values()):
+        if dealt and await self.db.run(lambda s: _hands_over(s, numbers)):
             self.round_marks[tournament_id] = numbers
             await self.db.run(lambda s: _set(s, tournament_id, hand_round=(row.hand_round or 0) + 1))
 
@@ -325,7 +331,7 @@ class TournamentRunner:
             current = session.get(TournamentRow, tournament_id, with_for_update=True)  # no entry taken meanwhile
             if current is None or current.status != "running":
                 return False
-            _place_the_busted(session, tournament_id, closed=True)
+            _place_the_busted(session, tournament_id, closed=True, playing_round=None)
             entries = list(session.scalars(select(EntryRow).where(EntryRow.tournament_id == tournament_id)).all())
             for entry in entries:
                 if entry.status == "playing":
@@ -372,22 +378,28 @@ def _tables(session: Session, tournament_id: int) -> list[Seated]:
     return out
 
 
-def _place_the_busted(session: Session, tournament_id: int, closed: bool) -> tuple[int, int]:
-    """Number the entries the tables took out since the last look in the order they went out (``out_seq``: the
-    smaller starting stack first, equal stacks together) and, once registration has ``closed`` (the field's size is
-    known), give every one out their places from the bottom. Returns the entries still in (seated or waiting) and all
-    the entries."""
+def _place_the_busted(session: Session, tournament_id: int, closed: bool, playing_round: int | None) -> tuple[int, int]:
+    """Number the entries the tables took out since the last look in the order they went out (``out_seq``), and,
+    once registration has ``closed`` (the field's size is known), give every one out their places from the bottom.
+    Returns the entries still in (seated or waiting) and all the entries.
+
+    Players out in one hand, or in one hand-for-hand round (at any of its tables), go out together: the smaller
+    starting stack first, equal stacks sharing the places. Hands and rounds go in the order they ended. The players
+    out in ``playing_round``, the hand-for-hand round not over yet, wait for the rest of it."""
     entries = list(session.scalars(select(EntryRow).where(EntryRow.tournament_id == tournament_id)).all())
     new = [e for e in entries if e.status == "out" and e.out_seq is None]
+    if playing_round is not None:
+        new = [e for e in new if e.out_round is None or e.out_round < playing_round]
     seq = max((e.out_seq or 0 for e in entries), default=0) + 1
-    for stack in sorted({e.busted_from or 0 for e in new}):
-        for entry in new:
-            if (entry.busted_from or 0) == stack:
-                entry.out_seq = seq
-        seq += 1
+    for together in _out_together(new):
+        for stack in sorted({e.busted_from or 0 for e in together}):
+            for entry in together:
+                if (entry.busted_from or 0) == stack:
+                    entry.out_seq = seq
+            seq += 1
     if closed:
         worst = len(entries) - sum(1 for e in entries if e.place is not None)  # the place the next one out takes
-        unplaced = [e for e in entries if e.status == "out" and e.place is None]
+        unplaced = [e for e in entries if e.status == "out" and e.place is None and e.out_seq is not None]
         for out_seq in sorted({e.out_seq or 0 for e in unplaced}):
             tied = [e for e in unplaced if (e.out_seq or 0) == out_seq]
             for entry in tied:
@@ -395,6 +407,37 @@ def _place_the_busted(session: Session, tournament_id: int, closed: bool) -> tup
             worst -= len(tied)
     session.flush()
     return sum(1 for e in entries if e.status != "out"), len(entries)
+
+
+def _out_together(entries: list[EntryRow]) -> list[list[EntryRow]]:
+    """``entries`` (out, not numbered yet) in groups that went out together (one hand, or one hand-for-hand
+    round), in the order the groups' last hands were written. Entries out before the hand was recorded (revision
+    0013) form one group, first."""
+    groups: dict[tuple[int, ...], list[EntryRow]] = {}
+    for entry in sorted(entries, key=lambda e: e.id):
+        if entry.out_round is not None:
+            key: tuple[int, ...] = (1, entry.out_round)
+        elif entry.out_table is not None and entry.out_hand is not None:
+            key = (2, entry.out_table, entry.out_hand)
+        else:
+            key = (0,)
+        groups.setdefault(key, []).append(entry)
+    oldest = datetime.min
+
+    def ended(key: tuple[int, ...]) -> tuple[bool, datetime, tuple[int, ...]]:
+        return (key != (0,), max(e.out_at or oldest for e in groups[key]), key)
+
+    return [groups[key] for key in sorted(groups, key=ended)]
+
+
+def _hands_over(session: Session, numbers: dict[int, int]) -> bool:
+    """Whether hand ``numbers[table]`` of every table is written as over (finished or voided): its players out,
+    if any, are in the database with it."""
+    for table_id, number in numbers.items():
+        status = session.scalar(select(HandRow.status).where(HandRow.table_id == table_id, HandRow.number == number))
+        if status is None or status == "playing":
+            return False
+    return True
 
 
 def _purse(entry: EntryRow) -> str:

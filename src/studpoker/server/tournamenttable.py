@@ -53,6 +53,7 @@ class TournamentSide:
         self.time_scale = time_scale
         self.db = db
         self.last_round = 0  # the hand-for-hand round this table last dealt
+        self.dealt_round: int | None = None  # the round of the hand dealt last (None: not hand-for-hand)
 
     @classmethod
     def of(cls, row: TournamentRow, time_scale: float, db: Runner) -> TournamentSide:
@@ -102,6 +103,7 @@ class TournamentSide:
             if self.last_round >= round_:
                 return HAND_FOR_HAND_LOOK
             self.last_round = round_
+        self.dealt_round = round_  # players out in this hand go out in this round (the places: the runner)
         return None
 
     @staticmethod
