@@ -228,6 +228,8 @@ function renderPrompt() {
 
   const cardPrompt = needed.kind === "card" || needed.kind === "reveal";
   const entry = $("card-entry");
+  // a field about to be hidden gives the focus back to the page, so the action keys work at once
+  if (!cardPrompt && entry.contains(document.activeElement)) document.activeElement.blur();
   entry.hidden = !cardPrompt;
   $("card-form").hidden = needed.kind !== "card";
   $("unseen").hidden = !(needed.kind === "card" && needed.seat !== null && !needed.face_up);
