@@ -36,6 +36,8 @@ from .conftest import ARTIFACTS
 #: The smallest tap target (CSS px; WCAG 2.5.5).
 TAP = 44
 VIEWPORTS = [(1024, 768), (390, 844)]
+#: A phone on its side: the tablet's run checks its card and action prompts too (the page resized, not reloaded).
+PHONE_SIDEWAYS = (844, 390)
 BUSY = re.compile(r"\bbusy\b")
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "images"
 
@@ -171,6 +173,12 @@ def test_a_hand_at_the_table(browser: Any, console: str, size: tuple[int, int]) 
     expect(page.locator("#burns")).to_have_text("0")
     check(page, "card", size)
     shot(page, "card", size)
+    if size == VIEWPORTS[0]:
+        page.set_viewport_size({"width": PHONE_SIDEWAYS[0], "height": PHONE_SIDEWAYS[1]})
+        expect(page.locator("#grid")).to_be_visible()
+        check(page, "card", PHONE_SIDEWAYS)
+        shot(page, "card", PHONE_SIDEWAYS)
+        page.set_viewport_size({"width": size[0], "height": size[1]})
     tap_card(page, "Kh")
     needed(page, "deal seat 2 (Bob) a card face down (3rd street)")
     expect(page.locator('#grid button[data-card="Kh"]')).to_be_disabled()
@@ -201,6 +209,12 @@ def test_a_hand_at_the_table(browser: Any, console: str, size: tuple[int, int]) 
     expect(page.locator("#actions button", has_text="bring in 3")).to_contain_text("B")
     check(page, "action", size)
     shot(page, "bring-in", size)
+    if size == VIEWPORTS[0]:  # a phone on its side: the same prompt fits, its controls as big
+        page.set_viewport_size({"width": PHONE_SIDEWAYS[0], "height": PHONE_SIDEWAYS[1]})
+        expect(page.locator("#actions button")).to_have_count(2)
+        check(page, "action", PHONE_SIDEWAYS)
+        shot(page, "bring-in", PHONE_SIDEWAYS)
+        page.set_viewport_size({"width": size[0], "height": size[1]})
     key(page, "b")
     needed(page, "seat 3 (Cy) to act: fold, call 3, complete to 10")
     expect(page.locator("#said li").first).to_have_text("Bob brings in for 3")
