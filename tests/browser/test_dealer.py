@@ -40,6 +40,8 @@ VIEWPORTS = [(1024, 768), (390, 844)]
 PHONE_SIDEWAYS = (844, 390)
 BUSY = re.compile(r"\bbusy\b")
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "images"
+#: The steps whose phone screenshots the docs show.
+PHONE_DOCS = {"card", "bring-in", "pushes"}
 
 #: Every control the dealer may touch that is shown now and smaller than TAP x TAP.
 SMALL = """(tap) => [...document.querySelectorAll('button, input, select, a')]
@@ -74,10 +76,20 @@ def console(tmp_path: Path) -> Iterator[str]:
 
 
 def shot(page: Any, step: str, size: tuple[int, int]) -> None:
-    """A screenshot of the screen as the dealer sees it (not the whole scrolled page)."""
-    folder = DOCS if os.environ.get("STUDPOKER_DOC_SHOTS") == "1" else ARTIFACTS
-    folder.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(folder / f"dealer-{step}-{size[0]}x{size[1]}.png"))
+    """A screenshot of the screen as the dealer sees it (not the whole scrolled page): to test-artifacts/, or with
+    ``STUDPOKER_DOC_SHOTS=1`` to docs/images/ (every step on the tablet, :data:`PHONE_DOCS` on the phones), in 256
+    colours to keep the repository small."""
+    name = f"dealer-{step}-{size[0]}x{size[1]}.png"
+    if os.environ.get("STUDPOKER_DOC_SHOTS") != "1" or (size != VIEWPORTS[0] and step not in PHONE_DOCS):
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / name))
+        return
+    from io import BytesIO
+
+    from PIL import Image  # matplotlib's dependency, in the test extra
+
+    image = Image.open(BytesIO(page.screenshot())).convert("RGB")
+    image.quantize(colors=256, method=Image.Quantize.MEDIANCUT).save(DOCS / name, optimize=True)
 
 
 def check(page: Any, name: str, size: tuple[int, int]) -> None:

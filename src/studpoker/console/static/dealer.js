@@ -336,8 +336,12 @@ function renderSeats() {
     if (seat.all_in) classes.push("all-in");
     if (state.needed.kind === "card" && state.needed.seat === number) classes.push("to-deal");
     const cards = [];
-    if (seat.down.length) cards.push(h("span", { class: "cards-label" }, "down"), ...seat.down.map((c) => cardFace(c, true)));
-    if (seat.up.length) cards.push(h("span", { class: "cards-label" }, "up"), ...seat.up.map((c) => cardFace(c, false)));
+    if (seat.down.length) {
+      cards.push(h("div", { class: "cards-row" }, h("span", { class: "cards-label" }, "down"), ...seat.down.map((c) => cardFace(c, true))));
+    }
+    if (seat.up.length) {
+      cards.push(h("div", { class: "cards-row" }, h("span", { class: "cards-label" }, "up"), ...seat.up.map((c) => cardFace(c, false))));
+    }
     items.push(
       h(
         "li",
