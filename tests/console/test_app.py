@@ -235,6 +235,22 @@ def test_undo_takes_back_the_last_entry_and_rewrites_the_file(tmp_path: Path) ->
     assert "nothing to undo" in refused["error"]["message"]
 
 
+def test_an_entry_the_file_cannot_take_is_undone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    c = client(tmp_path)
+    seated(c, 200, 200)
+    before, file_before = state(c), (tmp_path / "session.jsonl").read_bytes()
+
+    def full(path: object, entry: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(journal, "append", full)
+    error = post(c, "/api/start", status=503)["error"]
+    assert error["code"] == "refused" and "No space left on device" in error["message"]
+    assert state(c) == before and (tmp_path / "session.jsonl").read_bytes() == file_before
+    monkeypatch.undo()
+    assert post(c, "/api/start")["state"]["playing"]
+
+
 def test_the_sign_only_while_the_journal_is_empty(tmp_path: Path) -> None:
     c = client(tmp_path)
     post(c, "/api/sign", SIGN)
