@@ -455,6 +455,7 @@ def test_the_served_host_and_its_loopback_names(tmp_path: Path) -> None:
     assert c.get("/api/state", headers={"Host": "testserver"}).status_code == 403
     lan = TestClient(create_app(tmp_path / "lan.jsonl", host="0.0.0.0", port=8765))
     assert lan.get("/api/state", headers={"Host": "192.168.1.20:8765"}).status_code == 200
+    assert lan.get("/api/state", headers={"Host": "localhost:8765"}).status_code == 200
     assert lan.get("/api/state", headers={"Host": "rebound.example:8765"}).status_code == 403
     own = {"Host": "192.168.1.20:8765", "Origin": "http://192.168.1.20:8765"}
     assert lan.post("/api/sign", json=SIGN, headers=own).status_code == 200
@@ -512,3 +513,31 @@ def test_stud_dealer_refuses_a_bad_journal_on_one_line(tmp_path: Path, capsys: p
     assert err.count("\n") == 1 and err.startswith("stud dealer: error: ") and "line 2" in err
     code, _, err = stud(capsys, "dealer", "--journal", bad, "--reader-token", "short", "--no-browser")
     assert code == 2 and "--reader-token" in err
+
+
+def test_stud_dealer_says_where_it_serves(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import uvicorn
+
+    from tests.cli.helpers import stud
+
+    served: list[dict[str, Any]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: served.append(options))
+    path = tmp_path / "folder" / "session.jsonl"
+    code, out, err = stud(capsys, "dealer", "--journal", path, "--port", 18767, "--reader", "--no-browser")
+    assert code == 0 and out == "" and served[0]["host"] == "127.0.0.1" and served[0]["port"] == 18767
+    assert "http://127.0.0.1:18767/" in err and "Authorization: Bearer " in err and "warning" not in err
+    assert path.parent.is_dir() and not path.exists()  # the file is written with the sign
+    code, _, err = stud(capsys, "dealer", "--journal", path, "--host", "0.0.0.0", "--port", 18767, "--no-browser")
+    assert code == 0 and "warning: listening on 0.0.0.0: anyone on the network" in err and "Bearer" not in err
+    code, _, err = stud(capsys, "dealer", "--journal", path, "--port", 0, "--no-browser")
+    assert code == 2 and err == "stud dealer: error: no port 0\n"
+
+
+def test_the_default_journal_is_in_the_users_data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from studpoker.cli.dealer import default_journal
+
+    monkeypatch.setattr(sys, "platform", "linux")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert default_journal() == tmp_path / "studpoker" / "dealer" / "session.jsonl"

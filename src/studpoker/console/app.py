@@ -99,10 +99,16 @@ def _is_wildcard(host: str) -> bool:
 
 def served_hosts(host: str, port: int) -> tuple[str, ...]:
     """The Host headers the console answers when bound to ``host``:``port``: that host with the port (and without
-    it on port 80), and every loopback name when bound to loopback. A wildcard bind (0.0.0.0) answers any IP
-    address with the port (:func:`create_app`): a DNS rebinding attack needs a name, never an address."""
+    it on port 80), and every loopback name when bound to loopback or to every address. A wildcard bind (0.0.0.0)
+    also answers any IP address with the port (:func:`create_app`): a DNS rebinding attack needs a name.
+
+    >>> served_hosts("127.0.0.1", 8765)
+    ('127.0.0.1:8765', 'localhost:8765', '[::1]:8765')
+    >>> served_hosts("192.168.1.20", 80)
+    ('192.168.1.20:80', '192.168.1.20')
+    """
     name = f"[{host}]" if ":" in host and not host.startswith("[") else host
-    names = list(_LOOPBACK_NAMES) if _is_loopback(host) else [name]
+    names = list(_LOOPBACK_NAMES) if _is_loopback(host) or _is_wildcard(host) else [name]
     if name not in names:
         names.insert(0, name)
     out = [f"{n}:{port}" for n in names]
