@@ -444,6 +444,18 @@ def test_a_request_for_another_host_is_refused(
     unchanged(c, tmp_path, before, file_before)
 
 
+def test_a_header_given_twice_is_refused(tmp_path: Path, table: tuple[TestClient, dict[str, Any], bytes]) -> None:
+    c, before, file_before = table
+    body = json.dumps({"seat": 3, "name": "Eve", "chips": 200}).encode()
+    for twice in ([("Host", "testserver"), ("Host", "evil.example")], [("Origin", "http://testserver")] * 2):
+        headers = [("Content-Type", "application/json"), *twice]
+        if twice[0][0] == "Host":
+            headers.append(("Origin", "http://testserver"))
+        response = c.post("/api/buy-in", content=body, headers=headers)
+        assert response.status_code == 403 and response.json()["error"]["code"] == "forbidden"
+    unchanged(c, tmp_path, before, file_before)
+
+
 def test_the_served_host_and_its_loopback_names(tmp_path: Path) -> None:
     c = TestClient(create_app(tmp_path / "session.jsonl", port=8765), base_url="http://127.0.0.1:8765")
     for host in ("127.0.0.1:8765", "localhost:8765", "[::1]:8765"):
