@@ -21,3 +21,8 @@ collect_ignore = COMPILED_SOURCES if not state.__file__.endswith(".py") else []
 # (tests/rl skips by itself).
 if any(importlib.util.find_spec(name) is None for name in ("pettingzoo", "gymnasium", "pyspiel")):
     collect_ignore += ["src/studpoker/rl", "docs/rl.md"]
+
+# The dealer's web console needs FastAPI (the `server` extra); without it its modules cannot be imported for their
+# doctests (tests/console/test_app.py skips by itself).
+if any(importlib.util.find_spec(name) is None for name in ("fastapi", "pydantic")):
+    collect_ignore += ["src/studpoker/console/app.py", "src/studpoker/console/schemas.py"]

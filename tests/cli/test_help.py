@@ -33,6 +33,18 @@ def test_every_option_has_help() -> None:
 def test_every_command_is_on_the_docs_index() -> None:
     index = (DOCS / "index.md").read_text(encoding="utf-8")
     top = {command.split()[1] for command, _ in _commands(_parser())}
-    assert top == {"eval", "replay", "convert", "play", "equity", "simulate", "import", "stats", "serve", "admin"}
+    assert top == {
+        "eval",
+        "replay",
+        "convert",
+        "play",
+        "equity",
+        "simulate",
+        "import",
+        "stats",
+        "serve",
+        "admin",
+        "dealer",
+    }
     for name in top:
         assert f"`stud {name}" in index, name

@@ -6,10 +6,10 @@ together, in the order a terminal shows them. Each page's commands run in order,
 bash (so quotes, pipes and ``> FILE`` mean what they mean in a terminal), ``stud`` being ``python -m studpoker``
 on this process's ``sys.path`` (the sources under test). A command may use a file an earlier one wrote. The
 directory holds a copy of ``tests/docs/files/`` (``bad.phh``, ``typo.phh``, ``empty.txt``, ``holdem.txt``: two hold'em
-hands of a PokerStars 8-Game file of tests/history/wild), ``session.txt`` (made
-from the shared razz file below) and, one level up, ``shared/data``: the shared hand histories, so that a page's
-``../shared/data/...`` resolves as it does from a clone (a page that names them skips where they are absent, as
-every test of the shared data does).
+hands of a PokerStars 8-Game file of tests/history/wild; ``cut.jsonl``: a dealer's journal cut short),
+``session.txt`` (made from the shared razz file below) and, one level up, ``shared/data``: the shared hand
+histories, so that a page's ``../shared/data/...`` resolves as it does from a clone (a page that names them skips
+where they are absent, as every test of the shared data does).
 
 What is compared, after trailing spaces and blank lines are dropped from both sides:
 
@@ -70,6 +70,7 @@ NOT_RUN: dict[str, str] = {
     '-d \'{"username": "ann", "password": "correct horse battery"}\' http://127.0.0.1:8000/api/signup': "signs up "
     "on a card room running on port 8000",
     "stud serve": _SERVE,
+    "stud dealer --reader --no-browser": "serves the dealer's console until it is stopped",
     "export STUDPOKER_DB_URL=postgresql+psycopg://stud:secret@localhost/studpoker": "names a PostgreSQL database "
     "for the stud serve after it",
     "stud serve --host 0.0.0.0 --port 8080": _SERVE,

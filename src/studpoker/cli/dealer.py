@@ -128,7 +128,8 @@ def _dealer(args: argparse.Namespace) -> int:
         with contextlib.suppress(webbrowser.Error):  # no browser here: the URL is printed
             webbrowser.open(url)
     try:
-        uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+        # no proxy in front: X-Forwarded-* are nobody's to believe
+        uvicorn.run(app, host=args.host, port=args.port, log_level="warning", proxy_headers=False, server_header=False)
     except OSError as error:
         return _error(str(error))
     return 0

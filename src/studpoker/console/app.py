@@ -99,10 +99,16 @@ def _is_wildcard(host: str) -> bool:
 
 def served_hosts(host: str, port: int) -> tuple[str, ...]:
     """The Host headers the console answers when bound to ``host``:``port``: that host with the port (and without
-    it on port 80), and every loopback name when bound to loopback. A wildcard bind (0.0.0.0) answers any IP
-    address with the port (:func:`create_app`): a DNS rebinding attack needs a name, never an address."""
+    it on port 80), and every loopback name when bound to loopback or to every address. A wildcard bind (0.0.0.0)
+    also answers any IP address with the port (:func:`create_app`): a DNS rebinding attack needs a name.
+
+    >>> served_hosts("127.0.0.1", 8765)
+    ('127.0.0.1:8765', 'localhost:8765', '[::1]:8765')
+    >>> served_hosts("192.168.1.20", 80)
+    ('192.168.1.20:80', '192.168.1.20')
+    """
     name = f"[{host}]" if ":" in host and not host.startswith("[") else host
-    names = list(_LOOPBACK_NAMES) if _is_loopback(host) else [name]
+    names = list(_LOOPBACK_NAMES) if _is_loopback(host) or _is_wildcard(host) else [name]
     if name not in names:
         names.insert(0, name)
     out = [f"{n}:{port}" for n in names]
@@ -129,6 +135,7 @@ class _Guard:
 
     def __init__(self, app: ASGIApp, hosts: frozenset[str], wildcard_port: int | None, token: str | None) -> None:
         self.app, self.hosts, self.wildcard_port, self.token = app, hosts, wildcard_port, token
+        self.origins = frozenset(f"http://{h}" for h in hosts)
 
     def _reader_refusal(self, authorization: str) -> RefusedError | None:
         """Why a card reader's post is refused (no token set, or not the right one), or ``None``; the token is
@@ -165,7 +172,10 @@ class _Guard:
         headers = {name.decode("latin-1").lower(): value.decode("latin-1") for name, value in scope["headers"]}
         host = headers.get("host", "").lower()
         refusal: RefusedError | None = None
-        if not self._host_ok(host):
+        named = sum(1 for name, _ in scope["headers"] if name.lower() in (b"host", b"origin", b"authorization"))
+        if named > sum(1 for name in ("host", "origin", "authorization") if name in headers):
+            refusal = RefusedError(403, "forbidden", "a request names its Host, Origin and Authorization once each")
+        elif not self._host_ok(host):
             refusal = RefusedError(403, "forbidden", f"this console does not serve the host {host[:100]!r}")
         elif scope["path"] == "/api/reader":
             refusal = self._reader_refusal(headers.get("authorization", ""))
@@ -173,7 +183,7 @@ class _Guard:
             origin = headers.get("origin")
             if origin is None:
                 refusal = RefusedError(403, "forbidden", "a change must come from the console's own page (no Origin)")
-            elif origin.lower() not in {f"http://{h}" for h in self.hosts} | {f"http://{host}"}:
+            elif origin.lower() not in self.origins and origin.lower() != f"http://{host}":
                 refusal = RefusedError(
                     403, "forbidden", f"a change must come from the console's own page, not {origin[:100]!r}"
                 )
