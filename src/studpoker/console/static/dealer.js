@@ -661,6 +661,27 @@ async function load() {
   }
 }
 
+// Entries made elsewhere (a card reader, another tab) are picked up: with a reader, every 1.5 s; always when the
+// page comes back into view. The page is drawn again only when the journal has changed.
+async function refresh() {
+  if (busy || !state || document.hidden) return;
+  try {
+    const fresh = await call("GET", "/api/state");
+    if (busy || (fresh.journal === state.journal && fresh.last === state.last)) return;
+    const lines = fresh.hand === state.hand ? fresh.said.slice(state.said.length) : fresh.said;
+    state = fresh;
+    render();
+    speak(lines);
+  } catch {
+    /* the next entry will say what is wrong */
+  }
+}
+
+setInterval(() => {
+  if (state && state.reader) refresh();
+}, 1500);
+document.addEventListener("visibilitychange", refresh);
+
 buildGrid();
 drawSpeak();
 load();
