@@ -38,6 +38,14 @@ TAP = 44
 VIEWPORTS = [(1024, 768), (390, 844)]
 #: A phone on its side: the tablet's run checks its card and action prompts too (the page resized, not reloaded).
 PHONE_SIDEWAYS = (844, 390)
+#: The card reader's token of the console under test (a shoe posts cards with it; the page picks them up).
+READER_TOKEN = "shoe-" + "0123456789abcdef"
+#: speechSynthesis as the page sees it: what it is asked to say is kept in ``window.spoken``.
+SPEECH = """window.spoken = [];
+window.SpeechSynthesisUtterance = class { constructor(text) { this.text = text; } };
+Object.defineProperty(window, 'speechSynthesis', {
+  value: { speak: (u) => window.spoken.push(u.text), cancel: () => {} }, configurable: true,
+});"""
 BUSY = re.compile(r"\bbusy\b")
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "images"
 #: The steps whose phone screenshots the docs show.
@@ -60,7 +68,7 @@ def console(tmp_path: Path) -> Iterator[str]:
     from studpoker.console.app import create_app
 
     port = free_port()
-    app = create_app(tmp_path / "journal.jsonl", host="127.0.0.1", port=port)
+    app = create_app(tmp_path / "journal.jsonl", host="127.0.0.1", port=port, token=READER_TOKEN)
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, name="uvicorn-dealer", daemon=True)
     thread.start()
@@ -134,6 +142,7 @@ def act(page: Any, label: str) -> None:
 @pytest.mark.parametrize("size", VIEWPORTS, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_a_hand_at_the_table(browser: Any, console: str, size: tuple[int, int]) -> None:
     context = browser.new_context(viewport={"width": size[0], "height": size[1]}, has_touch=size[0] < 600)
+    context.add_init_script(SPEECH)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -227,9 +236,12 @@ def test_a_hand_at_the_table(browser: Any, console: str, size: tuple[int, int]) 
         check(page, "action", PHONE_SIDEWAYS)
         shot(page, "bring-in", PHONE_SIDEWAYS)
         page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.locator("#speak").click()  # Speak on: each new line is read aloud
+    expect(page.locator("#speak")).to_have_attribute("aria-pressed", "true")
     key(page, "b")
     needed(page, "seat 3 (Cy) to act: fold, call 3, complete to 10")
     expect(page.locator("#said li").first).to_have_text("Bob brings in for 3")
+    assert page.evaluate("window.spoken") == ["Bob brings in for 3"]
     act(page, "call 3")
     needed(page, "seat 1 (Ann) to act: fold, call 3, complete to 10")
 
@@ -268,6 +280,7 @@ def test_a_hand_at_the_table(browser: Any, console: str, size: tuple[int, int]) 
     needed(page, "seat 1 (Ann) to act: fold, check, bet 10")
     expect(page.locator('#seats li[data-seat="2"] .card')).to_have_count(4)
     expect(page.locator("#pot")).to_have_text("26")
+    expect(page.locator("#speak")).to_have_attribute("aria-pressed", "true")  # remembered
 
     # An irregularity: a card dealt before the betting was over
     page.locator("#irregularity").click()
@@ -293,13 +306,23 @@ def test_a_hand_at_the_table(browser: Any, console: str, size: tuple[int, int]) 
     expect(page.locator("#irregularity")).to_be_focused()
     needed(page, "seat 1 (Ann) to act: fold, check, bet 10")
 
-    # 4th to 7th street, checked through
+    # 4th to 7th street, checked through; 6th street's cards come from a card reader (the page picks them up)
     for cards in (("7c", "4h"), ("6s", "5d"), ("2h", "Jh")):
         page.locator("#needed").click()
         for _ in range(2):
             key(page, "c")
             expect(page.locator("#alert")).to_be_empty()
         expect(page.locator("#card-entry")).to_be_visible()
+        if cards[0] == "6s":
+            answer = page.request.post(
+                console + "/api/reader",
+                data={"cards": list(cards)},
+                headers={"Authorization": f"Bearer {READER_TOKEN}"},
+            )
+            assert answer.ok, answer.text()
+            needed(page, "seat 1 (Ann) to act: fold, check, bet 20")
+            expect(page.locator('#seats li[data-seat="2"]')).to_contain_text("5♦")
+            continue
         tap_card(page, cards[0])
         type_card(page, cards[1])
     expect(page.locator('#seats li[data-seat="1"] .card.down')).to_have_count(3)
@@ -333,10 +356,9 @@ def test_a_hand_at_the_table(browser: Any, console: str, size: tuple[int, int]) 
     phh = page.request.get(console + "/api/hands.phh")
     assert phh.ok and "Ann" in phh.text()
 
-    # The Speak toggle is remembered
-    expect(page.locator("#speak")).to_have_attribute("aria-pressed", "false")
+    spoken = page.evaluate("window.spoken")
+    assert "Ann wins 26 from the main pot with three of a kind, kings" in spoken, spoken
     page.locator("#speak").click()
-    page.reload()
-    expect(page.locator("#speak")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#speak")).to_have_attribute("aria-pressed", "false")
     assert not errors, errors
     context.close()
