@@ -146,6 +146,8 @@ def test_a_hand_at_the_table(browser: Any, console: str, size: tuple[int, int]) 
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    # the page runs under the console's CSP (default-src 'self'): nothing it does may be blocked
+    page.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
     page.goto(console)
 
     # The sign
