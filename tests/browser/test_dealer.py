@@ -155,8 +155,12 @@ def test_a_hand_at_the_table(browser: Any, console: str, size: tuple[int, int]) 
     check(page, "sign", size)
     shot(page, "sign", size)
     page.select_option("#game", "stud")
-    for field, value in (("small_bet", 10), ("big_bet", 20), ("ante", 1), ("bring_in", 3), ("min_buy_in", 100)):
+    for field, value in (("small_bet", 10), ("big_bet", 20), ("ante", 1), ("bring_in", 30), ("min_buy_in", 100)):
         page.fill(f"#{field}", str(value))
+    page.locator("#sign-form button[type=submit]").click()  # a bring-in above the small bet: refused, and why
+    expect(page.locator("#alert")).to_contain_text("bring_in 30 must be at most small_bet 10")
+    expect(page.locator("#sign-form")).to_be_visible()
+    page.fill("#bring_in", "3")
     page.locator("#sign-form button[type=submit]").click()
     needed(page, "seat at least two players with chips")
     expect(page.locator("#top")).to_contain_text("Seven-card stud")
@@ -174,6 +178,7 @@ def test_a_hand_at_the_table(browser: Any, console: str, size: tuple[int, int]) 
         page.locator("#buy-in-form button[type=submit]").click()
         expect(dialog).to_be_hidden()
         expect(page.locator(f'#seats li[data-seat="{seat}"]')).to_contain_text(f"{name}200 chips")
+        expect(page.locator(f"#seat-{seat}-button")).to_be_focused()  # the focus back on the seat
     needed(page, "start hand 1")
     check(page, "main", size)
     shot(page, "seats", size)
@@ -250,6 +255,7 @@ def test_a_hand_at_the_table(browser: Any, console: str, size: tuple[int, int]) 
     # Undo the call: the dialog says what it takes back
     page.locator("#undo").click()
     expect(page.locator("#undo-dialog")).to_be_visible()
+    expect(page.locator("#undo-dialog button.close")).to_be_focused()  # Enter keeps it
     expect(page.locator("#undo-what")).to_contain_text("seat 3: call 3")
     shot(page, "undo", size)
     page.locator("#undo-confirm").click()
@@ -358,6 +364,15 @@ def test_a_hand_at_the_table(browser: Any, console: str, size: tuple[int, int]) 
     phh = page.request.get(console + "/api/hands.phh")
     assert phh.ok and "Ann" in phh.text()
 
+    # Between hands: Cy tops up, then leaves; his seat is free again
+    page.locator('#seats li[data-seat="3"] button').click()
+    page.fill("#top-up-chips", "50")
+    page.locator("#top-up-form button[type=submit]").click()
+    expect(page.locator("#seat-dialog")).to_be_hidden()
+    expect(page.locator('#seats li[data-seat="3"]')).to_contain_text("246 chips")
+    page.locator('#seats li[data-seat="3"] button').click()
+    page.locator("#leave").click()
+    expect(page.locator("#seats button", has_text="Seat 3: empty")).to_be_visible()
     spoken = page.evaluate("window.spoken")
     assert "Ann wins 26 from the main pot with three of a kind, kings" in spoken, spoken
     page.locator("#speak").click()

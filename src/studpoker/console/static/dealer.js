@@ -316,7 +316,7 @@ function renderSeats() {
           { class: "seat empty" },
           h(
             "button",
-            { type: "button", class: "seat-button", onclick: (e) => openSeat(number, null, e.currentTarget) },
+            { type: "button", id: `seat-${number}-button`, class: "seat-button", onclick: (e) => openSeat(number, null, e.currentTarget) },
             `Seat ${number}: empty`,
             h("span", { class: "hint" }, "Buy in"),
           ),
@@ -360,7 +360,7 @@ function renderSeats() {
           ? null
           : h(
               "button",
-              { type: "button", class: "seat-button small", onclick: (e) => openSeat(number, seat, e.currentTarget) },
+              { type: "button", id: `seat-${number}-button`, class: "seat-button small", onclick: (e) => openSeat(number, seat, e.currentTarget) },
               `Top up or leave`,
               h("span", { class: "visually-hidden" }, ` (seat ${number}, ${seat.name})`),
             ),
@@ -452,7 +452,9 @@ let opener = null;
 function openDialog(dialog, from) {
   opener = from || document.activeElement;
   dialog.showModal();
-  const first = [...dialog.querySelectorAll(FOCUSABLE)].find((el) => !el.disabled && el.checkVisibility());
+  const first =
+    dialog.querySelector("[data-first-focus]") ||
+    [...dialog.querySelectorAll(FOCUSABLE)].find((el) => !el.disabled && el.checkVisibility());
   if (first) first.focus();
 }
 
@@ -473,7 +475,9 @@ for (const dialog of document.querySelectorAll("dialog")) {
     }
   });
   dialog.addEventListener("close", () => {
-    if (opener && opener.isConnected) opener.focus();
+    // the opener may have been drawn again meanwhile (a seat's button): its namesake takes the focus
+    const back = opener && (opener.isConnected ? opener : opener.id && document.getElementById(opener.id));
+    if (back) back.focus();
     opener = null;
   });
   for (const button of dialog.querySelectorAll("button.close")) button.addEventListener("click", () => dialog.close());
