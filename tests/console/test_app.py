@@ -553,3 +553,17 @@ def test_the_default_journal_is_in_the_users_data_folder(tmp_path: Path, monkeyp
     monkeypatch.setattr(sys, "platform", "linux")
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     assert default_journal() == tmp_path / "studpoker" / "dealer" / "session.jsonl"
+
+
+def test_stud_dealer_without_fastapi_names_the_server_extra(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import importlib.util
+
+    from tests.cli.helpers import stud
+
+    find = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "fastapi" else find(name, *a))
+    code, out, err = stud(capsys, "dealer", "--no-browser")
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith("stud dealer needs the web server's packages") and "server" in err

@@ -75,9 +75,9 @@ def _error(message: str) -> int:
 
 
 def _loopback(host: str) -> bool:
-    from ..console.app import _is_loopback
+    from ..console.guard import is_loopback
 
-    return _is_loopback(host)
+    return is_loopback(host)
 
 
 def _dealer(args: argparse.Namespace) -> int:
