@@ -1,15 +1,20 @@
 """The dealer's console page (``stud dealer``, docs/console.md): a whole hand dealt at the table through the page.
 
 For each screen (a landscape tablet, 1024x768, and a phone held upright, 390x844) a fresh console is served (its
-``create_app`` by uvicorn in a thread, on a free port, with a journal in a temporary folder) and the dealer, in
-chromium: sets the sign; seats Ann, Bob and Cy by tapping empty seats; starts the hand with Enter; deals 3rd street
-by tapping the card grid and by typing (``8s`` + Enter), one down card "dealt unseen"; takes the bring-in and the
-actions with the buttons and with their keys (``b``, ``c``, ``r``, ``f``); undoes a call (the dialog says what it
-takes back) and enters it again; reloads the page mid-hand (the same state, from the journal); reports a premature
-card through the irregularity dialog (its ruling shown; the dialog keeps the focus and Escape closes it); plays the
-later streets, shows the unseen card at the showdown, and reads the pushes and the report. axe-core checks the sign
-form, the main screen, the card prompt, the action prompt and the irregularity dialog; every visible button, link,
-input and select must be at least 44x44 CSS px on each of them.
+``create_app`` by uvicorn in a thread, on a free port, with a journal in a temporary folder and a card reader's token)
+and the dealer, in chromium: sets the sign (a bad one first: refused, with the console's reason); seats Ann, Bob and
+Cy by tapping empty seats (a refused top-up shows its reason in the dialog); starts the hand with Enter; deals 3rd
+street by tapping the card grid and by typing (``8s`` + Enter), one down card "dealt unseen", a card already out
+refused; turns Speak on (each new line goes to speechSynthesis, stubbed to record it; the toggle outlives a reload);
+takes the bring-in and the actions with the buttons and with their keys (``b``, ``c``, ``r``, ``f``); undoes a call
+(the dialog says what it takes back) and enters it again; reloads the page mid-hand (the same state, from the
+journal); reports a premature card through the irregularity dialog (its ruling shown; the dialog keeps the focus
+and Escape closes it); plays the later streets, 6th street's cards posted by a card reader (the page picks them
+up), shows the unseen card at the showdown, reads the pushes and the report, and has Cy top up and leave. axe-core
+checks the sign form, the main screen, the card prompt, the action prompt, the irregularity dialog and the pushes;
+on each of them every visible button, link, input and select is at least 44x44 CSS px and nothing scrolls sideways.
+The tablet's run also checks the card and action prompts on a phone on its side (844x390). Any script error or
+Content-Security-Policy violation on the page fails the test.
 
 Screenshots go to ``test-artifacts/dealer-STEP-WxH.png``, or with ``STUDPOKER_DOC_SHOTS=1`` to
 ``docs/images/dealer-STEP-WxH.png`` (the walkthrough in docs/console.md shows them).
