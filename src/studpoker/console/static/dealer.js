@@ -217,7 +217,9 @@ function renderPrompt() {
             class: `action ${action.action}`,
             "data-key": key,
             "aria-keyshortcuts": key ? key.toUpperCase() : null,
-            onclick: () => post("/api/action", { action: action.action, amount: action.amount }),
+            onclick: (event) => {
+              if (!doubleTap(event)) post("/api/action", { action: action.action, amount: action.amount });
+            },
           },
           h("span", {}, action.label),
           key ? h("kbd", {}, key.toUpperCase()) : null,
@@ -380,6 +382,12 @@ function renderPushes() {
   $("pushes").replaceChildren(...(show ? state.pushes.map((p) => h("li", {}, p.text)) : []));
 }
 
+/** The second tap of a double tap (the click's count is 2 or more): ignored, lest it land on the next prompt's
+ * button drawn where the first tap was (the next player's call, the next card). */
+function doubleTap(event) {
+  return event.detail > 1;
+}
+
 // ---- the card grid and field ---------------------------------------------------------------------------------
 
 function buildGrid() {
@@ -394,7 +402,9 @@ function buildGrid() {
             type: "button",
             class: `grid-card${suit.red ? " red" : ""}`,
             "data-card": card,
-            onclick: () => pickCard(card),
+            onclick: (event) => {
+              if (!doubleTap(event)) pickCard(card);
+            },
           },
           h("span", { "aria-hidden": "true" }, `${rank === "T" ? "10" : rank}${suit.symbol}`),
           h("span", { class: "visually-hidden" }, cardName(card)),
@@ -421,12 +431,15 @@ $("card-form").addEventListener("submit", async (event) => {
     alertMessage(`${input.value.trim() || "nothing"} is not a card: type a rank and a suit, as Ah or Td`);
     return;
   }
+  // cleared at once, so the next card can be typed while this one is entered; put back if it is refused
+  const typed = input.value;
+  input.value = "";
   const answer = await post("/api/card", { card });
-  if (answer) input.value = "";
+  if (!answer && !input.value) input.value = typed;
 });
 
-$("unseen").addEventListener("click", () => post("/api/card", { card: null }));
-$("start").addEventListener("click", () => post("/api/start", {}));
+$("unseen").addEventListener("click", (event) => doubleTap(event) || post("/api/card", { card: null }));
+$("start").addEventListener("click", (event) => doubleTap(event) || post("/api/start", {}));
 
 // ---- the sign ------------------------------------------------------------------------------------------------
 
@@ -629,7 +642,7 @@ for (const dialog of document.querySelectorAll("dialog")) {
 // ---- the keyboard --------------------------------------------------------------------------------------------
 
 document.addEventListener("keydown", (event) => {
-  if (!state || !state.sign || event.ctrlKey || event.metaKey || event.altKey) return;
+  if (!state || !state.sign || event.ctrlKey || event.metaKey || event.altKey || event.repeat) return;
   if (document.querySelector("dialog[open]")) return;
   const target = event.target;
   const typing = target instanceof HTMLInputElement || target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement;
