@@ -81,5 +81,23 @@ CASES: dict[str, Case] = {
         ),
         # A hand with the wrong number of cards: dead (Robert's Rules, dead hands rule 1(d)).
         Case("dead hand", True, False, "Robert's Rules of Poker, dead hands rule 1 (the proper number of cards)"),
+        # The same found at the showdown: the dead hand cannot win, the best live hand takes the pot.
+        Case(
+            "dead hand at showdown",
+            True,
+            False,
+            "Robert's Rules of Poker, dead hands rule 1 (the proper number of cards) and showdown rule 1 (all the"
+            " cards shown to win)",
+        ),
+        # The last (7th-street) card, to be dealt down, turned face up by the dealer: it plays; the first player's
+        # turns the others' up too. No rulebook's text was found: the practice the TDA's forum and card rooms
+        # describe, cited without a number (docs/console.md).
+        Case(
+            "seventh card exposed",
+            True,
+            True,
+            "Robert's Rules of Poker, seven-card stud irregularities, and TDA practice (cited without a number: no"
+            " rule text was found; see docs/console.md)",
+        ),
     )
 }
