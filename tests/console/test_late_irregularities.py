@@ -236,3 +236,13 @@ def test_the_dead_hand_elsewhere_points_to_the_showdown_case() -> None:
     refused(session, "dead hand", 2, match="report 'dead hand at showdown'")
     assert session.hand is not None and session.hand.down_cards(1)[0] is None
     assert Card.parse("Kh") in session.hand.down_cards(0)
+
+
+def test_two_dead_hands_at_the_showdown_leave_the_last_live_hand_the_pot() -> None:
+    session = showdown()
+    report(session, "dead hand at showdown", 2)
+    refused(session, "dead hand at showdown", 2, match="already dead")
+    ruling = report(session, "dead hand at showdown", 3)
+    assert ruling.what.startswith("seat 3 (Cy)'s hand is found foul")
+    assert [str(p) for p in session.pushes()] == ["push Ann 12 (main pot)"]
+    replays(session)

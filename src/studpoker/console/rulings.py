@@ -243,7 +243,8 @@ def _dead_at_showdown(session: DealerSession, seat: int, rule: str) -> Step:
         seats, state = table.players, hand
     else:
         last = session._journal[-1] if session._journal else None
-        if checkpoint is None or not table.hands or last is None or last["entry"] not in ("action", "card", "reveal"):
+        ended = last is not None and (last["entry"] in ("action", "card", "reveal") or _is_dead_report(last))
+        if checkpoint is None or not table.hands or not ended:
             raise ConsoleError("a dead hand at the showdown is reported at the showdown or right after it")
         played = table.hands[-1]
         seats, state = played.seats, played.state
@@ -251,6 +252,9 @@ def _dead_at_showdown(session: DealerSession, seat: int, rule: str) -> Step:
         raise ConsoleError(f"seat {seat!r} was not dealt in this hand (seats {list(seats)})")
     player = seats.index(seat)
     who = f"seat {seat} ({session._name(seat)})"
+    assert checkpoint is not None
+    if any(_is_dead_report(e) and e["seat"] == seat for e in session._journal[checkpoint.entries :]):
+        raise ConsoleError(f"{who}'s hand is already dead")
     live = state.live_players()
     if player not in live or not any(isinstance(e, ActionTaken) for e in state.events):
         raise ConsoleError(f"{who} is not in the showdown")
