@@ -11,7 +11,7 @@ from studpoker.console import DealerSession, Sign
 from studpoker.history import phh, verify
 
 from .test_irregularities import deal, refused, report
-from .test_session import ORDER_3, SIGN, seated, snapshot
+from .test_session import DECK, ORDER_3, SIGN, seated, snapshot
 
 # Heads-up, dealt in order: seat 1 makes kings, seat 2 (door 2c) brings in and makes nothing.
 ORDER_2 = ["Kh", "9d", "Kd", "8s", "Ks", "2c", "Qh", "Td", "4c", "3d", "9c", "4d", "Ah", "Jh"]
@@ -44,8 +44,11 @@ def seventh(players: int = 3) -> list[str]:
 
 
 def replays(session: DealerSession) -> None:
-    """The finished hand's record replays (stud replay reads it) and the books balance."""
-    verify(phh.loads_hand(session.hand_phh(1)))
+    """The finished hand's record replays as ``stud replay`` reads it (load, replay, check against its stated
+    finishing stacks) and the books balance."""
+    record = phh.loads_hand(session.hand_phh(1))
+    result = verify(record)
+    assert list(result.state.stacks) == [session.seats[seat][1] for seat in record.seats or ()]
     assert session.report().balanced
     assert snapshot(DealerSession.from_journal(SIGN, session.journal)) == snapshot(session)
 
@@ -144,6 +147,24 @@ def test_a_last_card_exposed_refused_where_it_does_not_fit() -> None:
     refused(five, "seventh card exposed", 1, "Ah", match="seven-card stud")
 
 
+def test_the_short_decks_community_card_is_up_for_all_nothing_to_rule() -> None:
+    """Eight players to 7th street: the last card is one community card, face up for everyone."""
+    session = seated(*[200] * 8)
+    session.start_hand()
+    deck = iter(DECK)
+    while (wanted := session.needed()).kind in ("card", "action"):
+        if wanted.kind == "card":
+            community = wanted.seat is None
+            card = next(deck)
+            session.deal(card)
+            if community:
+                break
+        else:
+            options = wanted.options
+            session.act("check" if "check" in options else "bring in" if "bring in 3" in options else "call")
+    refused(session, "seventh card exposed", 1, card, match="the community card, dealt face up for all")
+
+
 # -- a dead hand at the showdown --------------------------------------------------------------------------------------
 
 
@@ -169,9 +190,14 @@ def test_a_dead_hand_at_the_showdown_cannot_win_the_best_live_hand_takes_the_pot
     assert session.seats == {1: ("Ann", 196), 2: ("Bob", 196), 3: ("Cy", 208)}
     assert any("Cy wins 12" in line for line in session.announcements)
     replays(session)
+    ruled = snapshot(session)
     session.start_hand()  # the next hand is dealt as usual: every hand shown at its showdown
+    session.undo()
+    assert snapshot(session) == ruled
+    session.start_hand()
     play(session, ORDER_3)
     assert [str(p) for p in session.pushes()] == ["push Bob 12 (main pot)"]
+    assert snapshot(DealerSession.from_journal(SIGN, session.journal)) == snapshot(session)
 
 
 def test_heads_up_a_dead_hand_at_the_showdown_gives_the_other_player_the_pot_uncontested() -> None:
