@@ -1,13 +1,19 @@
-"""The irregularities of the end of a hand: the last card dealt face up ("seventh card exposed"), and a hand found
-foul at the showdown ("dead hand at showdown"). Each a scenario with its ruling, applied as a journal entry (undo
+"""The irregularities of the end of a hand: the last card dealt face up ("seventh card exposed": replaced while
+betting remains, or the house option "face up"), and a hand found foul at the showdown ("dead hand at
+showdown"). Each a scenario with its ruling, applied as a journal entry (undo
 and from_journal give the same session), refused with the reason and nothing changed where it does not fit."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
+from pathlib import Path
+
+import pytest
 
 from studpoker.cards import Card
-from studpoker.console import DealerSession, Sign
+from studpoker.console import ConsoleError, DealerSession, Sign
+from studpoker.console.irregularities import FACE_UP_RULE
 from studpoker.history import phh, verify
 
 from .test_irregularities import deal, refused, report
@@ -31,8 +37,8 @@ def play(session: DealerSession, cards: Iterable[str], *, stop_at_seventh: bool 
             session.act("bring in" if "bring in 3" in options else "check" if "check" in options else "call")
 
 
-def to_seventh(players: int = 3) -> DealerSession:
-    session = seated(*([200] * players))
+def to_seventh(players: int = 3, sign: Sign = SIGN) -> DealerSession:
+    session = seated(*([200] * players), sign=sign)
     session.start_hand()
     order = ORDER_3 if players == 3 else ORDER_2
     play(session, order, stop_at_seventh=True)
@@ -50,37 +56,178 @@ def replays(session: DealerSession) -> None:
     result = verify(record)
     assert list(result.state.stacks) == [session.seats[seat][1] for seat in record.seats or ()]
     assert session.report().balanced
-    assert snapshot(DealerSession.from_journal(SIGN, session.journal)) == snapshot(session)
+    assert snapshot(DealerSession.from_journal(session.sign, session.journal)) == snapshot(session)
 
 
-# -- the last card dealt face up ------------------------------------------------------------------------------------
+def undone(session: DealerSession, card: str) -> None:
+    """Deal ``card`` and check that undo and from_journal give the session before and after it."""
+    before = snapshot(session)
+    session.deal(card)
+    after = snapshot(session)
+    assert snapshot(DealerSession.from_journal(session.sign, session.journal)) == after
+    session.undo()
+    assert snapshot(session) == before
+    session.deal(card)
+    assert snapshot(session) == after
 
 
-def test_the_first_players_last_card_exposed_turns_the_others_up_too() -> None:
+def refused_card(session: DealerSession, card: str, match: str) -> None:
+    before = snapshot(session)
+    with pytest.raises(ConsoleError, match=match):
+        session.deal(card)
+    assert snapshot(session) == before
+
+
+def down_cards(session: DealerSession, seat: int) -> list[str]:
+    """``seat``'s down cards in the finished hand's record."""
+    record = phh.loads_hand(session.hand_phh(1))
+    played = verify(record).state
+    assert record.seats is not None
+    return [str(c) for c in played.down_cards(list(record.seats).index(seat))]
+
+
+# -- the last card dealt face up: replaced while betting remains (SPEC R13.3, TDA RP-10B) ---------------------------
+
+
+def test_the_first_players_last_card_exposed_is_dead_and_replaced_face_down() -> None:
     session = to_seventh()
     session.deal("Ah")  # seat 1's last card, turned up by the dealer
     ruling = report(session, "seventh card exposed", 1, "Ah")
     assert ruling.what == "seat 1 (Ann)'s last card Ah dealt face up"
+    assert ruling.ruling.startswith("betting remains: the Ah is dead (out of play like a burn card")
+    assert "seat 1 (Ann) is dealt the next card face down in its place" in ruling.ruling
+    assert ruling.rule == "SPEC R13.3; TDA RP-10B"
+    assert str(session.needed()) == "deal seat 1 (Ann) a card face down (7th street)"
+    assert ruling.next == "deal seat 1 (Ann) his card face down: deal seat 1 (Ann) a card face down (7th street)"
+    assert session.hand is not None and len(session.hand.down_cards(0)) == 2  # the Ah is no longer his
+    refused_card(session, "Ah", r"Ah is already dealt \(out of play: the last card exposed and replaced")
+    undone(session, "Qc")  # the replacement
+    assert str(session.needed()) == "deal seat 2 (Bob) a card face down (7th street)"
+    refused_card(session, "Ah", "out of play")
+    session.deal("Ad")
+    refused_card(session, "Ah", "out of play")
+    session.deal("Tc")
+    assert session.needed().kind == "action"
+    play(session, [])
+    assert session.hand is None and session.pushes()
+    assert down_cards(session, 1) == ["Kh", "Kd", "Qc"]
+    assert "Ah" not in session.hand_phh(1)
+    replays(session)
+
+
+def test_a_card_replaced_after_the_others_were_dealt_theirs_comes_first() -> None:
+    """Seat 1's exposed card reported after seat 2's was dealt: the console asks for seat 1's replacement, then
+    deals seat 2's card (already entered) again itself."""
+    session = to_seventh()
+    deal(session, ["Ah", "Ad"])
+    report(session, "seventh card exposed", 1, "Ah")
+    assert str(session.needed()) == "deal seat 1 (Ann) a card face down (7th street)"
+    refused_card(session, "Ad", r"Ad is already dealt \(to seat 2\)")
+    undone(session, "Qc")
+    assert str(session.needed()) == "deal seat 3 (Cy) a card face down (7th street)"
+    hand = session.hand
+    assert hand is not None and hand.down_cards(1)[-1] == Card.parse("Ad")
+    session.deal("Tc")
+    play(session, [])
+    assert down_cards(session, 1)[-1] == "Qc" and down_cards(session, 2)[-1] == "Ad"
+    replays(session)
+
+
+def test_heads_up_the_second_players_last_card_exposed_is_replaced() -> None:
+    session = to_seventh(2)
+    deal(session, seventh(2))
+    ruling = report(session, "seventh card exposed", 2, "Jh")
+    assert ruling.ruling.startswith("betting remains: the Jh is dead")
+    assert str(session.needed()) == "deal seat 2 (Bob) a card face down (7th street)"
+    refused_card(session, "Jh", "out of play")
+    undone(session, "??")  # the replacement, unseen
+    assert session.needed().kind == "action"
+    play(session, [])
+    assert str(session.needed()) == "seats 2 must show their cards (reveal)"
+    with pytest.raises(ConsoleError, match="Jh is out of play in this hand"):
+        session.reveal(2, ["Jh"])
+    session.reveal(2, ["Qc"])
+    assert down_cards(session, 2)[-1] == "Qc"
+    replays(session)
+
+
+def test_a_replacement_exposed_too_is_replaced_again() -> None:
+    session = to_seventh(2)
+    session.deal("Ah")
+    report(session, "seventh card exposed", 1, "Ah")
+    session.deal("Qc")
+    report(session, "seventh card exposed", 1, "Qc")
+    refused_card(session, "Ah", "out of play")
+    refused_card(session, "Qc", "out of play")
+    deal(session, ["Qd", "Jh"])
+    play(session, [])
+    assert down_cards(session, 1)[-1] == "Qd"
+    replays(session)
+
+
+def all_in_to_seventh() -> DealerSession:
+    session = seated(200, 11, sign=Sign.of("stud", small_bet=10, big_bet=20, ante=1, bring_in=3, min_buy_in=10))
+    session.start_hand()
+    deal(session, ORDER_2[:6])
+    session.act("bring in")
+    session.act("complete")
+    session.act("call")  # seat 2 all in: no betting remains
+    play(session, ORDER_2[6:], stop_at_seventh=True)
+    return session
+
+
+def test_no_betting_remains_the_exposed_card_plays_face_up() -> None:
+    session = all_in_to_seventh()
+    session.deal("Ah")
+    ruling = report(session, "seventh card exposed", 1, "Ah")
+    assert ruling.ruling == (
+        "no betting remains (every player but at most one is all in): the Ah plays face up as dealt, the other"
+        " players get their last card face down as usual, and the hand goes on"
+    )
+    assert ruling.rule == "SPEC R13.3; TDA RP-10B"
+    assert str(session.needed()) == "deal seat 2 (Bob) a card face down (7th street)"
+    session.deal("Jh")
+    assert session.hand is None
+    assert down_cards(session, 1)[-1] == "Ah"
+    record = phh.loads_hand(session.hand_phh(1))
+    assert list(verify(record).state.stacks) == [session.seats[seat][1] for seat in record.seats or ()]
+    assert snapshot(DealerSession.from_journal(session.sign, session.journal)) == snapshot(session)
+
+
+def test_no_betting_remains_the_last_card_dealt_plays() -> None:
+    session = all_in_to_seventh()
+    session.deal("Ah")
+    session.deal("Jh")  # the hand is over: nothing to rule on
+    refused(session, "seventh card exposed", 2, "Jh", match="no hand is being played")
+
+
+# -- the house option "face up": the room practice -------------------------------------------------------------------
+
+FACE_UP = Sign.of("stud", small_bet=10, big_bet=20, ante=1, bring_in=3, seventh_card="face up")
+
+
+def test_the_first_players_last_card_exposed_turns_the_others_up_too() -> None:
+    session = to_seventh(sign=FACE_UP)
+    session.deal("Ah")  # seat 1's last card, turned up by the dealer
+    ruling = report(session, "seventh card exposed", 1, "Ah")
+    assert ruling.what == "seat 1 (Ann)'s last card Ah dealt face up"
     assert "every other player still to be dealt gets his last card face up too" in ruling.ruling
+    assert ruling.rule == FACE_UP_RULE
     assert ruling.next == "deal seat 2 (Bob) a card face up (7th street)"
     assert str(session.needed()) == "deal seat 2 (Bob) a card face up (7th street)"
-    refused_deal = snapshot(session)
-    try:
-        session.deal("??")
-    except Exception as error:  # an up card must be known
-        assert "must be known" in str(error)
-    assert snapshot(session) == refused_deal
-    session.deal("Ad")
+    refused_card(session, "??", "must be known")
+    undone(session, "Ad")
     assert str(session.needed()) == "deal seat 3 (Cy) a card face up (7th street)"
     session.deal("Tc")
     # the first to act is who was high on the board before the last cards: seat 1, king high
     assert session.needed().seat == 1 and session.needed().kind == "action"
     play(session, [])
+    assert down_cards(session, 1)[-1] == "Ah"
     replays(session)
 
 
 def test_another_players_last_card_exposed_leaves_the_rest_face_down() -> None:
-    session = to_seventh()
+    session = to_seventh(sign=FACE_UP)
     deal(session, ["Ah", "Ad"])
     ruling = report(session, "seventh card exposed", 2, "Ad")
     assert ruling.what == "seat 2 (Bob)'s last card Ad dealt face up"
@@ -97,7 +244,7 @@ def test_another_players_last_card_exposed_leaves_the_rest_face_down() -> None:
 
 
 def test_the_last_players_last_card_exposed_plays_and_the_betting_goes_on() -> None:
-    session = to_seventh()
+    session = to_seventh(sign=FACE_UP)
     deal(session, seventh())
     ruling = report(session, "seventh card exposed", 3, "Tc")
     assert ruling.ruling == "the Tc plays face up; the betting goes on as usual"
@@ -107,23 +254,58 @@ def test_the_last_players_last_card_exposed_plays_and_the_betting_goes_on() -> N
 
 
 def test_heads_up_the_first_players_last_card_exposed_turns_the_opponents_up() -> None:
-    session = to_seventh(2)
+    session = to_seventh(2, sign=FACE_UP)
     session.deal("Ah")
     ruling = report(session, "seventh card exposed", 1, "Ah")
     assert "face up too" in ruling.ruling
     assert str(session.needed()) == "deal seat 2 (Bob) a card face up (7th street)"
+    refused(session, "seventh card exposed", 1, "Ah", match="already being dealt face up")
     session.deal("Jh")
     play(session, [])
     replays(session)
 
 
 def test_heads_up_the_second_players_last_card_exposed_plays() -> None:
-    session = to_seventh(2)
+    session = to_seventh(2, sign=FACE_UP)
     deal(session, seventh(2))
     ruling = report(session, "seventh card exposed", 2, "Jh")
     assert ruling.ruling == "the Jh plays face up; the betting goes on as usual"
     play(session, [])
     replays(session)
+
+
+# -- the house option on the sign ------------------------------------------------------------------------------------
+
+
+def test_the_signs_seventh_card_option_is_checked_and_kept_in_the_journal(tmp_path: Path) -> None:
+    assert SIGN.seventh_card == "replace" and FACE_UP.seventh_card == "face up"
+    assert Sign.of("stud", 10, 20, 1, 3, seventh_card=" Face Up ").seventh_card == "face up"
+    for bad in ("down", 1, None):
+        with pytest.raises(ConsoleError, match=r"the sign's seventh_card .* must be 'replace' or 'face up'; got"):
+            Sign.of("stud", 10, 20, 1, 3, seventh_card=bad)  # type: ignore[arg-type]
+    with pytest.raises(ConsoleError, match="seventh_card"):
+        Sign.from_json({**SIGN.to_json(), "seventh_card": "burn"})
+    assert SIGN.to_json()["seventh_card"] == "replace"
+    assert Sign.from_json(FACE_UP.to_json()) == FACE_UP
+    session = to_seventh(sign=FACE_UP)
+    path = tmp_path / "table.jsonl"
+    session.save(path)
+    assert DealerSession.load(path).sign == FACE_UP
+
+
+def test_an_old_journal_without_the_option_loads_as_replace(tmp_path: Path) -> None:
+    session = to_seventh()
+    session.deal("Ah")
+    session.irregularity("seventh card exposed", 1, "Ah")
+    path = tmp_path / "table.jsonl"
+    session.save(path)
+    lines = path.read_text().splitlines()
+    first = json.loads(lines[0])
+    del first["sign"]["seventh_card"]
+    path.write_text("\n".join([json.dumps(first), *lines[1:]]) + "\n")
+    again = DealerSession.load(path)
+    assert again.sign == SIGN and again.sign.seventh_card == "replace"
+    assert snapshot(again) == snapshot(session)
 
 
 def test_a_last_card_exposed_refused_where_it_does_not_fit() -> None:

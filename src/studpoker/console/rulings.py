@@ -25,7 +25,7 @@ from ..cards import Card, parse_card
 from ..engine import Action, ActionKind, HandState, Phase
 from ..engine.errors import EngineError
 from ..engine.events import ActionTaken, CardDealt, CommunityCard, Mucked, StreetStarted
-from .irregularities import CASES, Ruling
+from .irregularities import CASES, FACE_UP_RULE, Ruling
 from .journal import Entry
 from .records import Step, street_name
 from .sign import ConsoleError
@@ -112,6 +112,7 @@ def _misdeal(session: DealerSession, hand: HandState, case: str, rule: str) -> R
     session._table.auto_show = auto_show
     session._table.start_hand(manual=True)
     session._said, session._exposed, session._held, session._seventh_up = [], {}, set(), False
+    session._dead, session._pending = set(), []
     return Ruling(
         case,
         what,
@@ -177,9 +178,9 @@ def _replay_hand(session: DealerSession, exposed: dict[int, Card]) -> None:
 
 def _seventh_exposed(session: DealerSession, hand: HandState, seat: int, card: Card, rule: str) -> Ruling:
     """The last card of a seven-card stud hand, to be dealt down, turned face up by the dealer (reported once it is
-    entered, before anyone acts on the last street). It plays; what the others get depends on whose card it was:
-    the first player's, with others still to be dealt, turns the rest face up too; anyone else's leaves the rest
-    face down. The first to act is as the board was before (the engine reads the four up cards)."""
+    entered, before anyone acts on the last street). By default (SPEC R13.3, TDA RP-10B) it is replaced while
+    betting remains (:func:`_replace_seventh`), and plays face up when no betting remains (every player but at most
+    one all in). The house option ``Sign.seventh_card == "face up"`` is the room practice: :func:`_face_up`."""
     who = f"seat {seat} ({session._name(seat)})"
     player = session._table.players.index(seat)
     if hand.last_street == hand.first_street + 3 or hand.street != hand.last_street:  # five-card stud: none down
@@ -201,9 +202,59 @@ def _seventh_exposed(session: DealerSession, hand: HandState, seat: int, card: C
     if mine[0].card != card:
         shown = "entered as unknown ('??')" if mine[0].card is None else str(mine[0].card)
         raise ConsoleError(f"{who}'s last card is {shown}, not {card}: undo it and enter the card as it shows")
+    what = f"{who}'s last card {card} dealt face up"
+    if session.sign.seventh_card == "face up":
+        return _face_up(session, hand, dealt[0].player == player, card, what)
+    remaining = hand.phase is Phase.DEAL
+    if len(hand.active_players()) < 2:
+        others = ", the other players get their last card face down as usual" if remaining else ""
+        ruling = (
+            f"no betting remains (every player but at most one is all in): the {card} plays face up as dealt{others},"
+            " and the hand goes on"
+        )
+        return Ruling("seventh card exposed", what, ruling, rule, str(session.needed()))
+    _replace_seventh(session, hand, seat, card)
+    ruling = (
+        f"betting remains: the {card} is dead (out of play like a burn card, it is not dealt again in this hand) and"
+        f" {who} is dealt the next card face down in its place; the other players get their last card face down as"
+        " usual"
+    )
+    return Ruling("seventh card exposed", what, ruling, rule, f"deal {who} his card face down: {session.needed()}")
+
+
+def _replace_seventh(session: DealerSession, hand: HandState, seat: int, card: Card) -> None:
+    """Take ``seat``'s last card ``card`` out of play (dead, with any replaced before) and ask for his replacement:
+    the hand is dealt again from its entries up to its last street, then the last cards as they are now except his,
+    those after his turn held back (``_pending``) until his replacement is dealt."""
+    players = session._table.players
+    events = hand.events
+    began = next(i for i in range(len(events) - 1, -1, -1) if isinstance(events[i], StreetStarted))
+    cards = [(players[e.player], e.card) for e in events[began:] if isinstance(e, CardDealt)]
+    cards = [(s, c) for s, c in [*cards, *session._pending] if s != seat]
+    checkpoint = session._checkpoint
+    assert checkpoint is not None  # set by start_hand
+    again = session._from_checkpoint()
+    for entry in session._journal[checkpoint.entries :]:
+        now = again._table.hand
+        if now is not None and entry["entry"] == "card" and now.street == now.last_street and now.phase is Phase.DEAL:
+            break  # the last street's cards: dealt below, as they are now
+        again.enter(entry)
+    for s, c in cards:
+        if not again._pending and again.needed().seat == s:
+            again.deal(c)
+        else:
+            again._pending.append((s, c))
+    again._dead = session._dead | {card}
+    again._journal = list(session._journal)
+    session.__dict__.update(again.__dict__)
+
+
+def _face_up(session: DealerSession, hand: HandState, first: bool, card: Card, what: str) -> Ruling:
+    """The house option "face up" (the room practice): the exposed last card plays; the first player's, with others
+    still to be dealt, turns the rest face up too; anyone else's leaves the rest face down. The first to act is as
+    the board was before (the engine reads the four up cards)."""
     if session._seventh_up:
         raise ConsoleError("the last cards are already being dealt face up")
-    first = dealt[0].player == player
     remaining = hand.phase is Phase.DEAL
     if first and remaining:
         session._seventh_up = True
@@ -218,13 +269,7 @@ def _seventh_exposed(session: DealerSession, hand: HandState, seat: int, card: C
         )
     else:
         ruling = f"the {card} plays face up; the betting goes on as usual"
-    return Ruling(
-        "seventh card exposed",
-        f"{who}'s last card {card} dealt face up",
-        ruling,
-        rule,
-        str(session.needed()),
-    )
+    return Ruling("seventh card exposed", what, ruling, FACE_UP_RULE, str(session.needed()))
 
 
 def _dead_at_showdown(session: DealerSession, seat: int, rule: str) -> Step:

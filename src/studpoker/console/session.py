@@ -99,6 +99,9 @@ class DealerSession:
         self._exposed: dict[int, Card] = {}  # seat -> his hole card exposed on the deal, to be his up card (R13.1)
         self._held: set[Card] = set()  # the exposed cards whose down card was dealt unseen in their place
         self._seventh_up = False  # the first last card was dealt face up: the others are too (rulings)
+        self._dead: set[Card] = set()  # cards out of play in this hand: an exposed last card replaced (R13.3)
+        # the last cards entered after one that was replaced: dealt again as their seats' turns come (rulings)
+        self._pending: list[tuple[int, Card | None]] = []
 
     @classmethod
     def from_journal(cls, sign: Sign | Rules, entries: Iterable[Entry]) -> DealerSession:
@@ -329,6 +332,7 @@ class DealerSession:
         self._checkpoint = checkpoint
         self._said = []
         self._exposed, self._held, self._seventh_up = {}, set(), False
+        self._dead, self._pending = set(), []
         return self._record({"entry": "start", "hand": self._table.hand_number})
 
     def deal(self, card: Card | str | None) -> Step:
@@ -370,6 +374,7 @@ class DealerSession:
         if given is not None and card is None:
             self._held.add(given)
         self._deal_exposed()
+        self._deal_pending()
         entry = {"entry": "card", "seat": wanted.seat, "card": _UNKNOWN if given is None else str(given)}
         return self._record(entry, self._lines(hand, start))
 
@@ -384,10 +389,24 @@ class DealerSession:
                 return
             self._table.deal(self._exposed[wanted.seat])
 
+    def _deal_pending(self) -> None:
+        """Deal again the last cards entered after one that was replaced (R13.3), each when its seat's turn comes:
+        the replacement was dealt after them, the console asked for it first."""
+        while self._pending:
+            wanted = self.needed()
+            if wanted.kind != "card" or wanted.seat != self._pending[0][0]:
+                return
+            self._table.deal(self._pending.pop(0)[1])
+
     def _holder(self, hand: HandState, card: Card) -> str | None:
-        """Where ``card`` already is in ``hand`` (a seat, or the board), if it was dealt."""
+        """Where ``card`` already is in ``hand`` (a seat, or the board, or out of play), if it was dealt."""
         if hand.community_card == card:
             return "on the board"
+        if card in self._dead:
+            return "out of play: the last card exposed and replaced, dead"
+        for seat, pending in self._pending:
+            if pending == card:
+                return f"to seat {seat}"
         for seat, exposed in self._exposed.items():
             if exposed == card:
                 return f"to seat {seat}, exposed"
@@ -436,6 +455,9 @@ class DealerSession:
             parsed = [c if isinstance(c, Card) else parse_card(c) for c in cards]
         except (TypeError, ValueError) as error:
             raise ConsoleError(f"not a card: {error}") from None
+        dead = [str(c) for c in parsed if c in self._dead]
+        if dead:
+            raise ConsoleError(f"{', '.join(dead)} is out of play in this hand (the last card exposed and replaced)")
         start = len(hand.events)
         try:
             self._table.reveal(seat, parsed)
