@@ -48,7 +48,7 @@ class Sign:
     :meth:`of` also takes its name, or ``"high card"`` / ``"seat"``). ``preset`` and ``options`` carry any other
     rules of SPEC section 2 (``Sign.from_rules`` fills them: a tournament's hands are dealt under the ``tournament``
     preset). ``seventh_card`` is the house's ruling on a last card dealt face up by mistake (one of
-    :data:`SEVENTH_CARD_RULES`): ``"replace"`` (the default, SPEC R13.3) or ``"face up"`` (the room practice); the
+    ``SEVENTH_CARD_RULES``): ``"replace"`` (the default, SPEC R13.3) or ``"face up"`` (the room practice); the
     console applies it, the engine's rules do not carry it.
 
     Raises :class:`ConsoleError` naming what is wrong."""
