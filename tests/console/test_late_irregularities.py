@@ -165,6 +165,24 @@ def test_a_replacement_exposed_too_is_replaced_again() -> None:
     replays(session)
 
 
+def test_one_player_all_in_two_still_betting_the_card_is_replaced() -> None:
+    session = seated(200, 200, 11, sign=Sign.of("stud", small_bet=10, big_bet=20, ante=1, bring_in=3, min_buy_in=10))
+    session.start_hand()
+    deal(session, ORDER_3[:9])
+    session.act("bring in")
+    session.act("complete")
+    session.act("call")
+    session.act("call")  # seat 3 all in: seats 1 and 2 still bet
+    play(session, ORDER_3[9:], stop_at_seventh=True)
+    session.deal("Ah")
+    ruling = report(session, "seventh card exposed", 1, "Ah")
+    assert ruling.ruling.startswith("betting remains: the Ah is dead")
+    deal(session, ["Qc", "Ad", "Tc"])
+    play(session, [])
+    assert down_cards(session, 1)[-1] == "Qc"
+    replays(session)
+
+
 def all_in_to_seventh() -> DealerSession:
     session = seated(200, 11, sign=Sign.of("stud", small_bet=10, big_bet=20, ante=1, bring_in=3, min_buy_in=10))
     session.start_hand()
