@@ -10,7 +10,7 @@ import pytest
 
 from studpoker.cards import Card
 from studpoker.console import ConsoleError, DealerSession, Sign
-from studpoker.console.irregularities import CASES, Ruling
+from studpoker.console.irregularities import CASES, FACE_UP_RULE, Ruling
 
 from .test_session import ORDER_3, SIGN, seated, snapshot
 
@@ -23,12 +23,14 @@ def report(session: DealerSession, case: str, seat: int | None = None, card: str
     after = snapshot(session)
     assert step.entry == {"entry": "irregularity", "case": case, "seat": seat, "card": card}
     assert session.journal[-1] == step.entry
-    assert snapshot(DealerSession.from_journal(SIGN, session.journal)) == after
+    assert snapshot(DealerSession.from_journal(session.sign, session.journal)) == after
     assert session.undo() == step.entry
     assert snapshot(session) == before
     again = session.irregularity(case, seat, card)
     assert snapshot(session) == after and again.ruling == step.ruling
-    assert step.ruling is not None and step.ruling.case == case and step.ruling.rule == CASES[case].rule
+    face_up = case == "seventh card exposed" and session.sign.seventh_card == "face up"
+    assert step.ruling is not None and step.ruling.case == case
+    assert step.ruling.rule == (FACE_UP_RULE if face_up else CASES[case].rule)
     return step.ruling
 
 

@@ -7,7 +7,10 @@ the end of a hand, and a journal of every entry from which the whole session can
 * :mod:`~studpoker.console.sign`: :class:`Sign`, what the table's sign says, and :class:`ConsoleError`.
 * :mod:`~studpoker.console.session`: :class:`DealerSession`, the table session as the dealer runs it.
 * :mod:`~studpoker.console.journal`: the entries, and the journal file (JSON lines, one fsync'd line an entry).
+* :mod:`~studpoker.console.records`: what the session hands back (:class:`Needed`, :class:`Step`, :class:`Push`,
+  :class:`Report`).
 * :mod:`~studpoker.console.irregularities`: the irregularities the dealer reports, and :class:`Ruling`.
+* :mod:`~studpoker.console.rulings`: the console's rulings on them, which the session applies.
 """
 
 from .irregularities import CASES, Ruling

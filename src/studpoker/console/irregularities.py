@@ -17,7 +17,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["CASES", "Case", "Ruling"]
+__all__ = ["CASES", "FACE_UP_RULE", "Case", "Ruling"]
+
+#: What a ruling on a last card exposed cites under the sign's house option ``seventh_card="face up"``: the practice
+#: the TDA's forum and card rooms describe. No rulebook's text was found for it: cited without a number
+#: (docs/console.md).
+FACE_UP_RULE = (
+    "house rule (the sign's seventh_card 'face up'): Robert's Rules of Poker, seven-card stud irregularities, and TDA"
+    " practice (cited without a number: no rule text was found; see docs/console.md)"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,5 +89,17 @@ CASES: dict[str, Case] = {
         ),
         # A hand with the wrong number of cards: dead (Robert's Rules, dead hands rule 1(d)).
         Case("dead hand", True, False, "Robert's Rules of Poker, dead hands rule 1 (the proper number of cards)"),
+        # The same found at the showdown: the dead hand cannot win, the best live hand takes the pot.
+        Case(
+            "dead hand at showdown",
+            True,
+            False,
+            "Robert's Rules of Poker, dead hands rule 1 (the proper number of cards) and showdown rule 1 (all the"
+            " cards shown to win)",
+        ),
+        # The last (7th-street) card, to be dealt down, turned face up by the dealer: replaced while betting remains
+        # (R13.3), else it plays. The sign's house option seventh_card="face up" rules by the room practice instead,
+        # cited as FACE_UP_RULE.
+        Case("seventh card exposed", True, True, "SPEC R13.3; TDA RP-10B"),
     )
 }

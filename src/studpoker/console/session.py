@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cards import Card, parse_card
-from ..engine import Action, ActionKind, HandState, Phase, Rules, Stud5Opening, Variant
+from ..engine import Action, HandState, Phase, Rules, Stud5Opening, Variant
 from ..engine.codec import action_from_json, action_to_json
 from ..engine.dealer import dealer_lines, first_to_act_line
 from ..engine.errors import EngineError
@@ -43,9 +43,17 @@ from ..engine.events import ActionTaken, CardDealt, CommunityCard, Returned, Str
 from ..engine.words import action_words
 from ..history import phh, record_hand
 from ..table import PlayedHand, Table, TableError
-from . import journal
-from .irregularities import CASES, Ruling
+from . import journal, rulings
+from .irregularities import Ruling
 from .journal import Entry, JournalError, check_entry
+from .records import (
+    Needed,
+    PlayerResult,
+    Push,
+    Report,
+    Step,
+    street_name,  # noqa: F401 - importable from here, where it was first
+)
 from .sign import ConsoleError, Sign
 
 __all__ = ["DealerSession", "Needed", "PlayerResult", "Push", "Report", "Step"]
@@ -54,51 +62,6 @@ _UNKNOWN = "??"
 #: Said when the deck cannot give every player his last card (SPEC R8; Robert's Rules of Poker, seven-card stud).
 _SHORT_DECK = "not enough cards for everyone: one community card is turned for all (R8)"
 _PLAYER = re.compile(r"\bplayer (\d+)")
-
-
-def street_name(street: int) -> str:
-    """``3rd street``, ``7th street``... (five-card stud's streets are 2nd to 5th)."""
-    suffix = {1: "st", 2: "nd", 3: "rd"}.get(street, "th")
-    return f"{street}{suffix} street"
-
-
-@dataclass(frozen=True, slots=True)
-class Needed:
-    """What the dealer must do next. ``kind`` is one of:
-
-    * ``"seats"``: fewer than two players can be dealt in (buy-ins first);
-    * ``"start"``: start the next hand;
-    * ``"card"``: deal a card to ``seat``, face up or down, on ``street`` (``seat`` is ``None`` for the short deck's
-      community card, which the engine asks for when the deck cannot give every player his last card);
-    * ``"action"``: ``seat`` acts; ``options`` are his legal actions in words (``"call 10"``, ``"complete to 20"``,
-      ``"raise to 40"``) and ``note`` says ``"cap reached"`` or ``"heads-up: no cap"`` when it matters;
-    * ``"reveal"``: ``seats`` must show the cards the dealer entered as unknown, to settle the pots.
-    """
-
-    kind: str
-    seat: int | None = None
-    name: str = ""
-    face_up: bool = False
-    street: int = 0
-    options: tuple[str, ...] = ()
-    note: str = ""
-    seats: tuple[int, ...] = ()
-    hand: int = 0
-
-    def __str__(self) -> str:
-        who = f"seat {self.seat} ({self.name})"
-        if self.kind == "seats":
-            return "seat at least two players with chips"
-        if self.kind == "start":
-            return f"start hand {self.hand}"
-        if self.kind == "card":
-            if self.seat is None:
-                return f"turn the community card ({street_name(self.street)})"
-            return f"deal {who} a card face {'up' if self.face_up else 'down'} ({street_name(self.street)})"
-        if self.kind == "reveal":
-            return f"seats {', '.join(map(str, self.seats))} must show their cards (reveal)"
-        note = f" ({self.note})" if self.note else ""
-        return f"{who} to act: {', '.join(self.options)}{note}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,87 +74,6 @@ class _Checkpoint:
     hands: tuple[PlayedHand, ...]
     money: dict[str, tuple[int, int, int]]
     said: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    """What one accepted entry did: the entry as journalled, and the dealer's lines it brought (the bring-in, who
-    is high and acts first, the winners of each pot), and the :class:`~studpoker.console.irregularities.Ruling` of a
-    reported irregularity."""
-
-    entry: Entry
-    said: tuple[str, ...] = ()
-    ruling: Ruling | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Push:
-    """Chips the dealer pushes to one seat at the end of a hand: from ``pot`` (0 the main pot, 1... the side pots;
-    ``None``: an uncalled bet returned), ``share`` ``"pot"``, ``"high"``, ``"low"``, ``"split"`` or
-    ``"returned"``. ``odd_chips``: the odd chips (of the sign's smallest chip) above an even division of that share
-    among its winners (R11.6), the high half's odd chip of a hi/lo pot split high and low included (R11.5.2)."""
-
-    seat: int
-    name: str
-    amount: int
-    pot: int | None
-    share: str
-    odd_chips: int = 0
-
-    def __str__(self) -> str:
-        if self.pot is None:
-            return f"push {self.name} {self.amount} (uncalled, returned)"
-        pot = "main pot" if self.pot == 0 else f"side pot {self.pot}"
-        share = {"high": ", high half", "low": ", low half", "split": ", high and low"}.get(self.share, "")
-        odd = f", {self.odd_chips} odd chip{'s' if self.odd_chips > 1 else ''}" if self.odd_chips else ""
-        return f"push {self.name} {self.amount} ({pot}{share}{odd})"
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerResult:
-    """One player's session: what he bought in and topped up, took away, and holds now (``seat`` ``None`` once he
-    has left); ``result`` is his win (+) or loss (-)."""
-
-    name: str
-    seat: int | None
-    bought_in: int
-    topped_up: int
-    cashed_out: int
-    stack: int
-
-    @property
-    def result(self) -> int:
-        return self.stack + self.cashed_out - self.bought_in - self.topped_up
-
-
-@dataclass(frozen=True, slots=True)
-class Report:
-    """The session report: hands dealt, each player's money, and the table's books, where
-    ``money_in == chips_on_table + money_out`` always."""
-
-    hands: int
-    players: tuple[PlayerResult, ...]
-    money_in: int
-    chips_on_table: int
-    money_out: int
-
-    @property
-    def balanced(self) -> bool:
-        return self.money_in == self.chips_on_table + self.money_out
-
-    def __str__(self) -> str:
-        lines = [f"{self.hands} hand{'s' if self.hands != 1 else ''} dealt"]
-        for p in self.players:
-            where = f"seat {p.seat}" if p.seat is not None else "left"
-            lines.append(
-                f"{p.name} ({where}): bought in {p.bought_in}, topped up {p.topped_up}, took {p.cashed_out},"
-                f" has {p.stack}: {p.result:+d}"
-            )
-        check = "balanced" if self.balanced else "DOES NOT BALANCE"
-        lines.append(
-            f"money in {self.money_in} = on the table {self.chips_on_table} + money out {self.money_out} ({check})"
-        )
-        return "\n".join(lines)
 
 
 class DealerSession:
@@ -216,6 +98,10 @@ class DealerSession:
         self._checkpoint: _Checkpoint | None = None  # the session as the last hand was started, for undo
         self._exposed: dict[int, Card] = {}  # seat -> his hole card exposed on the deal, to be his up card (R13.1)
         self._held: set[Card] = set()  # the exposed cards whose down card was dealt unseen in their place
+        self._seventh_up = False  # the first last card was dealt face up: the others are too (rulings)
+        self._dead: set[Card] = set()  # cards out of play in this hand: an exposed last card replaced (R13.3)
+        # the last cards entered after one that was replaced: dealt again as their seats' turns come (rulings)
+        self._pending: list[tuple[int, Card | None]] = []
 
     @classmethod
     def from_journal(cls, sign: Sign | Rules, entries: Iterable[Entry]) -> DealerSession:
@@ -285,18 +171,28 @@ class DealerSession:
         if checkpoint is None or checkpoint.entries > len(keep):
             before = DealerSession.from_journal(self._sign, keep)
         else:  # from the start of this hand (or the last): the hands before it are not played again
-            before = DealerSession(self._sign)
-            before._table = Table.restore(self._rules, checkpoint.table, list(checkpoint.hands))
-            before._journal = keep[: checkpoint.entries]
-            before._money = {name: list(m) for name, m in checkpoint.money.items()}
-            before._said = list(checkpoint.said)
-            for number, entry in enumerate(keep[checkpoint.entries :], checkpoint.entries + 1):
-                try:
-                    before.enter(entry)
-                except ConsoleError as error:  # pragma: no cover - entries accepted once are accepted again
-                    raise JournalError(f"journal entry {number} ({entry!r}): {error}") from None
+            before = self._from_checkpoint(keep[checkpoint.entries :])
         self.__dict__.update(before.__dict__)
         return last
+
+    def _from_checkpoint(self, entries: Iterable[Entry] = ()) -> DealerSession:
+        """A new session as this one was when its current (or last) hand was started, the table restored with the
+        public ``Table.snapshot``, and then ``entries`` (journal entries after that point) entered again. The table
+        shows its hands down as this one's does (``auto_show``)."""
+        checkpoint = self._checkpoint
+        assert checkpoint is not None  # set by start_hand
+        again = DealerSession(self._sign)
+        again._table = Table.restore(self._rules, checkpoint.table, list(checkpoint.hands))
+        again._table.auto_show = self._table.auto_show
+        again._journal = self._journal[: checkpoint.entries]
+        again._money = {name: list(m) for name, m in checkpoint.money.items()}
+        again._said = list(checkpoint.said)
+        for number, entry in enumerate(entries, checkpoint.entries + 1):
+            try:
+                again.enter(entry)
+            except ConsoleError as error:  # pragma: no cover - entries accepted once are accepted again
+                raise JournalError(f"journal entry {number} ({entry!r}): {error}") from None
+        return again
 
     def _copy_money(self) -> dict[str, tuple[int, int, int]]:
         return {name: (m[0], m[1], m[2]) for name, m in self._money.items()}
@@ -353,7 +249,8 @@ class DealerSession:
             if request.player is None:
                 return Needed("card", None, "", True, request.street, hand=number)
             seat = players[request.player]
-            return Needed("card", seat, self._name(seat), request.face_up, request.street, hand=number)
+            up = request.face_up or (self._seventh_up and request.street == hand.last_street)
+            return Needed("card", seat, self._name(seat), up, request.street, hand=number)
         if hand.phase is Phase.REVEAL:
             return Needed("reveal", seats=tuple(players[p] for p in hand.unknown), hand=number)
         actor = table.actor_seat
@@ -434,7 +331,8 @@ class DealerSession:
             raise ConsoleError(str(error)) from None
         self._checkpoint = checkpoint
         self._said = []
-        self._exposed, self._held = {}, set()
+        self._exposed, self._held, self._seventh_up = {}, set(), False
+        self._dead, self._pending = set(), []
         return self._record({"entry": "start", "hand": self._table.hand_number})
 
     def deal(self, card: Card | str | None) -> Step:
@@ -476,6 +374,7 @@ class DealerSession:
         if given is not None and card is None:
             self._held.add(given)
         self._deal_exposed()
+        self._deal_pending()
         entry = {"entry": "card", "seat": wanted.seat, "card": _UNKNOWN if given is None else str(given)}
         return self._record(entry, self._lines(hand, start))
 
@@ -490,10 +389,24 @@ class DealerSession:
                 return
             self._table.deal(self._exposed[wanted.seat])
 
+    def _deal_pending(self) -> None:
+        """Deal again the last cards entered after one that was replaced (R13.3), each when its seat's turn comes:
+        the replacement was dealt after them, the console asked for it first."""
+        while self._pending:
+            wanted = self.needed()
+            if wanted.kind != "card" or wanted.seat != self._pending[0][0]:
+                return
+            self._table.deal(self._pending.pop(0)[1])
+
     def _holder(self, hand: HandState, card: Card) -> str | None:
-        """Where ``card`` already is in ``hand`` (a seat, or the board), if it was dealt."""
+        """Where ``card`` already is in ``hand`` (a seat, or the board, or out of play), if it was dealt."""
         if hand.community_card == card:
             return "on the board"
+        if card in self._dead:
+            return "out of play: the last card exposed and replaced, dead"
+        for seat, pending in self._pending:
+            if pending == card:
+                return f"to seat {seat}"
         for seat, exposed in self._exposed.items():
             if exposed == card:
                 return f"to seat {seat}, exposed"
@@ -542,6 +455,9 @@ class DealerSession:
             parsed = [c if isinstance(c, Card) else parse_card(c) for c in cards]
         except (TypeError, ValueError) as error:
             raise ConsoleError(f"not a card: {error}") from None
+        dead = [str(c) for c in parsed if c in self._dead]
+        if dead:
+            raise ConsoleError(f"{', '.join(dead)} is out of play in this hand (the last card exposed and replaced)")
         start = len(hand.events)
         try:
             self._table.reveal(seat, parsed)
@@ -557,216 +473,8 @@ class DealerSession:
         """Report an irregularity (one of :data:`~studpoker.console.irregularities.CASES`, naming a ``seat`` and a
         ``card`` where the case needs them): the console rules on it, applies the ruling and journals it; the
         :attr:`Step.ruling` says what to do next. A report that does not fit the hand: :class:`ConsoleError` with the
-        reason, nothing changes."""
-        known = CASES.get(case) if isinstance(case, str) else None
-        if known is None:
-            raise ConsoleError(f"unknown irregularity {case!r}: the cases are {', '.join(CASES)}")
-        hand = self._hand_or_fail(f"no {case} to rule on")
-        if known.seat != (seat is not None):
-            raise ConsoleError(f"a {case} {'names' if known.seat else 'names no'} seat")
-        if seat is not None and (type(seat) is not int or seat not in self._table.players):
-            raise ConsoleError(f"seat {seat!r} is not dealt in this hand (seats {list(self._table.players)})")
-        if known.card != (card is not None):
-            raise ConsoleError(f"a {case} {'names' if known.card else 'names no'} card")
-        parsed: Card | None = None
-        if card is not None:
-            try:
-                parsed = card if isinstance(card, Card) else parse_card(str(card).strip())
-            except ValueError as error:
-                raise ConsoleError(f"not a card: {error}") from None
-        start, said_before = len(hand.events), len(self._said)
-        rule = known.rule
-        if case in ("misdeal", "exposed hole cards"):
-            ruling = self._misdeal(hand, case, rule)
-        elif case == "exposed hole card":
-            assert seat is not None and parsed is not None
-            ruling = self._expose(hand, seat, parsed, rule)
-        elif case == "wrong bring-in":
-            assert seat is not None
-            ruling = self._wrong_bring_in(hand, seat, rule)
-        elif case == "correct bring-in":
-            ruling = self._correct_bring_in(hand, rule)
-        elif case == "premature card":
-            assert parsed is not None
-            ruling = self._premature(hand, parsed, rule)
-        else:
-            assert seat is not None
-            ruling = self._kill(hand, case, seat, rule)
-        current = self._table.hand
-        if current is hand or current is None:  # the same hand (or it just ended): its new lines
-            said = self._lines(hand, start)
-        else:  # dealt again: the lines of the cards dealt since the report
-            said = tuple(self._said[said_before:])
-            del self._said[said_before:]
-        entry = {"entry": "irregularity", "case": case, "seat": seat, "card": None if parsed is None else str(parsed)}
-        return self._record(entry, said, ruling)
-
-    def _substantial(self, hand: HandState) -> str:
-        """Why a misdeal can no longer be called, or ``""``: substantial action is two players acting after the
-        forced bet on the first street, or any later street (SPEC R13.4, WSOP live action 105)."""
-        if hand.street != hand.first_street:
-            return f"the hand is on {street_name(hand.street)}: past the first betting round"
-        acted = [e for e in hand.events if isinstance(e, ActionTaken)]
-        after = [e for e in acted if e.action.kind is not ActionKind.BRING_IN]
-        if len(after) >= 2:
-            return f"{len(after)} players have acted after the forced bet"
-        return ""
-
-    def _misdeal(self, hand: HandState, case: str, rule: str) -> Ruling:
-        """All cards back, the antes stay, the hand dealt again (the table as the hand was started)."""
-        why = self._substantial(hand)
-        what = "two or more hole cards exposed on the deal" if case == "exposed hole cards" else "a misdeal"
-        if why:
-            raise ConsoleError(f"{what} cannot be called now: {why} (R13.4: substantial action; the hand is played on)")
-        checkpoint = self._checkpoint
-        assert checkpoint is not None  # set by start_hand
-        self._table = Table.restore(self._rules, checkpoint.table, list(checkpoint.hands))
-        self._table.start_hand(manual=True)
-        self._said, self._exposed, self._held = [], {}, set()
-        return Ruling(
-            case,
-            what,
-            "misdeal: every card comes back, the antes stay in, bets made are returned, and the hand is dealt again",
-            rule,
-            f"shuffle, cut and deal hand {self._table.hand_number} again: {self.needed()}",
-        )
-
-    def _expose(self, hand: HandState, seat: int, card: Card, rule: str) -> Ruling:
-        """One hole card exposed on the deal: it becomes the player's up card and his next card is dealt down."""
-        player = self._table.players.index(seat)
-        who = f"seat {seat} ({self._name(seat)})"
-        if hand.phase is not Phase.DEAL or hand.street != hand.first_street:
-            raise ConsoleError(
-                f"a hole card exposed on the deal is reported while {street_name(hand.first_street)} is dealt"
-                f" (now: {self.needed()})"
-            )
-        if seat in self._exposed:
-            raise ConsoleError(
-                f"{who} already has a hole card exposed: two exposed is a misdeal ('exposed hole cards')"
-            )
-        if hand.up_cards(player):
-            raise ConsoleError(
-                f"{who}'s up card is already dealt: with two cards up, call a misdeal ('exposed hole cards', R13.1)"
-            )
-        if card not in hand.down_cards(player):
-            raise ConsoleError(f"{card} is not one of {who}'s hole cards entered: enter the card exposed")
-        exposed = {**self._exposed, seat: card}
-        self._replay_hand(exposed)
-        return Ruling(
-            "exposed hole card",
-            f"{who}'s hole card {card} exposed on the deal",
-            f"the {card} plays as his up card (he may be the bring-in) and his next card, the door card's place, is"
-            " dealt face down",
-            rule,
-            f"deal on; give {who} his next card face down (the console does not ask for it): {self.needed()}",
-        )
-
-    def _replay_hand(self, exposed: dict[int, Card]) -> None:
-        """Deal the current hand again from its entries with ``exposed`` hole cards held back as up cards."""
-        checkpoint = self._checkpoint
-        assert checkpoint is not None
-        entries = self._journal[checkpoint.entries :]
-        restart = max(
-            i
-            for i, e in enumerate(entries)
-            if e["entry"] == "start" or e.get("case") in ("misdeal", "exposed hole cards")
-        )
-        again = DealerSession(self._sign)
-        again._table = Table.restore(self._rules, checkpoint.table, list(checkpoint.hands))
-        again._journal = self._journal[: checkpoint.entries]
-        again._money = {name: list(m) for name, m in checkpoint.money.items()}
-        again._said = list(checkpoint.said)
-        for entry in entries[: restart + 1]:
-            again.enter(entry)
-        again._exposed = exposed
-        again._deal_exposed()
-        for entry in entries[restart + 1 :]:
-            if entry.get("case") == "exposed hole card":  # already in ``exposed``
-                again._journal.append(entry)
-            else:
-                again.enter(entry)
-        self.__dict__.update(again.__dict__)
-
-    def _wrong_bring_in(self, hand: HandState, seat: int, rule: str) -> Ruling:
-        """The wrong player posted the bring-in (the engine's ``misdesignate_bring_in``): it can be corrected until
-        the next player acts, then it stands."""
-        true_seat = self._table.actor_seat
-        try:
-            hand.misdesignate_bring_in(self._table.players.index(seat))
-        except EngineError as error:
-            raise ConsoleError(f"a wrong bring-in by seat {seat}: {self._in_seats(str(error))}") from None
-        who = f"seat {seat} ({self._name(seat)})"
-        return Ruling(
-            "wrong bring-in",
-            f"{who} brought in by mistake; seat {true_seat} ({self._name(true_seat or 0)}) has the low card",
-            f"if the next player has not acted, {who} takes his chips back and seat {true_seat} must bring in or"
-            " complete ('correct bring-in'); once the next player acts, the wrong bring-in stands and seat"
-            f" {true_seat} owes nothing",
-            rule,
-            f"correct it now, or play on: {self.needed()}",
-        )
-
-    def _correct_bring_in(self, hand: HandState, rule: str) -> Ruling:
-        """Take back a wrong bring-in, the next player not having acted (the engine's ``correct_bring_in``)."""
-        try:
-            hand.correct_bring_in()
-        except EngineError as error:
-            raise ConsoleError(
-                f"the bring-in cannot be corrected: {error} (R13.2: the wrong bring-in stands, the true low card owes"
-                " nothing)"
-            ) from None
-        wanted = self.needed()
-        return Ruling(
-            "correct bring-in",
-            "the wrong bring-in corrected before the next player acted",
-            f"the chips go back to the player who posted them; seat {wanted.seat} ({wanted.name}), the low card,"
-            " must bring in or complete",
-            rule,
-            str(wanted),
-        )
-
-    def _premature(self, hand: HandState, card: Card, rule: str) -> Ruling:
-        """A card dealt before the betting round was over: it does not play (the console never took it)."""
-        wanted = self.needed()
-        if wanted.kind != "action" or hand.phase is not Phase.BET:
-            raise ConsoleError(f"a card is premature only while a betting round is on (now: {wanted})")
-        holder = self._holder(hand, card)
-        if holder is not None:
-            raise ConsoleError(f"{card} is already dealt ({holder}) in this hand: it cannot have been dealt early")
-        return Ruling(
-            "premature card",
-            f"{card} dealt before the betting on {street_name(hand.street)} was over",
-            f"the {card} does not play: it goes back into the stub, which is shuffled and cut, and the next street"
-            " is dealt without another burn card; do not enter it",
-            rule,
-            f"finish the betting round: {wanted}",
-        )
-
-    def _kill(self, hand: HandState, case: str, seat: int, rule: str) -> Ruling:
-        """Kill ``seat``'s hand (absent, or the wrong number of cards): folded at his turn, his chips in the pot
-        stay there. The engine folds a hand only in turn, so the report is taken when it is his turn."""
-        who = f"seat {seat} ({self._name(seat)})"
-        what = f"{who} is not at his seat" if case == "absent player" else f"{who} has the wrong number of cards"
-        if self._table.actor_seat != seat:
-            raise ConsoleError(
-                f"{what}: report it when the action is on him, his hand is killed then (now: {self.needed()})"
-            )
-        legal = hand.legal_actions()
-        kill = next((a for a in legal if a.kind in (ActionKind.FOLD, ActionKind.MUCK)), None)
-        if kill is None:
-            raise ConsoleError(
-                f"{what}: he must post the bring-in he was dealt (his chips play), then his hand is killed at his next"
-                " turn"
-            )
-        self._table.act(kill)
-        wanted = self.needed()
-        return Ruling(
-            case,
-            what,
-            "his hand is dead: his cards go to the muck and the chips he has put in stay in the pot",
-            rule,
-            str(wanted) if wanted.kind != "start" else f"the hand is over ({wanted})",
-        )
+        reason, nothing changes. The rulings are :mod:`studpoker.console.rulings`."""
+        return rulings.rule(self, case, seat, card)
 
     def _in_seats(self, message: str) -> str:
         """An engine message with its player numbers said as the table's seats (``player 0`` -> ``seat 1``)."""

@@ -35,6 +35,11 @@ ODD_CHIP_NAMES = {
     "all cards": OddChipRule.ALL_CARDS_RRoP,
 }
 
+#: The house rules for a last (7th-street) card the dealer turns face up (``Sign.seventh_card``): ``"replace"``, the
+#: spec's (SPEC R13.3, TDA RP-10B: the card is dead and replaced while betting remains), or ``"face up"``, the room
+#: practice the forum threads describe (it plays face up; the first player's turns the others' up too).
+SEVENTH_CARD_RULES = ("replace", "face up")
+
 
 @dataclass(frozen=True, slots=True)
 class Sign:
@@ -42,7 +47,9 @@ class Sign:
     names); ``min_buy_in`` defaults to 10 big bets; ``odd_chip`` is the house's odd-chip rule (an ``OddChipRule``;
     :meth:`of` also takes its name, or ``"high card"`` / ``"seat"``). ``preset`` and ``options`` carry any other
     rules of SPEC section 2 (``Sign.from_rules`` fills them: a tournament's hands are dealt under the ``tournament``
-    preset).
+    preset). ``seventh_card`` is the house's ruling on a last card dealt face up by mistake (one of
+    ``SEVENTH_CARD_RULES``): ``"replace"`` (the default, SPEC R13.3) or ``"face up"`` (the room practice); the
+    console applies it, the engine's rules do not carry it.
 
     Raises :class:`ConsoleError` naming what is wrong."""
 
@@ -55,6 +62,7 @@ class Sign:
     odd_chip: OddChipRule = OddChipRule.HIGH_CARD_IN_HAND
     preset: str = "casino"
     options: tuple[tuple[str, Any], ...] = field(default=())
+    seventh_card: str = "replace"
 
     def __post_init__(self) -> None:
         try:
@@ -74,6 +82,13 @@ class Sign:
             object.__setattr__(self, "odd_chip", odd)
         if not isinstance(self.odd_chip, OddChipRule):
             raise ConsoleError(f"the odd-chip rule must be an OddChipRule, got {self.odd_chip!r}")
+        seventh = self.seventh_card.strip().lower() if isinstance(self.seventh_card, str) else None
+        if seventh not in SEVENTH_CARD_RULES:
+            choices = " or ".join(repr(c) for c in SEVENTH_CARD_RULES)
+            raise ConsoleError(
+                f"the sign's seventh_card (a last card exposed) must be {choices}; got {self.seventh_card!r}"
+            )
+        object.__setattr__(self, "seventh_card", seventh)
         for name in ("small_bet", "big_bet", "ante", "bring_in"):
             value = getattr(self, name)
             if type(value) is not int:
@@ -106,9 +121,19 @@ class Sign:
         *,
         min_buy_in: int | None = None,
         odd_chip: OddChipRule | str = OddChipRule.HIGH_CARD_IN_HAND,
+        seventh_card: str = "replace",
     ) -> Sign:
         """A casino sign with the game and the odd-chip rule given by name as well (``"stud8"``, ``"seat"``)."""
-        return cls(game, small_bet, big_bet, ante, bring_in, min_buy_in, odd_chip)  # type: ignore[arg-type]
+        return cls(
+            game,  # type: ignore[arg-type]
+            small_bet,
+            big_bet,
+            ante,
+            bring_in,
+            min_buy_in,
+            odd_chip,  # type: ignore[arg-type]
+            seventh_card=seventh_card,
+        )
 
     @classmethod
     def from_rules(cls, rules: Rules) -> Sign:
@@ -163,11 +188,13 @@ class Sign:
             "odd_chip": self.odd_chip.value,
             "preset": self.preset,
             "options": {k: v.value if hasattr(v, "value") else v for k, v in self.options},
+            "seventh_card": self.seventh_card,
         }
 
     @classmethod
     def from_json(cls, data: object) -> Sign:
-        """A sign from :meth:`to_json`'s data; :class:`ConsoleError` for anything else."""
+        """A sign from :meth:`to_json`'s data; :class:`ConsoleError` for anything else. A sign written before
+        ``seventh_card`` was on it reads as ``"replace"``."""
         if not isinstance(data, dict):
             raise ConsoleError(f"a sign is a JSON object, got {data!r}")
         try:
@@ -184,6 +211,7 @@ class Sign:
                 data.get("odd_chip", OddChipRule.HIGH_CARD_IN_HAND.value),
                 data.get("preset", "casino"),
                 tuple(options.items()),
+                data.get("seventh_card", "replace"),
             )
         except KeyError as error:
             raise ConsoleError(f"the sign has no {error.args[0]!r}") from None
