@@ -265,6 +265,19 @@ def test_the_sign_only_while_the_journal_is_empty(tmp_path: Path) -> None:
     assert journal.load(tmp_path / "session.jsonl")[0].game.name == "RAZZ"
 
 
+def test_the_house_rules_on_the_sign(tmp_path: Path) -> None:
+    """The odd chip and the last card exposed are the house's: the sign carries them into the journal."""
+    c = client(tmp_path)
+    post(c, "/api/sign", {**SIGN, "odd_chip": "seat", "seventh_card": "face up"})
+    sign = state(c)["sign"]
+    assert (sign["odd_chip"], sign["seventh_card"]) == ("seat", "face up")
+    assert journal.load(tmp_path / "session.jsonl")[0].seventh_card == "face up"
+    bad = post(c, "/api/sign", {**SIGN, "seventh_card": "burn it"}, status=409)
+    assert "seventh_card" in bad["error"]["message"] and state(c)["sign"]["seventh_card"] == "face up"
+    post(c, "/api/sign", SIGN)
+    assert state(c)["sign"]["seventh_card"] == "replace"  # the spec's ruling unless the house says otherwise
+
+
 def test_entries_before_the_sign_are_refused(tmp_path: Path) -> None:
     c = client(tmp_path)
     refused = post(c, "/api/buy-in", {"seat": 1, "name": "Ann", "chips": 200}, status=409)

@@ -95,7 +95,14 @@ class Console:
             raise RefusedError(409, "refused", "the session has begun: a new sign only while the journal is empty")
         odd = body.odd_chip if body.odd_chip is not None else "high card"
         sign = Sign.of(
-            body.game, body.small_bet, body.big_bet, body.ante, body.bring_in, min_buy_in=body.min_buy_in, odd_chip=odd
+            body.game,
+            body.small_bet,
+            body.big_bet,
+            body.ante,
+            body.bring_in,
+            min_buy_in=body.min_buy_in,
+            odd_chip=odd,
+            seventh_card=body.seventh_card or "replace",
         )
         session = DealerSession(sign)
         self.path.parent.mkdir(parents=True, exist_ok=True)

@@ -74,6 +74,7 @@ class SignIn(_Body):
     bring_in: Chips
     min_buy_in: Chips | None = None
     odd_chip: Word | None = None
+    seventh_card: Word | None = None  # the house's ruling on a last card exposed: "replace" (R13.3) or "face up"
 
 
 class BuyIn(_Body):

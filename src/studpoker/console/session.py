@@ -229,6 +229,11 @@ class DealerSession:
         return self._table.hand_number
 
     @property
+    def players(self) -> tuple[int, ...]:
+        """The seats dealt into the hand being dealt, in the hand's player order (``()`` between hands)."""
+        return tuple(self._table.players) if self._table.hand is not None else ()
+
+    @property
     def announcements(self) -> tuple[str, ...]:
         """The dealer's lines of the hand being dealt, or of the last hand once it is over."""
         return tuple(self._said)

@@ -12,15 +12,11 @@ from ..engine.codec import action_to_json
 from ..engine.dealer import first_actors, first_to_act_of
 from ..engine.events import ActionTaken, Burned, CardDealt, CommunityCard, StreetStarted
 from .irregularities import CASES, Ruling
+from .records import street_name
 from .session import DealerSession, Needed
 from .sign import ODD_CHIP_NAMES, ConsoleError, Sign
 
 __all__ = ["describe", "ruling_json", "state_json"]
-
-
-def _street_name(street: int) -> str:
-    suffix = {1: "st", 2: "nd", 3: "rd"}.get(street, "th")
-    return f"{street}{suffix} street"
 
 
 def _sign_json(sign: Sign) -> dict[str, Any]:
@@ -39,6 +35,7 @@ def _sign_json(sign: Sign) -> dict[str, Any]:
         "bring_in": sign.bring_in,
         "min_buy_in": sign.min_buy_in,
         "odd_chip": odd,
+        "seventh_card": sign.seventh_card,
     }
 
 
@@ -72,13 +69,6 @@ def describe(entry: dict[str, Any]) -> str:
         about = ", ".join(x for x in (f"seat {seat}" if seat else "", entry.get("card") or "") if x)
         return f"irregularity: {entry['case']}{f' ({about})' if about else ''}"
     return str(kind)
-
-
-def _players(session: DealerSession) -> tuple[int, ...]:
-    """The seats dealt into the hand being played, in position order: every seat with chips as it was started
-    (R3.6; the seats' chips change only between hands)."""
-    unit = session.rules.chip_unit
-    return tuple(seat for seat, (_, chips) in sorted(session.seats.items()) if chips >= unit)
 
 
 def _high_on_board(session: DealerSession) -> int | None:
@@ -171,9 +161,7 @@ def state_json(session: DealerSession | None, *, reader: bool) -> dict[str, Any]
         return _no_session(reader)
     hand = session.hand
     needed = session.needed()
-    players = _players(session) if hand is not None else ()
-    if hand is not None and len(players) != hand.n:  # pragma: no cover - the seats' chips change between hands only
-        raise RuntimeError(f"the hand has {hand.n} players but {len(players)} seats have chips")
+    players = session.players
     high = _high_on_board(session)
     seats = []
     for seat, (name, chips) in sorted(session.seats.items()):
@@ -235,7 +223,7 @@ def state_json(session: DealerSession | None, *, reader: bool) -> dict[str, Any]
         "hand": session.hand_number,
         "playing": hand is not None,
         "street": hand.street if hand is not None else 0,
-        "street_name": _street_name(hand.street) if hand is not None else "",
+        "street_name": street_name(hand.street) if hand is not None else "",
         "burns": sum(1 for e in hand.events if isinstance(e, Burned)) if hand is not None else 0,
         "burn_first": _burn_first(session, needed),
         "community": None if hand is None or hand.community_card is None else str(hand.community_card),

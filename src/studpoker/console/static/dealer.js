@@ -452,6 +452,8 @@ $("sign-form").addEventListener("submit", (event) => {
     big_bet: number("big_bet"),
     ante: number("ante"),
     bring_in: number("bring_in"),
+    odd_chip: $("odd_chip").value,
+    seventh_card: $("seventh_card").value,
   };
   if ($("min_buy_in").value.trim()) body.min_buy_in = number("min_buy_in");
   post("/api/sign", body);
