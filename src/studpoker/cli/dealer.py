@@ -15,7 +15,9 @@ import os
 import secrets
 import sys
 import webbrowser
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from .._extras import install_hint
 
@@ -69,6 +71,29 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     dealer.set_defaults(run=_dealer)
 
 
+@contextlib.contextmanager
+def hold_journal(path: Path) -> Iterator[None]:
+    """Hold ``path``'s lock file (``<journal>.lock``) while the console runs: two consoles appending to one journal
+    would leave a file neither can start from, so a second one is refused (a ``ConsoleError``). Where the system has
+    no ``fcntl`` (Windows), nothing is held."""
+    from ..console import ConsoleError
+
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        yield
+        return
+    with open(path.with_name(path.name + ".lock"), "a") as lock:
+        try:
+            fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise ConsoleError(f"the journal {path} is in use by another stud dealer") from None
+        try:
+            yield
+        finally:
+            fcntl.flock(lock.fileno(), fcntl.LOCK_UN)
+
+
 def _error(message: str) -> int:
     print(f"stud dealer: error: {message}", file=sys.stderr)
     return 2
@@ -84,17 +109,14 @@ def _dealer(args: argparse.Namespace) -> int:
     if any(importlib.util.find_spec(name) is None for name in _MODULES):
         print(f"stud dealer needs the web server's packages, {install_hint('server')}", file=sys.stderr)
         return 2
-    import uvicorn
-
     from ..console import ConsoleError
     from ..console.app import create_app
-    from .serve import _check_port
 
     if not 0 < args.port < 65536:
         return _error(f"no port {args.port}")
     token: str | None = args.reader_token
-    if token is not None and (len(token) < 16 or not token.isprintable() or " " in token):
-        return _error("--reader-token must be at least 16 printable characters without spaces")
+    if token is not None and (len(token) < 16 or not token.isascii() or not token.isprintable() or " " in token):
+        return _error("--reader-token must be at least 16 printable ASCII characters without spaces")
     if args.reader:
         token = secrets.token_urlsafe(24)
     path: Path = args.journal if args.journal is not None else default_journal()
@@ -104,12 +126,23 @@ def _dealer(args: argparse.Namespace) -> int:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         return _error(f"cannot make the journal's folder {path.parent}: {error.strerror or error}")
-    try:
-        app = create_app(path, token=token, host=args.host, port=args.port)
-    except ConsoleError as error:
-        return _error(str(error))
-    except OSError as error:
-        return _error(f"cannot read the journal {path}: {error.strerror or error}")
+    with contextlib.ExitStack() as held:
+        try:
+            held.enter_context(hold_journal(path))
+            app = create_app(path, token=token, host=args.host, port=args.port)
+        except ConsoleError as error:
+            return _error(str(error))
+        except OSError as error:
+            return _error(f"cannot read the journal {path}: {error.strerror or error}")
+        return _serve(app, args, path, token)
+
+
+def _serve(app: Any, args: argparse.Namespace, path: Path, token: str | None) -> int:
+    """Run the console (the journal held) until it is stopped."""
+    import uvicorn
+
+    from .serve import _check_port
+
     problem = _check_port(args.host, args.port)
     if problem is not None:
         return _error(problem)

@@ -30,7 +30,9 @@ from ..engine.errors import EngineError
 from . import journal
 from .guard import ASGIApp, Guard, RefusedError, error_response, is_wildcard, served_hosts
 from .irregularities import Ruling
+from .journal import JournalError
 from .schemas import (
+    MAX_CHIPS,
     ActionIn,
     BuyIn,
     CardIn,
@@ -81,12 +83,13 @@ class Console:
         session = self.need()
         try:
             journal.append(self.path, step.entry)
-        except OSError as error:
+        except (OSError, JournalError) as error:  # JournalError: the file is gone (moved, deleted)
             session.undo()
-            with contextlib.suppress(OSError):  # a line half written is replaced by the whole journal
+            with contextlib.suppress(OSError):  # a line half written (or the file gone) is replaced by the journal
                 session.save(self.path)
+            why = error.strerror if isinstance(error, OSError) else str(error)
             raise RefusedError(
-                503, "refused", f"the journal file could not be written ({error.strerror}): the entry was not taken"
+                503, "refused", f"the journal file could not be written ({why}): the entry was not taken"
             ) from None
         return step
 
@@ -104,6 +107,10 @@ class Console:
             odd_chip=odd,
             seventh_card=body.seventh_card or "replace",
         )
+        if sign.min_buy_in is not None and sign.min_buy_in > MAX_CHIPS:
+            raise RefusedError(
+                409, "refused", f"the minimum buy-in {sign.min_buy_in} is above the largest buy-in taken, {MAX_CHIPS}"
+            )
         session = DealerSession(sign)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
@@ -191,7 +198,8 @@ def create_app(
     async def _http(request: Request, error: StarletteHTTPException) -> JSONResponse:
         code = {403: "forbidden", 404: "not_found", 413: "too_large"}.get(error.status_code, "invalid")
         message = "no such page" if error.status_code == 404 else str(error.detail)
-        return error_response(error.status_code, code, message)
+        status = 422 if error.status_code == 400 else error.status_code  # a body that does not parse: invalid
+        return error_response(status, code, message)
 
     @app.exception_handler(Exception)
     async def _internal(request: Request, error: Exception) -> JSONResponse:  # pragma: no cover - a bug of ours

@@ -115,7 +115,7 @@ def _fsync_folder(path: Path) -> None:
 def save(path: str | os.PathLike[str], sign: Sign, entries: Iterable[Entry]) -> None:
     """Write a whole journal file (the sign, then each entry), replacing any file there, and fsync it. The file is
     written beside and then renamed over the old one, so a tablet switched off meanwhile keeps one or the other."""
-    target = Path(path)
+    target = Path(os.path.realpath(path))  # a link to the journal stays a link: its file is rewritten
     data = [_line({"sign": sign.to_json()}), *(_line(check_entry(e)) for e in entries)]
     temporary = target.with_name(target.name + ".tmp")
     with open(temporary, "wb") as out:
@@ -133,7 +133,7 @@ def append(path: str | os.PathLike[str], entry: Entry) -> None:
     try:
         out = open(path, "r+b")  # noqa: SIM115 - closed below; "r+" refuses a file that does not exist
     except FileNotFoundError:
-        raise JournalError(f"no journal at {Path(path).name}: save() begins one with the table's sign") from None
+        raise JournalError(f"no journal at {Path(path).name} (moved or deleted?)") from None
     with out:
         out.seek(0, os.SEEK_END)
         out.write(data)
@@ -163,6 +163,9 @@ def load(path: str | os.PathLike[str]) -> tuple[Sign, list[Entry]]:
         except json.JSONDecodeError as error:
             cut = " (cut short?)" if number == len(lines) and not text.endswith("\n") else ""
             raise JournalError(f"{name} line {number} is not JSON{cut}: {error.msg}") from None
+        except (ValueError, RecursionError) as error:  # a number of thousands of digits, nesting past the stack
+            what = "nested too deep" if isinstance(error, RecursionError) else str(error)
+            raise JournalError(f"{name} line {number} cannot be read: {what}") from None
         try:
             if sign is None:
                 if not isinstance(item, dict) or set(item) != {"sign"}:

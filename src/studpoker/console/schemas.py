@@ -16,6 +16,7 @@ from .irregularities import CASES
 
 __all__ = [
     "MAX_BODY",
+    "MAX_CHIPS",
     "ActionIn",
     "BuyIn",
     "CardIn",
@@ -145,3 +146,8 @@ class ReaderIn(_Body):
     """Cards from a card reader or shoe, dealt in turn (the reader sees every card: no unknown ones)."""
 
     cards: Annotated[list[CardText], Field(min_length=1, max_length=16)]
+
+    @field_validator("cards")
+    @classmethod
+    def _are_cards(cls, value: list[str]) -> list[str]:
+        return [_card(card) for card in value]

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import os
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -74,6 +75,17 @@ class _Checkpoint:
     hands: tuple[PlayedHand, ...]
     money: dict[str, tuple[int, int, int]]
     said: tuple[str, ...]
+
+
+def _hidden_character(name: object) -> str | None:
+    """The first character of ``name`` that does not print as itself (a control character, a line break, an
+    invisible or direction-changing mark such as a zero-width space), named; ``None`` if there is none."""
+    if not isinstance(name, str):
+        return None  # the table says what is wrong with a name that is not text
+    for char in name:
+        if unicodedata.category(char) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
+            return f"U+{ord(char):04X} ({unicodedata.name(char, 'a control character').lower()})"
+    return None
 
 
 class DealerSession:
@@ -280,18 +292,18 @@ class DealerSession:
 
     # -- seats and money -----------------------------------------------------------------------------------
 
-    def _between_hands(self, what: str) -> None:
+    def _between_hands(self, what: str, why: str = "R3.4: more chips only between hands") -> None:
         if self._table.hand is not None:
-            raise ConsoleError(
-                f"{what} only between hands: hand {self._table.hand_number} is being dealt (R3.4: more chips only"
-                " between hands)"
-            )
+            raise ConsoleError(f"{what} only between hands: hand {self._table.hand_number} is being dealt ({why})")
 
     def buy_in(self, seat: int, name: str, chips: int) -> Step:
         """Seat ``name`` in ``seat`` with ``chips`` (at least the sign's minimum buy-in); between hands only."""
         self._between_hands("a player sits down")
         if type(seat) is not int:
             raise ConsoleError(f"a buy-in names its seat, 1 to {self._table.max_seats}; got {seat!r}")
+        hidden = _hidden_character(name)
+        if hidden is not None:
+            raise ConsoleError(f"a player's name may not hold {hidden}: it would not print as it reads")
         try:
             self._table.sit(name, chips, seat)
         except TableError as error:
@@ -311,7 +323,7 @@ class DealerSession:
 
     def leave(self, seat: int) -> Step:
         """``seat`` leaves with his chips; between hands only."""
-        self._between_hands("a player leaves")
+        self._between_hands("a player leaves", "a player in the hand leaves once it is over")
         try:
             name = self._name(seat)
             chips = self._table.leave(seat)
