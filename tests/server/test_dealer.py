@@ -57,6 +57,7 @@ def test_a_hand_checked_down() -> None:
         "ann is high with a pair of aces showing and acts first",
         "ann is high with two pair, aces and kings showing and acts first",
         "ann is high with two pair, aces and kings showing and acts first",
+        "showdown, every hand turned up: ann first (high on board), then bob and cid",
         "ann wins 12 from the main pot with two pair, aces and kings",
     ]
 
@@ -94,6 +95,32 @@ def test_razz_boards_and_lows() -> None:
     assert said[0] == "ann brings in for 3"  # razz: the highest door brings in (K♣)
     assert said[1] == "bob is low with 7-3 low showing and acts first"
     assert said[-1] == "bob wins 12 from the main pot with a six-five low"
+
+
+def test_the_showdown_order_is_said() -> None:
+    """Who shows first (R9.3): the last to bet on the last round, else the high board (razz: the low board); said
+    once, as the showdown begins, with every hand turned up or one decision at a time."""
+    r = rules()
+
+    def bob_bets_the_river(state: HandState) -> Action:
+        legal = {a.kind: a for a in state.legal_actions()}
+        if state.street == 7 and state.actor == S2 and ActionKind.BET in legal:
+            return legal[ActionKind.BET]
+        return passive(state)
+
+    said = play(Table(r, [504] * 3, CARDS), r, bob_bets_the_river)
+    assert said[-2] == "showdown, every hand turned up: bob first (last to bet), then cid and ann"
+    razz = rules(Variant.RAZZ)
+    cards = {S1: "9c 9d Kc 4h 2d Jd Qh", S2: "Ac 2c 7d 3s 5h 8c 6d", S3: "Tc Td Qc Jc Kd 9h Ks"}
+    said = play(Table(razz, [504] * 3, cards), razz)
+    assert said[-2] == "showdown, every hand turned up: bob first (low on board), then cid and ann"
+
+    def show(state: HandState) -> Action:
+        legal = {a.kind: a for a in state.legal_actions()}
+        return legal.get(ActionKind.SHOW) or passive(state)
+
+    said = play(Table(r, [504] * 3, CARDS, auto_show=False), r, show)
+    assert said.count("showdown: ann shows first (high on board), then bob and cid") == 1
 
 
 def test_hi_lo_halves() -> None:

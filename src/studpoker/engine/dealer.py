@@ -35,7 +35,7 @@ from ..evaluation import (
 from ..evaluation.high import HighHand
 from ..evaluation.low import LowHand
 from .actions import ActionKind
-from .events import ActionTaken, Awarded, CardDealt, CommunityCard, Event, Returned, Shown, StreetStarted
+from .events import ActionTaken, Awarded, CardDealt, CommunityCard, Event, Mucked, Returned, Shown, StreetStarted
 from .rules import Rules, Stud5Opening, Variant
 from .state import Phase, View
 from .words import describe_board
@@ -260,6 +260,54 @@ def _award_lines(awards: Sequence[Awarded], events: Sequence[Event], view: View,
     return lines
 
 
+#: The actions of a showdown, and the wagers that make a player the last aggressor of a betting round.
+_SHOWDOWN_KINDS = (ActionKind.SHOW, ActionKind.MUCK)
+_AGGRESSIVE = (ActionKind.BET, ActionKind.RAISE, ActionKind.COMPLETE)
+
+
+def _showdown_line(events: Sequence[Event], start: int, view: View, names: Sequence[str]) -> str | None:
+    """Who shows first at a showdown that begins in ``events[start:]``, and why (R9.3): the last to bet or raise on
+    the last round, else the high board (razz: the low board); every hand turned up at once with an all-in.
+    ``"showdown: bob shows first (last to bet), then ann and cy"``."""
+
+    def showdown_event(event: Event) -> bool:
+        return isinstance(event, (Shown, Mucked)) or (
+            isinstance(event, ActionTaken) and event.action.kind in _SHOWDOWN_KINDS
+        )
+
+    if any(showdown_event(e) for e in events[:start]):
+        return None  # begun before this run: said then
+    shown = [e.player for e in events[start:] if isinstance(e, Shown)]
+    if view.phase is Phase.SHOWDOWN and view.actor is not None and not shown:
+        first = view.actor  # the first to decide, show or muck
+        together = False
+    elif len(shown) >= 2 and not any(isinstance(e, ActionTaken) and e.action.kind in _SHOWDOWN_KINDS for e in events):
+        first = shown[0]  # every hand turned up at once
+        together = True
+    else:
+        return None
+    live = [p.player for p in view.players if not p.folded]
+    if first not in live or len(live) < 2:
+        return None
+    n = len(view.players)
+    others = [names[p] for p in sorted(live, key=lambda p: (p - first) % n)[1:]]
+    last_round = view.street  # the last street dealt: its betting round (none after an all-in)
+    aggressor = next(
+        (
+            e.player
+            for e in reversed(events)
+            if isinstance(e, ActionTaken) and e.street == last_round and e.action.kind in _AGGRESSIVE
+        ),
+        None,
+    )
+    board = "low on board" if view.variant is Variant.RAZZ else "high on board"
+    why = "last to bet" if aggressor == first else board
+    rest = others[0] if len(others) == 1 else ", ".join(others[:-1]) + f" and {others[-1]}"
+    if together:
+        return f"showdown, every hand turned up: {names[first]} first ({why}), then {rest}"
+    return f"showdown: {names[first]} shows first ({why}), then {rest}"
+
+
 def dealer_lines(events: Sequence[Event], start: int, view: View, names: Sequence[str], rules: Rules) -> list[str]:
     """The dealer's lines for the public events ``events[start:]`` (``events``: the spectators' whole log so far,
     ``view``: the spectators' view after them, ``names[p]``: engine player ``p``'s name).
@@ -277,6 +325,9 @@ def dealer_lines(events: Sequence[Event], start: int, view: View, names: Sequenc
                 lines.append(line)
         elif isinstance(event, Awarded):
             awards.append(event)
+    line = _showdown_line(events, start, view, names)
+    if line is not None:
+        lines.append(line)
     if awards:
         lines += _award_lines(awards, events, view, names)
     # a street dealt in this run, betting open, nobody has acted yet: who acts first (the run is looked through
