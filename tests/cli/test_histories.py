@@ -357,3 +357,29 @@ def test_convert_any_room_to_phh(capsys: pytest.CaptureFixture[str], shared_data
     assert len(records) == 40 and records[0].players[0] == "Seat+1"
     code, out, _ = stud(capsys, "replay", target)
     assert code == 0 and len(out.splitlines()) == 40
+
+
+def test_a_console_hand_whose_wrong_bring_in_stood_replays(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """SPEC R13.2: the dealer's console records a wrong bring-in that stood with ``_wrong_bring_in``, and
+    ``stud replay`` replays it to the stacks the table pushed; a bad value of the field is a one-line error."""
+    from tests.console.test_irregularities import play_out, third_street
+
+    session = third_street()
+    session.irregularity("wrong bring-in", 2)
+    session.act("call")  # the next player acts: the wrong bring-in stands
+    play_out(session)
+    path = write(tmp_path, "hand-1.phh", session.hand_phh(1))
+    code, out, err = stud(capsys, "replay", path)
+    assert (code, err) == (0, "")
+    assert out == "hand-1.phh hand 1: pot 12; Bob wins 12; net: Ann -4, Bob +8, Cy -4; finishing stacks match\n"
+    low = write(tmp_path, "low.phh", path.read_text(encoding="utf-8").replace("= 'p2'", "= 'p3'"))
+    text = write(tmp_path, "text.phh", path.read_text(encoding="utf-8").replace("= 'p2'", "= 'Bob'"))
+    code, _, err = stud(capsys, "replay", low, text)
+    assert code == 1 and "Traceback" not in err
+    lines = err.splitlines()
+    assert lines[0].startswith("stud replay: error: low.phh hand 1, action 4 ('p2 pb'): _wrong_bring_in names p3 (Cy),")
+    assert lines[1].startswith("stud replay: error: ") and "text.phh hand 1" in lines[1]
+    assert lines[1].endswith(
+        "_wrong_bring_in must name a player of this hand as the actions do (p1..p3): the one"
+        " wrongly told to bring in, whose bring-in stood (SPEC R13.2); got 'Bob'"
+    )

@@ -155,6 +155,33 @@ def test_a_wrong_bring_in_stands_once_the_next_player_acts() -> None:
     refused(session, "wrong bring-in", 1, match="only be misdesignated before the bring-in")
 
 
+def play_out(session: DealerSession) -> None:
+    """Deal the rest of ORDER_3 and check or call every bet to the end of the hand."""
+    cards = iter(ORDER_3[9:])
+    while (wanted := session.needed()).kind in ("card", "action"):
+        if wanted.kind == "card":
+            session.deal(next(cards))
+        else:
+            session.act("check" if "check" in wanted.options else "call")
+
+
+def test_a_hand_whose_wrong_bring_in_stood_records_it_and_replays() -> None:
+    from studpoker.history import ReplayError, phh, replay, verify
+
+    session = third_street()
+    session.irregularity("wrong bring-in", 2)
+    session.act("call")  # seat 3, the true low card, calls: the wrong bring-in stands
+    play_out(session)
+    text = session.hand_phh(1)
+    assert "'p2 pb', 'p3 cc'" in text and "_wrong_bring_in = 'p2'\n" in text
+    record = phh.loads_hand(text)
+    assert record.wrong_bring_in == 1
+    assert verify(record).state.stacks == tuple(session.seats[s][1] for s in (1, 2, 3)) == (196, 208, 196)
+    assert phh.loads_hand(phh.dumps(record)) == record
+    with pytest.raises(ReplayError, match="p2 \\(Bob\\) acts out of turn"):  # without the field: out of turn
+        replay(phh.loads_hand(text.replace("_wrong_bring_in = 'p2'\n", "")))
+
+
 def test_a_premature_card_does_not_play_and_the_round_goes_on() -> None:
     session = third_street()
     session.act("bring in")

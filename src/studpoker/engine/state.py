@@ -1168,6 +1168,16 @@ class HandState:
         self._bet_action(player, _action(ActionKind.BRING_IN, min(self.rules.bring_in, self._stacks[player])))
         self._misdesignated = (before, len(self._events))
 
+    @property
+    def misdesignated_bring_in(self) -> int | None:
+        """The player whose wrong bring-in (:meth:`misdesignate_bring_in`) was not taken back: his wager stands
+        once the next player acts (R13.2). ``None`` when the dealer designated nobody wrongly, or corrected it."""
+        if self._misdesignated is None:
+            return None
+        made = self._events[self._misdesignated[1] - 1]
+        assert isinstance(made, ActionTaken)
+        return made.player
+
     def correct_bring_in(self) -> None:
         """Undo a misdesignated bring-in if nobody has acted since (R13.2): the chips go back and
         the true low card must bring in (or complete)."""

@@ -86,6 +86,10 @@ class HandRecord:
     and ``extra`` every field our formats do not interpret, kept for round trips.
     ``rake`` is what the room took from the pots (cash games; the engine knows nothing of it):
     ``winnings``, when given, are what each player collected after it (as PHH defines them).
+    ``wrong_bring_in`` is the player (0-based) who posted the bring-in when the dealer wrongly told him to, a wager
+    that stood because the next player acted (SPEC R13.2); the true low card then owed nothing. ``None`` for a hand
+    without one. PHH writes it in the user-defined field ``_wrong_bring_in`` (``'p2'``); the replay misdesignates
+    the bring-in (``HandState.misdesignate_bring_in``) before that player's ``pb``.
     """
 
     rules: Rules
@@ -100,6 +104,7 @@ class HandRecord:
     chip_value: float = 1.0
     info: dict[str, Any] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
+    wrong_bring_in: int | None = None
 
     @property
     def n(self) -> int:
@@ -120,6 +125,7 @@ class HandRecord:
             self.chip_value,
             self.info,
             self.extra,
+            self.wrong_bring_in,
         )
 
     def name(self, player: int) -> str:

@@ -4,8 +4,10 @@ multi-hand files (``.phhs``).
 Variants: ``F7S`` (seven-card stud), ``F7S/8`` (stud hi/lo), ``FR`` (razz) and, as our
 extension, ``F5S`` (five-card stud). Rules PHH has no field for travel in the user-defined
 field ``_rules``, an inline table with an optional ``preset`` and any parameter of SPEC
-section 2 by its name; without it the ``casino`` preset applies. Other fields starting
-with ``_`` are kept unchanged on a round trip.
+section 2 by its name; without it the ``casino`` preset applies. ``_wrong_bring_in``
+(``'p2'``) names the player whose bring-in, posted when the dealer wrongly told him to, stood
+(SPEC R13.2; :attr:`HandRecord.wrong_bring_in`). Other fields starting with ``_`` are kept
+unchanged on a round trip.
 
 >>> text = dumps(loads_hand('''
 ... variant = 'FR'
@@ -73,7 +75,8 @@ INFO_FIELDS = (
 _REQUIRED = ("variant", "antes", "bring_in", "small_bet", "big_bet", "starting_stacks", "actions")
 _KNOWN = {*_REQUIRED, *INFO_FIELDS, "players", "seats", "finishing_stacks", "winnings", "currency"}
 _KNOWN |= {"ante_trimming_status", "_rules"}
-_FIELD_NAMES = frozenset(_KNOWN | {"_rake"})  # bare TOML keys, known without looking at them
+_OURS = ("_rules", "_rake", "_wrong_bring_in")  # the user-defined fields studpoker reads itself
+_FIELD_NAMES = frozenset(_KNOWN | set(_OURS))  # bare TOML keys, known without looking at them
 _RULE_NAMES = {f.name for f in fields(Rules)} - {"variant", "ante", "bring_in", "small_bet", "big_bet", "preset"}
 
 
@@ -428,7 +431,8 @@ def _record(doc: Mapping[str, Any], where: str, preset: str | None, overrides: M
     if seats and (len(seats) != n or not all(isinstance(s, int) for s in seats)):
         raise fail(f"seats must be {n} integers")
     info = {k: doc[k] for k in INFO_FIELDS if k in doc}
-    extra = {k: v for k, v in doc.items() if k.startswith("_") and k not in ("_rules", "_rake")}
+    wrong = _wrong_bring_in(doc["_wrong_bring_in"], n, fail) if "_wrong_bring_in" in doc else None
+    extra = {k: v for k, v in doc.items() if k.startswith("_") and k not in _OURS}
     return HandRecord(
         rules=rules,
         starting_stacks=chips,
@@ -442,6 +446,21 @@ def _record(doc: Mapping[str, Any], where: str, preset: str | None, overrides: M
         chip_value=1 / scale if scale != 1 else 1.0,
         info=info,
         extra=extra,
+        wrong_bring_in=wrong,
+    )
+
+
+def _wrong_bring_in(value: Any, n: int, fail: Any) -> int:
+    """``_wrong_bring_in``: the player (``'p2'``) who posted the bring-in the dealer wrongly told him to post, a
+    wager that stood (SPEC R13.2); 0-based. Whether he is not the low card is for the replay to say."""
+    if isinstance(value, str):
+        try:
+            return _player(value.strip(), n)
+        except ValueError:
+            pass
+    raise fail(
+        f"_wrong_bring_in must name a player of this hand as the actions do (p1..p{n}): the one wrongly told to"
+        f" bring in, whose bring-in stood (SPEC R13.2); got {value!r}"
     )
 
 
@@ -685,6 +704,8 @@ def _fields(record: HandRecord) -> list[tuple[str, Any]]:
         out.append(("finishing_stacks", [amount(s) for s in record.finishing_stacks]))
     if record.rake:
         out.append(("_rake", amount(record.rake)))
+    if record.wrong_bring_in is not None:
+        out.append(("_wrong_bring_in", f"p{record.wrong_bring_in + 1}"))
     out += sorted(record.extra.items())
     table = _rules_table(rules)
     if table:

@@ -59,7 +59,8 @@ def record_hand(
 
     Cards dealt to a player on one street become one :class:`Deal` (PHH writes the first
     street's three cards together); showdown shows carry the player's whole hand in
-    dealing order; cards the engine does not know stay unknown.
+    dealing order; cards the engine does not know stay unknown. A wrong bring-in taken back
+    (R13.2) is left out; one that stood is kept, and ``wrong_bring_in`` names its player.
     """
     actions: list[HistoryAction] = []
     street_cards: dict[int, list[Card | None]] = {}
@@ -110,13 +111,14 @@ def record_hand(
         currency=currency,
         chip_value=chip_value,
         info=dict(info or {}),
+        wrong_bring_in=state.misdesignated_bring_in,
     )
 
 
 def _corrected_bring_ins(events: Sequence[Event]) -> set[int]:
     """The log positions of each wrong bring-in taken back (``HandState.correct_bring_in``, R13.2) and of its return:
-    the hand is recorded as it stands, the true low card bringing in (a wrong bring-in that stood is recorded as it
-    was made, which a replay refuses)."""
+    the hand is recorded as it stands, the true low card bringing in. A wrong bring-in that stood is recorded as it
+    was made, with ``wrong_bring_in`` naming its player (PHH ``_wrong_bring_in``), so that the replay makes it too."""
     out: set[int] = set()
     for i in range(len(events) - 2):
         made, back, then = events[i], events[i + 1], events[i + 2]

@@ -89,6 +89,7 @@ class _Replayer:
         self.decisions: dict[int, tuple[Card | None, ...] | None] = {}  # showdown decisions not yet due
         self.notes: list[str] = []
         self.index: int | None = None
+        self.wrong_bring_in: int | None = record.wrong_bring_in  # until the replay makes it (R13.2)
 
     def fail(self, message: str, rule: str = "") -> ReplayError:
         action = action_text(self.record.actions[self.index]) if self.index is not None else ""
@@ -109,6 +110,8 @@ class _Replayer:
             self.finish_showdown()
         except (EngineError, CardError) as error:
             raise self.fail(str(error)) from None
+        if self.wrong_bring_in is not None and self.state.is_over:
+            raise self.fail(f"_wrong_bring_in names {self.who(self.wrong_bring_in)}, but nobody brought in", "R13.2")
         return ReplayResult(self.state, self.notes)
 
     # -- cards ------------------------------------------------------------------------------------
@@ -168,6 +171,9 @@ class _Replayer:
             assert request is not None
             missing = "the community card" if request.player is None else f"a card for {self.who(request.player)}"
             raise self.fail(f"an action before the dealing is complete: {missing} is missing", "R4.3")
+        if self.wrong_bring_in is not None:
+            self.misdesignate(action, self.wrong_bring_in)
+            return
         if state.first_actor_needed:  # an unknown up card leaves it open: the history says who
             state.set_first_actor(action.player)
         if state.phase is not Phase.BET or state.actor is None:
@@ -179,6 +185,27 @@ class _Replayer:
         if chosen is None:
             raise self.fail(self.refusal(action, legal), self.rule_of(action, legal))
         state.apply(chosen)
+
+    def misdesignate(self, action: Bet, wrong: int) -> None:
+        """The hand's first wager, when the history says (``_wrong_bring_in``) that the dealer told the wrong player
+        to bring in and the wager stood (R13.2): it must be that player's ``pb``, and he must not be the low card."""
+        state = self.state
+        self.wrong_bring_in = None
+        named = f"_wrong_bring_in names {self.who(wrong)}"
+        if action.verb != "pb" or action.player != wrong:
+            raise self.fail(f"{named}, but the first wager is not his bring-in ('p{wrong + 1} pb')", "R13.2")
+        if state.first_actor_needed:
+            raise self.fail(f"{named}, but an unknown door card hides who has the low card", "R13.2")
+        if state.actor == wrong:
+            raise self.fail(
+                f"{named}, who has the low card and brings in by rule (R5.3): the field is for a player wrongly told"
+                " to bring in",
+                "R13.2",
+            )
+        try:
+            state.misdesignate_bring_in(wrong)
+        except EngineError as error:
+            raise self.fail(f"{named}, who cannot bring in here: {error}", "R13.2") from None
 
     def match(self, action: Bet, legal: tuple[Action, ...]) -> Action | None:
         verb = action.verb
