@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib.util
-import os
 import secrets
 import sys
 import webbrowser
@@ -20,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .._extras import install_hint
+from .._userdata import data_folder
 
 __all__ = ["add_commands", "default_journal"]
 
@@ -30,13 +30,7 @@ def default_journal() -> Path:
     """Where the session's journal is kept unless told: ``dealer/session.jsonl`` in the user's data folder
     (``$XDG_DATA_HOME/studpoker``, ``~/.local/share/studpoker``; ``%LOCALAPPDATA%`` on Windows, ``~/Library/
     Application Support`` on macOS), the folder the tracker keeps its hand database in."""
-    if sys.platform == "win32":
-        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
-    elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Application Support"
-    else:
-        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    return base / "studpoker" / "dealer" / "session.jsonl"
+    return data_folder() / "dealer" / "session.jsonl"
 
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import os
 import sqlite3
-import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 from .._extras import install_hint
+from .._userdata import data_folder
 from .counts import COUNT_FIELDS, PlayerHand
 
 __all__ = [
@@ -132,13 +132,7 @@ def default_path() -> Path:
     Application Support`` on macOS)."""
     if os.environ.get("STUDPOKER_TRACKER_DB"):
         return Path(os.environ["STUDPOKER_TRACKER_DB"])
-    if sys.platform == "win32":
-        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
-    elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Application Support"
-    else:
-        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    return base / "studpoker" / "hands.db"
+    return data_folder() / "hands.db"
 
 
 def _played(when: str | None) -> int:
