@@ -441,16 +441,28 @@ def test_a_dead_hand_at_the_showdown_refused_where_it_does_not_fit() -> None:
     refused(empty, "dead hand at showdown", 1, match="at the showdown or right after it")
 
 
-def test_a_dead_hand_at_an_all_in_showdown_is_refused() -> None:
-    session = seated(200, 11, sign=Sign.of("stud", small_bet=10, big_bet=20, ante=1, bring_in=3, min_buy_in=10))
-    session.start_hand()
-    deal(session, ORDER_2[:6])
-    session.act("bring in")
-    session.act("complete")
-    session.act("call")  # seat 2 all in
-    play(session, ORDER_2[6:])
-    assert session.hand is None
-    refused(session, "dead hand at showdown", 1, match="all in")
+def test_a_dead_hand_at_an_all_in_showdown() -> None:
+    """With a player all in every hand is turned up at once: the hand is dealt again with the dead one declared to
+    the engine (``HandState.declare_dead``), mucked as the showdown begins; its record says so (``_dead_hands``)
+    and replays."""
+    sign = Sign.of("stud", small_bet=10, big_bet=20, ante=1, bring_in=3, min_buy_in=10)
+    for dead, winner, seats in ((1, "Bob", {1: ("Ann", 189), 2: ("Bob", 22)}), (2, "Ann", {1: ("Ann", 211)})):
+        session = seated(200, 11, sign=sign)
+        session.start_hand()
+        deal(session, ORDER_2[:6])
+        session.act("bring in")
+        session.act("complete")
+        session.act("call")  # seat 2 all in
+        play(session, ORDER_2[6:])
+        assert session.hand is None and [str(p) for p in session.pushes()] == ["push Ann 22 (main pot)"]
+        ruling = report(session, "dead hand at showdown", dead)
+        assert "the other player wins the pot uncontested" in ruling.ruling
+        assert [str(p) for p in session.pushes()] == [f"push {winner} 22 (main pot)"]
+        assert {s: v for s, v in session.seats.items() if v[1]} == seats
+        assert f"_dead_hands = ['p{dead}']" in session.hand_phh(1)
+        replays(session)
+        assert snapshot(DealerSession.from_journal(sign, session.journal)) == snapshot(session)
+        refused(session, "dead hand at showdown", dead, match="already dead")
 
 
 def test_the_dead_hand_elsewhere_points_to_the_showdown_case() -> None:

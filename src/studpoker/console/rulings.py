@@ -309,10 +309,9 @@ def _dead_at_showdown(session: DealerSession, seat: int, rule: str) -> Step:
     again = _replay_showdown(session, seat)
     final = again._table.hand if again._table.hand is not None else again._table.hands[-1].state
     if not any(isinstance(e, Mucked) and e.player == player for e in final.events):
-        raise ConsoleError(
-            f"{who}: with a player all in, every hand is turned up at once and the console cannot kill one there"
-            " (undo to his last action and report 'dead hand' at his turn)"
-        )
+        # an all-in: every hand is turned up at once, no decision to muck at; dealt again with the dead hands
+        # declared (HandState.declare_dead), mucked as the showdown begins
+        again = _replay_showdown(session, seat, declare=True)
     session.__dict__.update(again.__dict__)
     now = session._table.hand
     said = tuple(line for line in session._said if line not in before)
@@ -329,9 +328,11 @@ def _dead_at_showdown(session: DealerSession, seat: int, rule: str) -> Step:
     return Step(dict(entry), said, ruling)
 
 
-def _replay_showdown(session: DealerSession, seat: int) -> DealerSession:
+def _replay_showdown(session: DealerSession, seat: int, *, declare: bool = False) -> DealerSession:
     """The current (or just finished) hand dealt again from its entries, its showdown played hand by hand: every
-    live hand shown in turn, the dead ones (``seat``'s and any reported before) mucked."""
+    live hand shown in turn, the dead ones (``seat``'s and any reported before) mucked; ``declare``: the dead hands
+    declared to the engine as the hand starts, so that they are mucked as the showdown begins (an all-in's
+    showdown turns every hand up at once, with no decision to muck at)."""
     checkpoint = session._checkpoint
     assert checkpoint is not None
     entries = session._journal[checkpoint.entries :]
@@ -345,6 +346,11 @@ def _replay_showdown(session: DealerSession, seat: int) -> DealerSession:
                 again._journal.append(entry)  # ruled here, or his cards do not play, or the pots are awarded
                 continue
             again.enter(entry)
+            if declare and entry["entry"] == "start":
+                started = again._table.hand
+                assert started is not None
+                for dead_seat in sorted(dead):
+                    started.declare_dead(again._table.players.index(dead_seat))
             _show_down(again, dead)
     finally:
         again._table.auto_show = True

@@ -161,6 +161,7 @@ _SLOTS = (
     "_capped",
     "_community",
     "_completion",
+    "_dead",
     "_dealt",
     "_deck",
     "_down",
@@ -257,6 +258,7 @@ class HandState:
         self._bet = [0] * n
         self._folded = [False] * n
         self._mucked = [False] * n
+        self._dead = [False] * n  # hands declared dead, mucked as the showdown begins (declare_dead)
         self._shown = [False] * n
         self._down: list[list[Card | None]] = [[] for _ in range(n)]
         self._bid = [0] * n  # each board as a state of evaluation.board.board_automaton()
@@ -1168,6 +1170,24 @@ class HandState:
         self._bet_action(player, _action(ActionKind.BRING_IN, min(self.rules.bring_in, self._stacks[player])))
         self._misdesignated = (before, len(self._events))
 
+    def declare_dead(self, player: int) -> None:
+        """``player``'s hand is dead (a live dealer finds it foul: the wrong number of cards, Robert's Rules' dead
+        hands): it plays on as dealt, but as the showdown begins it is mucked before any hand is shown, so it
+        cannot win and its chips stay in the pot, with an all-in too (where every other hand is turned up). Declared
+        before the showdown; a console deals the hand again with it declared."""
+        if type(player) is not int or not 0 <= player < self.n:
+            raise IllegalActionError(f"there is no player {player!r} in this hand of {self.n}")
+        if self.phase in (Phase.SHOWDOWN, Phase.REVEAL, Phase.OVER):
+            raise IllegalActionError("a hand is declared dead before the showdown begins")
+        if self._folded[player]:
+            raise IllegalActionError(f"player {player} has folded: his hand is out already")
+        self._dead[player] = True
+
+    @property
+    def dead_hands(self) -> tuple[int, ...]:
+        """The players whose hands were declared dead (:meth:`declare_dead`)."""
+        return tuple(p for p in range(self.n) if self._dead[p])
+
     @property
     def misdesignated_bring_in(self) -> int | None:
         """The player whose wrong bring-in (:meth:`misdesignate_bring_in`) was not taken back: his wager stands
@@ -1306,7 +1326,16 @@ class HandState:
         return [p for p in range(self.n) if not self._folded[p] and not self._mucked[p]]
 
     def _start_showdown(self) -> None:
+        for p in range(self.n):  # dead hands first: mucked, they cannot win (declare_dead)
+            if self._dead[p] and not self._folded[p] and not self._mucked[p]:
+                self._mucked[p] = True
+                self._events.append(Mucked(p))
         live = self.live_players()
+        if len(live) == 1:  # every other hand dead: the last wins unseen (R9.4)
+            self._showdown_order = live
+            self.phase = Phase.SHOWDOWN
+            self.actor = None
+            return
         first = self._aggressor if self._aggressor is not None else self._first_actor
         if first is None or first not in live:  # no betting on the final round: the high board (R9.3)
             first = self._high_board_player()

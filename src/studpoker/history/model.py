@@ -89,7 +89,9 @@ class HandRecord:
     ``wrong_bring_in`` is the player (0-based) who posted the bring-in when the dealer wrongly told him to, a wager
     that stood because the next player acted (SPEC R13.2); the true low card then owed nothing. ``None`` for a hand
     without one. PHH writes it in the user-defined field ``_wrong_bring_in`` (``'p2'``); the replay misdesignates
-    the bring-in (``HandState.misdesignate_bring_in``) before that player's ``pb``.
+    the bring-in (``HandState.misdesignate_bring_in``) before that player's ``pb``. ``dead_hands`` are the players
+    (0-based) whose hands a live dealer found foul and killed at the showdown (``HandState.declare_dead``): PHH
+    ``_dead_hands`` (``['p2']``); the replay declares them dead before the first action.
     """
 
     rules: Rules
@@ -105,6 +107,7 @@ class HandRecord:
     info: dict[str, Any] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
     wrong_bring_in: int | None = None
+    dead_hands: tuple[int, ...] = ()
 
     @property
     def n(self) -> int:
@@ -126,6 +129,7 @@ class HandRecord:
             self.info,
             self.extra,
             self.wrong_bring_in,
+            self.dead_hands,
         )
 
     def name(self, player: int) -> str:

@@ -75,7 +75,7 @@ INFO_FIELDS = (
 _REQUIRED = ("variant", "antes", "bring_in", "small_bet", "big_bet", "starting_stacks", "actions")
 _KNOWN = {*_REQUIRED, *INFO_FIELDS, "players", "seats", "finishing_stacks", "winnings", "currency"}
 _KNOWN |= {"ante_trimming_status", "_rules"}
-_OURS = ("_rules", "_rake", "_wrong_bring_in")  # the user-defined fields studpoker reads itself
+_OURS = ("_rules", "_rake", "_wrong_bring_in", "_dead_hands")  # the user-defined fields studpoker reads itself
 _FIELD_NAMES = frozenset(_KNOWN | set(_OURS))  # bare TOML keys, known without looking at them
 _RULE_NAMES = {f.name for f in fields(Rules)} - {"variant", "ante", "bring_in", "small_bet", "big_bet", "preset"}
 
@@ -432,6 +432,7 @@ def _record(doc: Mapping[str, Any], where: str, preset: str | None, overrides: M
         raise fail(f"seats must be {n} integers")
     info = {k: doc[k] for k in INFO_FIELDS if k in doc}
     wrong = _wrong_bring_in(doc["_wrong_bring_in"], n, fail) if "_wrong_bring_in" in doc else None
+    dead = _dead_hands(doc["_dead_hands"], n, fail) if "_dead_hands" in doc else ()
     extra = {k: v for k, v in doc.items() if k.startswith("_") and k not in _OURS}
     return HandRecord(
         rules=rules,
@@ -447,6 +448,29 @@ def _record(doc: Mapping[str, Any], where: str, preset: str | None, overrides: M
         info=info,
         extra=extra,
         wrong_bring_in=wrong,
+        dead_hands=dead,
+    )
+
+
+def _dead_hands(value: Any, n: int, fail: Any) -> tuple[int, ...]:
+    """``_dead_hands``: the players (``['p2']``) whose hands the dealer killed at the showdown; 0-based."""
+    players: list[int] = []
+    if isinstance(value, list) and value:
+        for item in value:
+            if not isinstance(item, str):
+                break
+            try:
+                player = _player(item.strip(), n)
+            except ValueError:
+                break
+            if player in players:
+                break
+            players.append(player)
+        else:
+            return tuple(sorted(players))
+    raise fail(
+        f"_dead_hands must list players of this hand as the actions do (p1..p{n}), each once: the hands found"
+        f" foul and killed at the showdown; got {value!r}"
     )
 
 
@@ -706,6 +730,8 @@ def _fields(record: HandRecord) -> list[tuple[str, Any]]:
         out.append(("_rake", amount(record.rake)))
     if record.wrong_bring_in is not None:
         out.append(("_wrong_bring_in", f"p{record.wrong_bring_in + 1}"))
+    if record.dead_hands:
+        out.append(("_dead_hands", [f"p{p + 1}" for p in record.dead_hands]))
     out += sorted(record.extra.items())
     table = _rules_table(rules)
     if table:

@@ -112,6 +112,7 @@ def record_hand(
         chip_value=chip_value,
         info=dict(info or {}),
         wrong_bring_in=state.misdesignated_bring_in,
+        dead_hands=state.dead_hands,
     )
 
 

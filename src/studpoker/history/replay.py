@@ -90,6 +90,8 @@ class _Replayer:
         self.notes: list[str] = []
         self.index: int | None = None
         self.wrong_bring_in: int | None = record.wrong_bring_in  # until the replay makes it (R13.2)
+        for player in record.dead_hands:  # killed at the showdown by the dealer: mucked as it begins
+            self.state.declare_dead(player)
 
     def fail(self, message: str, rule: str = "") -> ReplayError:
         action = action_text(self.record.actions[self.index]) if self.index is not None else ""
