@@ -22,9 +22,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..cards import Card, parse_card
-from ..engine import Action, ActionKind, HandState, Phase
+from ..engine import ActionKind, HandState, Phase
 from ..engine.errors import EngineError
-from ..engine.events import ActionTaken, CardDealt, CommunityCard, Mucked, StreetStarted
+from ..engine.events import ActionTaken, CardDealt, CommunityCard, StreetStarted
 from .irregularities import CASES, FACE_UP_RULE, Ruling
 from .journal import Entry
 from .records import Step, street_name
@@ -107,9 +107,7 @@ def _misdeal(session: DealerSession, hand: HandState, case: str, rule: str) -> R
     what = "two or more hole cards exposed on the deal" if case == "exposed hole cards" else "a misdeal"
     if why:
         raise ConsoleError(f"{what} cannot be called now: {why} (R13.4: substantial action; the hand is played on)")
-    auto_show = session._table.auto_show
     session._table = session._from_checkpoint()._table
-    session._table.auto_show = auto_show
     session._table.start_hand(manual=True)
     session._said, session._exposed, session._held, session._seventh_up = [], {}, set(), False
     session._dead, session._pending = set(), []
@@ -307,11 +305,6 @@ def _dead_at_showdown(session: DealerSession, seat: int, rule: str) -> Step:
         raise ConsoleError(f"{who} won without a showdown: there is no showdown to rule on")
     before = list(session._said)
     again = _replay_showdown(session, seat)
-    final = again._table.hand if again._table.hand is not None else again._table.hands[-1].state
-    if not any(isinstance(e, Mucked) and e.player == player for e in final.events):
-        # an all-in: every hand is turned up at once, no decision to muck at; dealt again with the dead hands
-        # declared (HandState.declare_dead), mucked as the showdown begins
-        again = _replay_showdown(session, seat, declare=True)
     session.__dict__.update(again.__dict__)
     now = session._table.hand
     said = tuple(line for line in session._said if line not in before)
@@ -328,50 +321,32 @@ def _dead_at_showdown(session: DealerSession, seat: int, rule: str) -> Step:
     return Step(dict(entry), said, ruling)
 
 
-def _replay_showdown(session: DealerSession, seat: int, *, declare: bool = False) -> DealerSession:
-    """The current (or just finished) hand dealt again from its entries, its showdown played hand by hand: every
-    live hand shown in turn, the dead ones (``seat``'s and any reported before) mucked; ``declare``: the dead hands
-    declared to the engine as the hand starts, so that they are mucked as the showdown begins (an all-in's
-    showdown turns every hand up at once, with no decision to muck at)."""
+def _replay_showdown(session: DealerSession, seat: int) -> DealerSession:
+    """The current (or just finished) hand dealt again from its entries with the dead hands (``seat``'s and any
+    reported before) declared to the engine as it starts (``HandState.declare_dead``): they are mucked as the
+    showdown begins, before any hand is shown, an all-in's showdown included."""
     checkpoint = session._checkpoint
     assert checkpoint is not None
     entries = session._journal[checkpoint.entries :]
     dead = {seat} | {e["seat"] for e in entries if e.get("case") == "dead hand at showdown"}
     again = session._from_checkpoint()
-    again._table.auto_show = False
-    try:
-        for entry in entries:
-            hand = again._table.hand
-            if _is_dead_report(entry) or (entry["entry"] == "reveal" and (hand is None or entry["seat"] in dead)):
-                again._journal.append(entry)  # ruled here, or his cards do not play, or the pots are awarded
-                continue
-            again.enter(entry)
-            if declare and entry["entry"] == "start":
-                started = again._table.hand
-                assert started is not None
-                for dead_seat in sorted(dead):
-                    started.declare_dead(again._table.players.index(dead_seat))
-            _show_down(again, dead)
-    finally:
-        again._table.auto_show = True
+    for entry in entries:
+        hand = again._table.hand
+        if _is_dead_report(entry) or (entry["entry"] == "reveal" and (hand is None or entry["seat"] in dead)):
+            again._journal.append(entry)  # ruled here, or his cards do not play, or the pots are awarded
+            continue
+        again.enter(entry)
+        if entry["entry"] == "start":
+            started = again._table.hand
+            assert started is not None
+            for dead_seat in sorted(dead):
+                started.declare_dead(again._table.players.index(dead_seat))
     return again
 
 
 def _is_dead_report(entry: Entry) -> bool:
     """A 'dead hand at showdown' entry."""
     return entry.get("case") == "dead hand at showdown"
-
-
-def _show_down(session: DealerSession, dead: set[int]) -> None:
-    """Play the showdown the engine waits for: each hand in turn is shown, ``dead``'s mucked."""
-    while True:
-        hand = session._table.hand
-        if hand is None or hand.phase is not Phase.SHOWDOWN or session._table.actor_seat is None:
-            return
-        action = Action.muck() if session._table.actor_seat in dead else Action.show()
-        start = len(hand.events)
-        session._table.act(action)
-        session._said += session._lines(hand, start)
 
 
 def _wrong_bring_in(session: DealerSession, hand: HandState, seat: int, rule: str) -> Ruling:
