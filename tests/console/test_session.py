@@ -49,6 +49,15 @@ def deal_while_needed(session: DealerSession, cards: Iterator[str]) -> None:
         session.deal(next(cards))
 
 
+def check_down(session: DealerSession, cards: Iterator[str]) -> None:
+    """Deal the rest of the hand from ``cards``, every player checking, to its end."""
+    while session.needed().kind != "start":
+        if session.needed().kind == "card":
+            session.deal(next(cards))
+        else:
+            session.act("check")
+
+
 def test_a_hand_is_dealt_card_by_card_and_the_console_says_who_gets_each() -> None:
     session = seated(200, 200, 200)
     assert str(session.needed()) == "start hand 1"
@@ -247,11 +256,7 @@ def test_a_hi_lo_split_with_the_odd_chip_is_said_and_pushed() -> None:
     session.act("bring in")
     session.act("call")
     session.act("call")
-    while session.needed().kind != "start":
-        if session.needed().kind == "card":
-            session.deal(next(cards))
-        else:
-            session.act("check")
+    check_down(session, cards)
     pushes = session.pushes()
     assert [str(p) for p in pushes] == [
         "push Ann 5 (main pot, high half, 1 odd chip)",
@@ -277,11 +282,7 @@ def test_the_house_odd_chip_rule_decides_who_gets_the_odd_chip(odd_chip: str, wi
     deal_while_needed(session, cards)
     for said in ("bring in", "call", "call"):
         session.act(said)
-    while session.needed().kind != "start":
-        if session.needed().kind == "card":
-            session.deal(next(cards))
-        else:
-            session.act("check")
+    check_down(session, cards)
     amounts = {p.name: (p.amount, p.odd_chips) for p in session.pushes()}
     loser = "Bob" if winner == "Ann" else "Ann"
     assert amounts == {winner: (5, 1), loser: (4, 0)}
@@ -420,9 +421,5 @@ def test_odd_chips_are_counted_in_the_signs_smallest_chip() -> None:
     deal_while_needed(session, cards)
     for said in ("bring in", "call", "call"):
         session.act(said)
-    while session.needed().kind != "start":
-        if session.needed().kind == "card":
-            session.deal(next(cards))
-        else:
-            session.act("check")
+    check_down(session, cards)
     assert [(p.name, p.amount, p.odd_chips) for p in session.pushes()] == [("Ann", 25, 1), ("Bob", 20, 0)]
