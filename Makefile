@@ -63,10 +63,10 @@ test: $(call installed,test)
 # The edit-test loop: the cards, the variants, the engine, evaluation, equity and histories (their tests, the doctests
 # of their sources and of their docs pages), without the tests marked slow (they run in `make test`), browser or
 # cluster; under a minute on the 2-core reference machine. ARGS passes options to pytest (`ARGS='-k phh'`, `--lf`).
-FAST := tests/engine tests/evaluation tests/equity tests/history tests/test_cards.py tests/test_variant.py \
+FAST := tests/engine tests/evaluation tests/equity tests/history tests/solve tests/test_cards.py tests/test_variant.py \
 	tests/test_deck.py tests/test_source_doctests.py src/studpoker/cards.py src/studpoker/variant.py \
-	src/studpoker/engine src/studpoker/evaluation src/studpoker/equity src/studpoker/history \
-	docs/cards.md docs/engine.md docs/evaluation.md docs/equity.md docs/histories.md
+	src/studpoker/engine src/studpoker/evaluation src/studpoker/equity src/studpoker/history src/studpoker/solve \
+	docs/cards.md docs/engine.md docs/evaluation.md docs/equity.md docs/histories.md docs/solve.md
 test-fast: $(call installed,test)
 	$(PY) -m pytest -q -n $(CORES) -m "not slow and not browser and not cluster" $(ARGS) $(FAST)
 

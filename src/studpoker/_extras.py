@@ -27,6 +27,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "plot": ("matplotlib>=3.8",),
     "ray": ("ray>=2.60",),
     "rl": ("pettingzoo>=1.27", "gymnasium>=1.0", "open_spiel>=2.0.2"),
+    "solve": ("scipy>=1.11",),
 }
 EXTRAS["cluster"] = (*EXTRAS["server"], *EXTRAS["postgres"], "redis>=5.0")
 

@@ -1,0 +1,219 @@
+"""What the solver answers: each hand's strategy at every decision, its expected value and equity, the ranges'
+values, and how far from an equilibrium the answer is; as JSON and as a readable table."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .cfr import Strategy, reaches
+from .game import Game
+from .tree import Node, SolveError
+
+__all__ = ["Solution"]
+
+Floats = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True, eq=False)
+class Solution:
+    """An answer. ``strategy`` maps each decision node's index to the acting player's hands by actions (the
+    frequencies, rows summing to 1); ``values[p]`` is what each of player p's hands wins on average (chips out of
+    the pot and the bets, the pot counted: the two players' values add up to the pot); ``equities[p]`` each hand's
+    share of the pot were it shown down now; ``exploitability`` the mean of what a best response to each side
+    gains (chips), ``best`` the two best responses' values; ``curve`` the exploitability as the solver went,
+    ``(iteration, seconds, chips)``. ``classes[p]`` names each hand's class (its made hand)."""
+
+    game: Game
+    strategy: Strategy
+    values: tuple[Floats, Floats]
+    equities: tuple[Floats, Floats]
+    exploitability: float
+    best: tuple[float, float]
+    method: str
+    iterations: int
+    seconds: float
+    curve: tuple[tuple[int, float, float], ...]
+    classes: tuple[tuple[str, ...], tuple[str, ...]]
+    title: str = ""
+
+    @property
+    def pot(self) -> float:
+        """The pot before the round."""
+        return self.game.pot
+
+    @property
+    def exploitability_pot(self) -> float:
+        """The exploitability as a fraction of the pot (0.001 is 0.1 %)."""
+        return self.exploitability / self.game.pot
+
+    def dealt(self, player: int) -> Floats:
+        """How likely each of ``player``'s hands is, card removal counted (sums to 1)."""
+        g = self.game
+        against = g.compatible @ g.weights[1] if player == 0 else g.compatible.T @ g.weights[0]
+        weight: Floats = g.weights[player] * against
+        dealt: Floats = weight / weight.sum()
+        return dealt
+
+    def ev(self, player: int) -> float:
+        """What ``player``'s range wins on average (chips; the two add up to the pot)."""
+        return float(np.nansum(self.dealt(player) * self.values[player]))
+
+    def range_equity(self, player: int) -> float:
+        """``player``'s range's share of the pot were every hand shown down now."""
+        return self.game.range_equity()[player]
+
+    def reach(self, player: int) -> dict[int, Floats]:
+        """How likely each of ``player``'s hands is to be dealt and to reach each node, by the node's index."""
+        against = self.dealt(player) / np.where(self.game.weights[player] > 0, self.game.weights[player], 1.0)
+        return {k: v * against for k, v in reaches(self.game, player, self.strategy).items()}
+
+    def node(self, line: str) -> Node:
+        """The node reached by ``line`` (``"x b"``: check, bet)."""
+        return self.game.tree.node(line)
+
+    def frequencies(self, line: str = "") -> list[tuple[str, float, dict[str, float]]]:
+        """At the decision reached by ``line``, each class of the acting player's hands that gets there: its name,
+        how likely it is to be here (a share of the hands here) and how often it takes each action."""
+        node = self.node(line)
+        if node.player is None:
+            raise SolveError(f"the line {line!r} ends the round: nobody acts there")
+        player = node.player
+        reach = self.reach(player)[node.index]
+        total = reach.sum()
+        sigma = self.strategy[node.index]
+        out = []
+        for name, members in self._groups(player):
+            r = reach[members]
+            here = float(r.sum())
+            if here <= 0 or total <= 0:
+                continue
+            freqs = (r[:, None] * sigma[members]).sum(axis=0) / here
+            out.append((name, here / float(total), dict(zip(node.actions, map(float, freqs), strict=True))))
+        return out
+
+    def _groups(self, player: int) -> list[tuple[str, npt.NDArray[np.intp]]]:
+        """The hand classes of ``player``, strongest first (by their hands' mean equity), with their hands."""
+        names = self.classes[player]
+        members: dict[str, list[int]] = {}
+        for i, name in enumerate(names):
+            members.setdefault(name, []).append(i)
+        equity = np.nan_to_num(self.equities[player])
+        groups = [(name, np.array(idx, dtype=np.intp)) for name, idx in members.items()]
+        groups.sort(key=lambda g: -float(equity[g[1]].mean()))
+        return groups
+
+    def to_dict(self, *, hands: bool = True) -> dict[str, Any]:
+        """The answer as plain data (what ``to_json`` writes): the game, the measures, the curve, every decision
+        with its classes' frequencies, and with ``hands`` every hand's frequencies, value and equity."""
+        tree = self.game.tree
+        players = []
+        for p in (0, 1):
+            entry: dict[str, Any] = {
+                "player": p + 1,
+                "hands": len(self.game.weights[p]),
+                "ev": _round(self.ev(p)),
+                "equity": _round(self.range_equity(p)),
+            }
+            if hands:
+                entry["hand"] = [
+                    {
+                        "cards": self.game.hands[p][i],
+                        "class": self.classes[p][i],
+                        "weight": _round(float(self.game.weights[p][i])),
+                        "equity": _round(float(self.equities[p][i])),
+                        "ev": _round(float(self.values[p][i])),
+                    }
+                    for i in range(len(self.game.weights[p]))
+                ]
+            players.append(entry)
+        nodes = []
+        for node in tree.nodes:
+            if node.kind != "decision":
+                continue
+            assert node.player is not None
+            item: dict[str, Any] = {
+                "line": node.line,
+                "player": node.player + 1,
+                "put": list(node.put),
+                "actions": list(node.actions),
+                "classes": [
+                    {"class": name, "share": _round(share), "frequencies": {a: _round(f) for a, f in freqs.items()}}
+                    for name, share, freqs in self.frequencies(node.line)
+                ],
+            }
+            if hands:
+                item["hands"] = np.round(self.strategy[node.index], 4).tolist()
+            nodes.append(item)
+        return {
+            "title": self.title,
+            "pot": self.game.pot,
+            "bet": tree.bet,
+            "raises": tree.raises,
+            "stacks": list(tree.stacks),
+            "first": tree.first + 1,
+            "method": self.method,
+            "iterations": self.iterations,
+            "seconds": round(self.seconds, 3),
+            "exploitability": {"chips": _round(self.exploitability), "pot": _round(self.exploitability_pot)},
+            "best_response": [_round(b) for b in self.best],
+            "players": players,
+            "nodes": nodes,
+            "curve": [{"iteration": n, "seconds": round(s, 3), "exploitability": _round(e)} for n, s, e in self.curve],
+        }
+
+    def to_json(self, *, hands: bool = True, indent: int | None = None) -> str:
+        """:meth:`to_dict` as JSON."""
+        return json.dumps(self.to_dict(hands=hands), indent=indent, allow_nan=False)
+
+    def table(self, *, limit: int = 40) -> str:
+        """The answer for a reader: the measures, then at each decision the acting player's classes (at most
+        ``limit`` of them, strongest first) with how often each takes each action."""
+        lines = [self.title] if self.title else []
+        lines.append(
+            f"Solved by {self.method.upper()} in {self.iterations} iterations ({self.seconds:.2f} s); exploitability "
+            f"{self.exploitability:.4g} chips, {100 * self.exploitability_pot:.3f}% of the pot"
+        )
+        for p in (0, 1):
+            lines.append(
+                f"Player {p + 1}: {len(self.game.weights[p]):,} hands, equity {100 * self.range_equity(p):.1f}%, "
+                f"EV {self.ev(p):.2f} of the pot of {self.game.pot:g}"
+            )
+        for node in self.game.tree.nodes:
+            if node.kind != "decision":
+                continue
+            assert node.player is not None
+            rows = self.frequencies(node.line)
+            if not rows:
+                continue
+            where = _spoken(node.line)
+            lines.append("")
+            lines.append(f"Player {node.player + 1} {where}:")
+            width = max(24, *(len(name) for name, _, _ in rows[:limit]))
+            lines.append(f"  {'class':<{width}}  {'here':>6}" + "".join(f"  {a:>6}" for a in node.actions))
+            for name, share, freqs in rows[:limit]:
+                cells = "".join(f"  {100 * freqs[a]:>5.1f}%" for a in node.actions)
+                lines.append(f"  {name:<{width}}  {100 * share:>5.1f}%{cells}")
+            if len(rows) > limit:
+                lines.append(f"  ... {len(rows) - limit} weaker classes (the JSON has them all)")
+        return "\n".join(lines)
+
+
+_SPOKEN = {"x": "check", "b": "bet", "c": "call", "r": "raise", "f": "fold"}
+
+
+def _spoken(line: str) -> str:
+    if not line:
+        return "first to act"
+    return "after " + ", ".join(_SPOKEN[letter] for letter in line.split())
+
+
+def _round(value: float) -> float | None:
+    """Six significant decimals; ``None`` for a value that is not a number (a hand no hand can meet)."""
+    if not np.isfinite(value):
+        return None
+    return round(float(value), 6)
