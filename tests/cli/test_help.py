@@ -45,6 +45,7 @@ def test_every_command_is_on_the_docs_index() -> None:
         "serve",
         "admin",
         "dealer",
+        "solve",
     }
     for name in top:
         assert f"`stud {name}" in index, name

@@ -4,7 +4,8 @@ Subcommands: ``stud eval CARDS...``, ``stud replay FILE...``, ``stud convert IN 
 (the terminal game), ``stud equity HAND HAND...`` (each hand's chance to win), ``stud simulate`` (bot against
 bot, many hands, on every core or a Ray cluster), ``stud serve`` (the web
 card room, with the ``server`` extra), ``stud admin`` (its accounts), ``stud dealer`` (the dealer's console for a
-physical table, a web page on this device; the ``server`` extra).
+physical table, a web page on this device; the ``server`` extra), ``stud solve`` (the equilibrium of a heads-up
+river between two ranges).
 A mistake in the command line ends with a one-line ``stud ...: error: ...`` message and
 exit status 2; a hand history that breaks the rules or cannot be read, with exit status 1;
 never a traceback.
@@ -38,6 +39,7 @@ COMMAND_MODULES = {
     "dealer": "dealer",
     "import": "tracker",
     "stats": "stats",
+    "solve": "solve",
 }
 
 

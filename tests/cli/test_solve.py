@@ -1,0 +1,93 @@
+"""``stud solve``: the table, the JSON, and one-line errors for every mistake in the question."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from .helpers import stud as run
+
+RANGES = ["(AKX),(AAX),(88X) Ah Kd 8c 3s", "(QXX):0.5,(99X) Qs Qd 9h 4c"]
+
+
+def stud(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    return run(capsys, "solve", *args)
+
+
+def test_the_table_says_what_was_solved_and_how_well(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = stud(capsys, *RANGES, "--pot", "60", "--bet", "20", "--dead", "2c 7h", "--limit", "3")
+    assert status == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0] == "Seven-card stud, river: Ah Kd 8c 3s vs Qs Qd 9h 4c, dead 2c 7h; pot 60, bet 20, 3 raises"
+    assert lines[1].startswith("Solved by DCFR in ")
+    percent = float(lines[1].rsplit("chips, ", 1)[1].split("%")[0])
+    assert percent <= 0.1
+    assert "Player 2 first to act:" in out  # the pair of queens showing acts first
+    assert "Player 1 after check:" in out and "Player 1 after bet:" in out
+
+
+def test_json_has_every_hand(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = stud(
+        capsys,
+        *RANGES,
+        "--pot",
+        "60",
+        "--bet",
+        "20",
+        "--raises",
+        "none",
+        "--stacks",
+        "50",
+        "70",
+        "--json",
+        "--method",
+        "cfr+",
+        "--first",
+        "1",
+        "--target",
+        "0.5",
+    )
+    assert status == 0
+    data = json.loads(out)
+    assert data["method"] == "cfr+" and data["first"] == 1 and data["raises"] is None and data["stacks"] == [50, 70]
+    assert data["exploitability"]["pot"] <= 0.005
+    assert len(data["players"][0]["hand"]) == data["players"][0]["hands"]
+    for node in data["nodes"]:
+        assert all(len(row) == len(node["actions"]) for row in node["hands"])
+        assert max(node["put"]) <= 70
+
+
+def test_iterations_and_seconds_stop_it(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = stud(capsys, *RANGES, "--pot", "60", "--bet", "20", "--target", "0", "--iterations", "7", "--json")
+    assert status == 0 and json.loads(out)["iterations"] == 7
+    status, out, _ = stud(capsys, *RANGES, "--pot", "60", "--bet", "20", "--target", "0", "--seconds", "0.2", "--json")
+    assert status == 0 and json.loads(out)["iterations"] < 10_000
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--pot", "0", "--bet", "2"], "--pot must be at least 1"),
+        (["--pot", "1e99", "--bet", "2"], "--pot must be at most 10**12"),
+        (["--pot", "5", "--bet", "two"], "--bet takes a whole number"),
+        (["--pot", "5", "--bet", "2", "--raises", "-1"], "--raises must be at least 0"),
+        (["--pot", "5", "--bet", "2", "--raises", "none"], "give the stacks"),
+        (["--pot", "5", "--bet", "2", "--target", "nan"], "--target takes a number from 0 to 100"),
+        (["--pot", "5", "--bet", "2", "--seconds", "-1"], "--seconds takes a number"),
+        (["--pot", "5", "--bet", "2", "--dead", "Ah"], "Ah is in player 1's up cards and in the dead cards"),
+        (["--pot", "5", "--bet", "2", "--variant", "holdem"], "--variant must name a game"),
+        (["--pot", "5", "--bet", "2", "--iterations", "0"], "--iterations must be at least 1"),
+    ],
+)
+def test_a_mistake_is_one_line(capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
+    status, out, err = stud(capsys, *RANGES, *args)
+    assert status == 2 and out == ""
+    assert err.startswith("stud solve: error: ") and message in err and err.count("\n") == 1, err
+
+
+def test_a_range_mistake_points_at_it(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = stud(capsys, "(AKZ) Ah Kd 8c 3s", RANGES[1], "--pot", "5", "--bet", "2")
+    assert status == 2 and "player 1's range: unknown rank 'Z'" in err
+    status, _, err = stud(capsys, "(AKX) Ah Kd 8c", RANGES[1], "--pot", "5", "--bet", "2")
+    assert status == 2 and "has 3 down and 3 up cards" in err
