@@ -1,64 +1,120 @@
 """A river as the solver sees it: two lists of hands with their weights, which pairs can be dealt together, how a
 showdown between them splits the pot, the pot, and the betting tree.
 
-Any game of this shape can be solved, not only stud: Kuhn poker and the toy games of the literature are built
-the same way (:mod:`~studpoker.solve.toys`), which is how the solver is checked against known answers.
+Which hands can meet and how they split the pot is a :class:`Showdown`: dense matrices (:class:`DenseShowdown`) for
+small games and the toy games of :mod:`~studpoker.solve.toys`, or the hands' cards and values
+(:class:`~studpoker.solve.sweep.CardShowdown`) for large stud ranges, where the matrices would not fit.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
 
 from .tree import BettingTree, SolveError
 
-__all__ = ["Game"]
+__all__ = ["MAX_HANDS", "MAX_PAIRS", "DenseShowdown", "Game", "Showdown"]
 
 Floats = npt.NDArray[np.float64]
 
 #: The most hands a side may have (a 7th-street range of three unseen down cards has at most C(44, 3) = 13,244).
 MAX_HANDS = 20_000
-#: The most pairs of hands (one a player) a game may have: the solver keeps a few dense matrices of that size
-#: (about 200 MB at this bound), so two full ranges of three down cards (10,660 a side) must be narrowed first.
+#: The most pairs of hands (one a player) dense matrices may have: the solver keeps a few of that size (about 150 MB
+#: at this bound); larger stud ranges are valued from their cards (:class:`~studpoker.solve.sweep.CardShowdown`).
 MAX_PAIRS = 4_000_000
+
+
+class Showdown(Protocol):
+    """Which hands of the two players can be dealt together, and how a showdown between them splits the pot."""
+
+    @property
+    def sizes(self) -> tuple[int, int]:
+        """The number of hands of each player."""
+        ...
+
+    def sums(self, player: int, reach: npt.NDArray[np.floating]) -> tuple[Floats, Floats]:
+        """For ``reach``, the other player's weights by columns (his hands by K), ``(share, compatible)``: for each
+        of ``player``'s hands and column, the sum of the other's weights times ``player``'s share of the pot, and
+        the sum of the other's weights, over the other's hands that can be dealt with it (both hands by K)."""
+        ...
+
+    def dense(self) -> tuple[Floats, Floats]:
+        """``(compatible, share)`` as player 0's hands by player 1's (share: player 0's part of the pot)."""
+        ...
+
+
+@dataclass(frozen=True, eq=False)
+class DenseShowdown:
+    """A showdown given by its matrices: ``compatible[i, j]`` is 1 when player 0's hand i and player 1's hand j can
+    be dealt together (else 0), ``share[i, j]`` player 0's part of the showdown pot (1 wins, 0.5 splits, 0.25 a
+    quarter in hi/lo)."""
+
+    compatible: Floats
+    share: Floats
+    _left: tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.compatible.ndim != 2 or self.share.shape != self.compatible.shape:
+            raise SolveError(
+                f"compatible and share must be matrices of one shape (hands of player 0 by hands of player 1), got"
+                f" {self.compatible.shape} and {self.share.shape}"
+            )
+        if self.compatible.size > MAX_PAIRS:
+            raise SolveError(
+                f"{self.compatible.shape[0]:,} x {self.compatible.shape[1]:,} hands is more than the {MAX_PAIRS:,}"
+                " pairs dense matrices may hold"
+            )
+        for name, matrix in (("compatible", self.compatible), ("share", self.share)):
+            if matrix.size and (not np.all(np.isfinite(matrix)) or matrix.min() < 0 or matrix.max() > 1):
+                raise SolveError(f"{name} must hold numbers from 0 to 1")
+        c = self.compatible
+        # Single precision for the products: half the memory and time, errors far below what is measured.
+        win0 = np.vstack([self.share * c, c]).astype(np.float32)
+        win1 = np.vstack([((1.0 - self.share) * c).T, c.T]).astype(np.float32)
+        object.__setattr__(self, "_left", (win0, win1))
+
+    @property
+    def sizes(self) -> tuple[int, int]:
+        """The number of hands of each player."""
+        return self.compatible.shape[0], self.compatible.shape[1]
+
+    def sums(self, player: int, reach: npt.NDArray[np.floating]) -> tuple[Floats, Floats]:
+        """See :meth:`Showdown.sums`: one product of the stacked share and card-removal matrices."""
+        both = (self._left[player] @ reach.astype(np.float32)).astype(np.float64)
+        n = self.sizes[player]
+        return both[:n], both[n:]
+
+    def dense(self) -> tuple[Floats, Floats]:
+        """The matrices themselves."""
+        return self.compatible, self.share
 
 
 @dataclass(frozen=True, eq=False)
 class Game:
     """Two players' hands at the start of the last betting round.
 
-    ``weights[p]`` is how likely each of player p's hands is before card removal; ``compatible[i, j]`` is 1 when
-    player 0's hand i and player 1's hand j can be dealt together (no card in common), else 0; ``share[i, j]``
-    is what part of the showdown pot player 0 takes when they show down (1 wins, 0.5 splits, 0.25 a quarter in
-    hi/lo). ``pot`` is what is in the pot already; ``tree`` the betting; ``hands[p]`` names the hands.
+    ``weights[p]`` is how likely each of player p's hands is before card removal; ``showdown`` which hands can be
+    dealt together and how they split the pot; ``pot`` is what is in the pot already; ``tree`` the betting;
+    ``hands[p]`` names the hands.
     """
 
     weights: tuple[Floats, Floats]
-    compatible: Floats
-    share: Floats
+    showdown: Showdown
     pot: float
     tree: BettingTree
     hands: tuple[tuple[str, ...], tuple[str, ...]]
+    deals: float = field(init=False)
 
     def __post_init__(self) -> None:
         n0, n1 = len(self.weights[0]), len(self.weights[1])
         if not 0 < n0 <= MAX_HANDS or not 0 < n1 <= MAX_HANDS:
             raise SolveError(f"each player needs 1 to {MAX_HANDS:,} hands, got {n0:,} and {n1:,}")
-        if n0 * n1 > MAX_PAIRS:
-            raise SolveError(
-                f"{n0:,} x {n1:,} hands is more than the {MAX_PAIRS:,} pairs the solver takes: narrow the ranges "
-                "(about 2,000 hands a side at most)"
-            )
-        for name, matrix in (("compatible", self.compatible), ("share", self.share)):
-            if matrix.shape != (n0, n1):
-                raise SolveError(
-                    f"{name} must be {n0} x {n1} (hands of player 0 by hands of player 1), got {matrix.shape}"
-                )
-            if not np.all(np.isfinite(matrix)) or matrix.min() < 0 or matrix.max() > 1:
-                raise SolveError(f"{name} must hold numbers from 0 to 1")
+        if self.showdown.sizes != (n0, n1):
+            raise SolveError(f"the showdown is for {self.showdown.sizes} hands, the weights for {(n0, n1)}")
         for p, w in enumerate(self.weights):
             if not np.all(np.isfinite(w)) or w.min() < 0 or w.max() <= 0:
                 raise SolveError(f"player {p}'s weights must be 0 or more, some above 0")
@@ -66,8 +122,10 @@ class Game:
                 raise SolveError(f"player {p} has {len(w)} weights but {len(self.hands[p])} hand names")
         if not (np.isfinite(self.pot) and self.pot > 0):
             raise SolveError(f"the pot must be above 0, got {self.pot!r}")
-        if float(self.weights[0] @ self.compatible @ self.weights[1]) <= 0:
+        deals = float(self.weights[0] @ self.against(0)[1])
+        if deals <= 0:
             raise SolveError("no hand of player 0 can be dealt with a hand of player 1: the ranges share every card")
+        object.__setattr__(self, "deals", deals)
 
     @classmethod
     def of(
@@ -79,35 +137,38 @@ class Game:
         tree: BettingTree,
         hands: tuple[Sequence[str], Sequence[str]] | None = None,
     ) -> Game:
-        """A game from plain lists (hands named ``0``, ``1``, ... unless ``hands`` names them)."""
+        """A game from plain lists and matrices (hands named ``0``, ``1``, ... unless ``hands`` names them)."""
         w = (np.asarray(weights[0], dtype=np.float64), np.asarray(weights[1], dtype=np.float64))
         names = hands or (tuple(map(str, range(len(w[0])))), tuple(map(str, range(len(w[1])))))
-        return cls(
-            w,
-            np.asarray(compatible, dtype=np.float64),
-            np.asarray(share, dtype=np.float64),
-            float(pot),
-            tree,
-            (tuple(names[0]), tuple(names[1])),
-        )
+        showdown = DenseShowdown(np.asarray(compatible, dtype=np.float64), np.asarray(share, dtype=np.float64))
+        return cls(w, showdown, float(pot), tree, (tuple(names[0]), tuple(names[1])))
 
     @property
-    def deals(self) -> float:
-        """The total weight of every deal of a hand to each player (the normaliser of every expectation)."""
-        return float(self.weights[0] @ self.compatible @ self.weights[1])
+    def compatible(self) -> Floats:
+        """Which hands can be dealt together, as a dense matrix (small games only: see :data:`MAX_PAIRS`)."""
+        return self.showdown.dense()[0]
+
+    @property
+    def share(self) -> Floats:
+        """Player 0's share of each showdown, as a dense matrix (small games only)."""
+        return self.showdown.dense()[1]
+
+    def against(self, player: int) -> tuple[Floats, Floats]:
+        """For each of ``player``'s hands, ``(share, compatible)`` against the other's whole range (his weights)."""
+        share, compatible = self.showdown.sums(player, self.weights[1 - player][:, None])
+        return share[:, 0], compatible[:, 0]
 
     def equities(self) -> tuple[Floats, Floats]:
         """Each hand's share of the pot were the hands shown down now, against the other's range (card removal
         counted); ``nan`` for a hand no hand of the other can be dealt with."""
-        c, s = self.compatible, self.share
-        against1 = c @ self.weights[1]
-        against0 = c.T @ self.weights[0]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            e0 = (s * c) @ self.weights[1] / against1
-            e1 = ((1.0 - s) * c).T @ self.weights[0] / against0
-        return e0, e1
+        out = []
+        for player in (0, 1):
+            share, compatible = self.against(player)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                out.append(share / compatible)
+        return out[0], out[1]
 
     def range_equity(self) -> tuple[float, float]:
         """Each range's share of the pot were every hand shown down now."""
-        e0 = float(self.weights[0] @ (self.share * self.compatible) @ self.weights[1]) / self.deals
+        e0 = float(self.weights[0] @ self.against(0)[0]) / self.deals
         return e0, 1.0 - e0

@@ -53,9 +53,7 @@ class Solution:
 
     def dealt(self, player: int) -> Floats:
         """How likely each of ``player``'s hands is, card removal counted (sums to 1)."""
-        g = self.game
-        against = g.compatible @ g.weights[1] if player == 0 else g.compatible.T @ g.weights[0]
-        weight: Floats = g.weights[player] * against
+        weight: Floats = self.game.weights[player] * self.game.against(player)[1]
         dealt: Floats = weight / weight.sum()
         return dealt
 

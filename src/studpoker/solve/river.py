@@ -26,7 +26,7 @@ from ..equity.spot import EquityError, game_of
 from ..evaluation import evaluate_high, evaluate_low8, evaluate_razz
 from ..evaluation.batch import high_batch, low8_batch, razz_batch
 from ..evaluation.board import first_to_act
-from .game import MAX_HANDS, MAX_PAIRS, Game
+from .game import MAX_HANDS, MAX_PAIRS, DenseShowdown, Game
 from .tree import BettingTree, SolveError
 
 __all__ = ["MAX_CHIPS", "RiverSpot"]
@@ -183,7 +183,8 @@ class RiverSpot:
             share = high
         weights = tuple(np.array([w for _, w in self.combos[p]]) for p in (0, 1))
         names = tuple(tuple(format_cards(cards) for cards, _ in self.combos[p]) for p in (0, 1))
-        return Game((weights[0], weights[1]), compatible, share, float(self.pot), self.tree, (names[0], names[1]))
+        showdown = DenseShowdown(compatible, share)
+        return Game((weights[0], weights[1]), showdown, float(self.pot), self.tree, (names[0], names[1]))
 
     def _values(self, player: int) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
         """Each hand's value for the high (razz: its low) and, in hi/lo, its eight-or-better low (0: none)."""
