@@ -18,20 +18,26 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
+import numpy.typing as npt
+
 from .cfr import METHODS, Method, train
 from .game import Game
 from .result import Solution
 from .river import RiverSpot
+from .sixth import SixthSpot
 from .tree import BettingTree, Node, SolveError
 
-__all__ = ["METHODS", "BettingTree", "Game", "Node", "RiverSpot", "Solution", "SolveError", "solve"]
+__all__ = ["METHODS", "BettingTree", "Game", "Node", "RiverSpot", "SixthSpot", "Solution", "SolveError", "solve"]
+
+Floats = npt.NDArray[np.float64]
 
 #: The most iterations one call runs (a bound on what a caller asks).
 MAX_ITERATIONS = 1_000_000
 
 
 def solve(
-    spot: RiverSpot | Game,
+    spot: RiverSpot | SixthSpot | Game,
     *,
     target: float = 0.001,
     method: Method = "dcfr",
@@ -51,16 +57,19 @@ def solve(
     if seconds is not None and (not isinstance(seconds, int | float) or not seconds > 0):
         raise SolveError(f"seconds must be above 0, got {seconds!r}")
     start = time.perf_counter()
-    if isinstance(spot, RiverSpot):
+    river_classes = None
+    if isinstance(spot, RiverSpot | SixthSpot):
         game = spot.game()
         classes = (tuple(spot.classes(0)), tuple(spot.classes(1)))
         title = spot.describe()
+        if isinstance(spot, SixthSpot):
+            river_classes = (tuple(spot.river_classes(0)), tuple(spot.river_classes(1)))
     elif isinstance(spot, Game):
         game = spot
         classes = game.hands
         title = ""
     else:
-        raise SolveError(f"solve takes a RiverSpot or a Game, got {type(spot).__name__}")
+        raise SolveError(f"solve takes a RiverSpot, a SixthSpot or a Game, got {type(spot).__name__}")
     trainer, curve = train(
         game, method=method, target=target, iterations=iterations, seconds=seconds, check_every=check_every
     )
@@ -78,4 +87,18 @@ def solve(
         tuple(curve),
         classes,
         title,
+        river_classes,
+        _river_equities(game) if game.deal is not None else None,
     )
+
+
+def _river_equities(game: Game) -> tuple[Floats, Floats]:
+    """Each river hand's share of the pot at the showdown, against the other's river hands (his range's weights)."""
+    assert game.deal is not None
+    out = []
+    for player in (0, 1):
+        other = game.weights[1 - player][game.deal.parents[1 - player]]
+        share, compatible = game.deal.showdown.sums(player, other[:, None])
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out.append(share[:, 0] / compatible[:, 0])
+    return out[0], out[1]

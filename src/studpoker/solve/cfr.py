@@ -19,7 +19,7 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
-from .game import Game
+from .game import Game, Showdown, sum_by
 from .tree import Node, SolveError
 
 __all__ = ["METHODS", "Strategy", "Trainer", "best_response", "exploitability", "hand_values", "reaches", "train"]
@@ -34,40 +34,54 @@ Strategy = dict[int, Floats]
 
 class _Ends:
     """The ends of the tree valued for all of a player's hands at once: the value of an end is
-    ``a * share + b * compatible``, the two sums of the game's :class:`~studpoker.solve.game.Showdown` over the
-    other player's reach of that end (see :meth:`values`)."""
+    ``a * share + b * compatible``, the two sums of its street's :class:`~studpoker.solve.game.Showdown` over the
+    other player's reach of that end (see :meth:`values`). On two streets a fold before the deal counts every way
+    the cards could have come (``Deal.outcomes``), as the ends after it do."""
 
     def __init__(self, game: Game) -> None:
-        self.showdown = game.showdown
-        ends = [node for node in game.tree.nodes if node.kind != "decision"]
-        self.index = [node.index for node in ends]
+        ends = [node for node in game.tree.nodes if node.kind in ("fold", "showdown")]
+        self.streets: list[tuple[Showdown, list[int], Floats, Floats]] = []
         pot = game.pot
-        self.a = np.zeros((2, len(ends)))
-        self.b = np.zeros((2, len(ends)))
-        for k, node in enumerate(ends):
-            for p in (0, 1):
-                if node.kind == "showdown":
-                    put = node.put[p]
-                    self.a[p, k], self.b[p, k] = pot + 2 * put, -put
-                elif node.folder == p:
-                    self.b[p, k] = -node.put[p]
-                else:
-                    assert node.folder is not None
-                    self.b[p, k] = pot + node.put[node.folder]
+        for street in range(game.tree.streets):
+            mine = [node for node in ends if node.street == street]
+            if not mine:
+                continue
+            scale = game.deal.outcomes if game.deal is not None and street == 0 else 1
+            showdown = game.showdown if street == 0 or game.deal is None else game.deal.showdown
+            a = np.zeros((2, len(mine)))
+            b = np.zeros((2, len(mine)))
+            for k, node in enumerate(mine):
+                for p in (0, 1):
+                    if node.kind == "showdown":
+                        put = node.put[p]
+                        a[p, k], b[p, k] = pot + 2 * put, -put
+                    elif node.folder == p:
+                        b[p, k] = -node.put[p]
+                    else:
+                        assert node.folder is not None
+                        b[p, k] = pot + node.put[node.folder]
+            self.streets.append((showdown, [node.index for node in mine], a * scale, b * scale))
 
     def values(self, player: int, reach: dict[int, Floats]) -> dict[int, Floats]:
         """Player ``player``'s counterfactual value of every end, a vector over his hands, given the other
         player's reach of each end (with his hands' weights)."""
-        opponent = np.stack([reach[i] for i in self.index], axis=1)
-        share, compatible = self.showdown.sums(player, opponent)
-        out = share * self.a[player] + compatible * self.b[player]
-        return {i: out[:, k] for k, i in enumerate(self.index)}
+        out: dict[int, Floats] = {}
+        for showdown, index, a, b in self.streets:
+            opponent = np.stack([reach[i] for i in index], axis=1)
+            share, compatible = showdown.sums(player, opponent)
+            value = share * a[player] + compatible * b[player]
+            out.update((i, value[:, k]) for k, i in enumerate(index))
+        return out
 
 
 def reaches(game: Game, player: int, strategy: Strategy) -> dict[int, Floats]:
-    """Each node's reach for ``player``'s hands: his weights times his chance of taking the actions leading to it."""
+    """Each node's reach for ``player``'s hands: his weights times his chance of taking the actions leading to it
+    (after a deal, each next-street hand has its parent's reach)."""
     reach = {0: game.weights[player]}
     for node in game.tree.nodes:
+        if node.kind == "deal":
+            assert game.deal is not None
+            reach[node.children[0]] = reach[node.index][game.deal.parents[player]]
         if node.kind != "decision":
             continue
         here = reach[node.index]
@@ -109,6 +123,10 @@ def _back_up(
     values (hands by actions) into the node's, at the other's they add up."""
     values = dict(ends)
     for node in reversed(game.tree.nodes):
+        if node.kind == "deal":  # a hand's value before the cards: the sum over the cards it may be dealt
+            assert game.deal is not None
+            child = values[node.children[0]]
+            values[node.index] = sum_by(game.deal.parents[player], child, game.size(player, 0))
         if node.kind != "decision":
             continue
         children = np.stack([values[c] for c in node.children], axis=1)
@@ -176,7 +194,7 @@ class Trainer:
         for node in self.game.tree.nodes:
             if node.kind == "decision":
                 assert node.player is not None
-                shape = (len(self.game.weights[node.player]), len(node.actions))
+                shape = (self.game.size(node.player, node.street), len(node.actions))
                 self._regrets[node.index] = np.zeros(shape)
                 self._sums[node.index] = np.zeros(shape)
                 self._current[node.index] = np.full(shape, 1.0 / len(node.actions))

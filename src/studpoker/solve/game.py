@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from .tree import BettingTree, SolveError
 
-__all__ = ["MAX_HANDS", "MAX_PAIRS", "DenseShowdown", "Game", "Showdown"]
+__all__ = ["MAX_HANDS", "MAX_PAIRS", "Deal", "DenseShowdown", "Game", "Showdown", "sum_by"]
 
 Floats = npt.NDArray[np.float64]
 
@@ -93,13 +93,35 @@ class DenseShowdown:
         return self.compatible, self.share
 
 
+def sum_by(parents: npt.NDArray[np.intp], values: Floats, n: int) -> Floats:
+    """For each of ``n`` hands, the sum of ``values`` over the next street's hands whose parent it is."""
+    total: Floats = np.bincount(parents, weights=values, minlength=n).astype(np.float64)
+    return total
+
+
+@dataclass(frozen=True, eq=False)
+class Deal:
+    """The card each player is dealt between two streets (sixth street and the river): each hand of the next street
+    is a hand of this one and a card (``parents[p]``: for each of player p's next-street hands, the index of his
+    hand on this street); ``showdown`` is the next street's; ``outcomes`` how many ways the two cards can come to a
+    pair of hands that can meet (the same for every pair: the deck less the cards seen and the two hands), so that
+    a fold before the cards weighs as much as the deals after it."""
+
+    parents: tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]
+    showdown: Showdown
+    hands: tuple[tuple[str, ...], tuple[str, ...]]
+    outcomes: int
+
+
 @dataclass(frozen=True, eq=False)
 class Game:
     """Two players' hands at the start of the last betting round.
 
     ``weights[p]`` is how likely each of player p's hands is before card removal; ``showdown`` which hands can be
     dealt together and how they split the pot; ``pot`` is what is in the pot already; ``tree`` the betting;
-    ``hands[p]`` names the hands.
+    ``hands[p]`` names the hands. With ``deal`` the betting is on two streets (``tree.streets`` 2): the hands,
+    weights and showdown are the first street's, and ``deal`` says how the next street's hands come from them.
+    ``deals`` is the total weight of the deals (of the next street's, with a ``deal``).
     """
 
     weights: tuple[Floats, Floats]
@@ -107,6 +129,7 @@ class Game:
     pot: float
     tree: BettingTree
     hands: tuple[tuple[str, ...], tuple[str, ...]]
+    deal: Deal | None = None
     deals: float = field(init=False)
 
     def __post_init__(self) -> None:
@@ -122,6 +145,10 @@ class Game:
                 raise SolveError(f"player {p} has {len(w)} weights but {len(self.hands[p])} hand names")
         if not (np.isfinite(self.pot) and self.pot > 0):
             raise SolveError(f"the pot must be above 0, got {self.pot!r}")
+        if (self.deal is None) != (self.tree.streets == 1):
+            raise SolveError("a betting tree of two streets needs the deal between them, and one street none")
+        if self.deal is not None and tuple(len(p) for p in self.deal.parents) != self.deal.showdown.sizes:
+            raise SolveError("the deal's parents and its showdown are for different hands")
         deals = float(self.weights[0] @ self.against(0)[1])
         if deals <= 0:
             raise SolveError("no hand of player 0 can be dealt with a hand of player 1: the ranges share every card")
@@ -153,10 +180,23 @@ class Game:
         """Player 0's share of each showdown, as a dense matrix (small games only)."""
         return self.showdown.dense()[1]
 
+    def size(self, player: int, street: int) -> int:
+        """How many hands ``player`` has on ``street`` (0, or 1 after the deal)."""
+        if street == 0:
+            return len(self.weights[player])
+        assert self.deal is not None
+        return len(self.deal.parents[player])
+
     def against(self, player: int) -> tuple[Floats, Floats]:
-        """For each of ``player``'s hands, ``(share, compatible)`` against the other's whole range (his weights)."""
-        share, compatible = self.showdown.sums(player, self.weights[1 - player][:, None])
-        return share[:, 0], compatible[:, 0]
+        """For each of ``player``'s hands, ``(share, compatible)`` against the other's whole range (his weights),
+        over the deals to come when there is a deal: his share of the pot at the showdown were no more bets made."""
+        if self.deal is None:
+            share, compatible = self.showdown.sums(player, self.weights[1 - player][:, None])
+            return share[:, 0], compatible[:, 0]
+        parents = self.deal.parents
+        share, compatible = self.deal.showdown.sums(player, self.weights[1 - player][parents[1 - player]][:, None])
+        n = len(self.weights[player])
+        return sum_by(parents[player], share[:, 0], n), sum_by(parents[player], compatible[:, 0], n)
 
     def equities(self) -> tuple[Floats, Floats]:
         """Each hand's share of the pot were the hands shown down now, against the other's range (card removal

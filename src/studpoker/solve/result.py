@@ -26,7 +26,9 @@ class Solution:
     the pot and the bets, the pot counted: the two players' values add up to the pot); ``equities[p]`` each hand's
     share of the pot were it shown down now; ``exploitability`` the mean of what a best response to each side
     gains (chips), ``best`` the two best responses' values; ``curve`` the exploitability as the solver went,
-    ``(iteration, seconds, chips)``. ``classes[p]`` names each hand's class (its made hand)."""
+    ``(iteration, seconds, chips)``. ``classes[p]`` names each hand's class (its made hand). On two streets these
+    are the first street's hands; ``river_classes[p]`` and ``river_equities[p]`` are the river's (each hand of
+    the first street with each card it may be dealt)."""
 
     game: Game
     strategy: Strategy
@@ -40,6 +42,8 @@ class Solution:
     curve: tuple[tuple[int, float, float], ...]
     classes: tuple[tuple[str, ...], tuple[str, ...]]
     title: str = ""
+    river_classes: tuple[tuple[str, ...], tuple[str, ...]] | None = None
+    river_equities: tuple[Floats, Floats] | None = None
 
     @property
     def pot(self) -> float:
@@ -62,13 +66,19 @@ class Solution:
         return float(np.nansum(self.dealt(player) * self.values[player]))
 
     def range_equity(self, player: int) -> float:
-        """``player``'s range's share of the pot were every hand shown down now."""
+        """``player``'s range's share of the pot were every hand shown down now (on two streets: after the cards to
+        come, with no more bets)."""
         return self.game.range_equity()[player]
 
     def reach(self, player: int) -> dict[int, Floats]:
-        """How likely each of ``player``'s hands is to be dealt and to reach each node, by the node's index."""
-        against = self.dealt(player) / np.where(self.game.weights[player] > 0, self.game.weights[player], 1.0)
-        return {k: v * against for k, v in reaches(self.game, player, self.strategy).items()}
+        """How likely each of ``player``'s hands is to be dealt and to reach each node, by the node's index (in
+        proportion: at a node the hands' numbers compare, not the nodes')."""
+        game = self.game
+        meets = [game.against(player)[1]]  # how much of the other's range each hand can meet
+        if game.deal is not None:
+            parents = game.deal.parents[1 - player]
+            meets.append(game.deal.showdown.sums(player, game.weights[1 - player][parents][:, None])[1][:, 0])
+        return {k: v * meets[game.tree.nodes[k].street] for k, v in reaches(game, player, self.strategy).items()}
 
     def node(self, line: str) -> Node:
         """The node reached by ``line`` (``"x b"``: check, bet)."""
@@ -85,7 +95,7 @@ class Solution:
         total = reach.sum()
         sigma = self.strategy[node.index]
         out = []
-        for name, members in self._groups(player):
+        for name, members in self._groups(player, node.street):
             r = reach[members]
             here = float(r.sum())
             if here <= 0 or total <= 0:
@@ -94,20 +104,25 @@ class Solution:
             out.append((name, here / float(total), dict(zip(node.actions, map(float, freqs), strict=True))))
         return out
 
-    def _groups(self, player: int) -> list[tuple[str, npt.NDArray[np.intp]]]:
-        """The hand classes of ``player``, strongest first (by their hands' mean equity), with their hands."""
-        names = self.classes[player]
+    def _groups(self, player: int, street: int = 0) -> list[tuple[str, npt.NDArray[np.intp]]]:
+        """The hand classes of ``player`` on ``street``, strongest first (by their hands' mean equity), with their
+        hands."""
+        names, equities = self.classes[player], self.equities[player]
+        if street == 1:
+            assert self.river_classes is not None and self.river_equities is not None
+            names, equities = self.river_classes[player], self.river_equities[player]
         members: dict[str, list[int]] = {}
         for i, name in enumerate(names):
             members.setdefault(name, []).append(i)
-        equity = np.nan_to_num(self.equities[player])
+        equity = np.nan_to_num(equities)
         groups = [(name, np.array(idx, dtype=np.intp)) for name, idx in members.items()]
         groups.sort(key=lambda g: -float(equity[g[1]].mean()))
         return groups
 
     def to_dict(self, *, hands: bool = True) -> dict[str, Any]:
         """The answer as plain data (what ``to_json`` writes): the game, the measures, the curve, every decision
-        with its classes' frequencies, and with ``hands`` every hand's frequencies, value and equity."""
+        with its classes' frequencies, and with ``hands`` every hand's frequencies, value and equity (on two
+        streets, the first street's hands: the river's are classes only)."""
         tree = self.game.tree
         players = []
         for p in (0, 1):
@@ -136,6 +151,7 @@ class Solution:
             assert node.player is not None
             item: dict[str, Any] = {
                 "line": node.line,
+                "street": "river" if node.street == 1 or tree.streets == 1 else "sixth",
                 "player": node.player + 1,
                 "put": list(node.put),
                 "actions": list(node.actions),
@@ -144,7 +160,7 @@ class Solution:
                     for name, share, freqs in self.frequencies(node.line)
                 ],
             }
-            if hands:
+            if hands and node.street == 0:  # the river's hands of a sixth-street game: too many to list (classes only)
                 item["hands"] = np.round(self.strategy[node.index], 4).tolist()
             nodes.append(item)
         return {
@@ -201,12 +217,14 @@ class Solution:
         return "\n".join(lines)
 
 
-_SPOKEN = {"x": "check", "b": "bet", "c": "call", "r": "raise", "f": "fold"}
+_SPOKEN = {"x": "check", "b": "bet", "c": "call", "r": "raise", "f": "fold", "/": "the river card"}
 
 
 def _spoken(line: str) -> str:
     if not line:
         return "first to act"
+    if line == "/":
+        return "first to act on the river"
     return "after " + ", ".join(_SPOKEN[letter] for letter in line.split())
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -26,7 +27,11 @@ from ..equity.spot import EquityError, game_of
 from ..evaluation import evaluate_high, evaluate_low8, evaluate_razz
 from ..evaluation.batch import high_batch, low8_batch, razz_batch
 from ..evaluation.board import first_to_act
-from .game import MAX_HANDS, MAX_PAIRS, DenseShowdown, Game
+from .game import MAX_HANDS, DenseShowdown, Game, Showdown
+from .sweep import CardShowdown
+
+if TYPE_CHECKING:
+    from .sixth import SixthSpot
 from .tree import BettingTree, SolveError
 
 __all__ = ["MAX_CHIPS", "RiverSpot"]
@@ -60,48 +65,7 @@ class RiverSpot:
     combos: list[list[tuple[tuple[Card, ...], float]]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        game = self.variant
-        for p, r in enumerate(self.ranges):
-            if not isinstance(r, Range) or r.variant is not game:
-                raise SolveError(f"player {p + 1}'s range must be a {game.title.lower()} range")
-            if r.down + len(r.up) != game.cards:
-                raise SolveError(
-                    f"player {p + 1}'s range has {r.down} down and {len(r.up)} up cards: on the last street of "
-                    f"{game.title.lower()} a player has {game.cards} (give the up cards after the terms, "
-                    f"{'(XXX) As Kd 8c 3s' if game.cards == 7 else '(X) As Kd 8c 3s'})"
-                )
-        _check_chips("the pot", self.pot, low=1)
-        _check_chips("the bet", self.bet, low=1)
-        for p, stack in enumerate(self.stacks):
-            if stack is not None:
-                _check_chips(f"player {p + 1}'s stack", stack, low=0)
-        seen: dict[Card, str] = {}
-        for where, cards in (("player 1's up cards", self.ranges[0].up), ("player 2's up cards", self.ranges[1].up)):
-            for card in cards:
-                _place(seen, card, where)
-        for card in self.dead:
-            _place(seen, card, "the dead cards")
-        if self.first == -1:
-            boards = [r.up for r in self.ranges]
-            object.__setattr__(self, "first", first_to_act(boards, low=game is Variant.RAZZ))
-        elif self.first not in (0, 1) or type(self.first) is not int:
-            raise SolveError(f"first must be 0 or 1 (the player who acts first), got {self.first!r}")
-        BettingTree.build(self.bet, raises=self.raises, stacks=self.stacks, first=self.first)  # its checks, first
-        combos = []
-        for p, r in enumerate(self.ranges):
-            visible = [*self.dead, *self.ranges[1 - p].up]
-            hands = r.combos(dead=visible)
-            if not hands:
-                raise SolveError(f"player {p + 1}'s range holds no hand once the cards seen are taken out")
-            if len(hands) > MAX_HANDS:
-                raise SolveError(f"player {p + 1}'s range holds {len(hands):,} hands; at most {MAX_HANDS:,}")
-            combos.append(hands)
-        if len(combos[0]) * len(combos[1]) > MAX_PAIRS:
-            raise SolveError(
-                f"the ranges hold {len(combos[0]):,} and {len(combos[1]):,} hands, more than the {MAX_PAIRS:,} pairs "
-                "the solver takes: narrow them (about 2,000 hands a side at most)"
-            )
-        object.__setattr__(self, "combos", combos)
+        object.__setattr__(self, "combos", prepare(self, self.variant.cards, streets=1))
 
     @classmethod
     def parse(
@@ -119,37 +83,8 @@ class RiverSpot:
         """A spot from text: ``variant`` by any of its names (``7stud``, ``7stud8``, ``razz``, ``5stud``), two
         ranges such as ``"(XXX) As Kd 8c 3s"`` or ``"(AA),(KK):0.5 As Kd 8c 3s"`` (three down cards in the
         seven-card games, one in five-card stud), the dead cards as text. Mistakes raise :class:`SolveError`."""
-        try:
-            game = game_of(variant)
-        except EquityError as error:
-            raise SolveError(str(error)) from None
-        if isinstance(ranges, str) or len(ranges) != 2:
-            raise SolveError("a river is between two players: give two ranges")
-        down = 3 if game.cards == 7 else 1
-        parsed = []
-        for p, text in enumerate(ranges):
-            try:
-                parsed.append(Range.parse(text, game, down=down))
-            except (RangeError, EquityError) as error:
-                raise SolveError(f"player {p + 1}'s range: {error}") from None
-        try:
-            dead_cards = parse_cards(dead) if isinstance(dead, str) else parse_cards([str(c) for c in dead])
-        except CardError as error:
-            raise SolveError(f"the dead cards: {error}") from None
-        if stacks is None:
-            stacks = (None, None)
-        if len(stacks) != 2:
-            raise SolveError(f"stacks must be two numbers, one a player, got {list(stacks)!r}")
-        return cls(
-            game,
-            (parsed[0], parsed[1]),
-            pot,
-            bet,
-            raises,
-            (stacks[0], stacks[1]),
-            -1 if first is None else first,
-            tuple(dead_cards),
-        )
+        question = parse_question(variant, ranges, stacks, first, dead, last=True)
+        return cls(question[0], question[1], pot, bet, raises, question[2], question[3], question[4])
 
     @cached_property
     def tree(self) -> BettingTree:
@@ -164,52 +99,17 @@ class RiverSpot:
     def game(self) -> Game:
         """The spot as the solver's :class:`~studpoker.solve.game.Game`: the hands, which pairs can be dealt
         together, and how each showdown splits the pot."""
-        values = [self._values(p) for p in (0, 1)]
-        masks = []
-        for p in (0, 1):
-            cards = self.hand_cards(p)[:, : self.ranges[p].down].astype(np.uint64)
-            masks.append(np.bitwise_or.reduce(np.uint64(1) << cards, axis=1))
-        compatible = ((masks[0][:, None] & masks[1][None, :]) == 0).astype(np.float64)
-        high = _share(values[0][0], values[1][0])
-        if self.variant is Variant.STUD7_HL8:
-            low0, low1 = values[0][1][:, None], values[1][1][None, :]
-            low = _share(values[0][1], values[1][1])
-            share = np.where(
-                (low0 == 0) & (low1 == 0),
-                high,
-                np.where(low1 == 0, 0.5 * high + 0.5, np.where(low0 == 0, 0.5 * high, 0.5 * high + 0.5 * low)),
-            )
-        else:
-            share = high
+        full = (self.hand_cards(0), self.hand_cards(1))
+        down = (full[0][:, : self.ranges[0].down], full[1][:, : self.ranges[1].down])
         weights = tuple(np.array([w for _, w in self.combos[p]]) for p in (0, 1))
         names = tuple(tuple(format_cards(cards) for cards, _ in self.combos[p]) for p in (0, 1))
-        showdown = DenseShowdown(compatible, share)
+        showdown = showdown_of(self.variant, down, full)
         return Game((weights[0], weights[1]), showdown, float(self.pot), self.tree, (names[0], names[1]))
-
-    def _values(self, player: int) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
-        """Each hand's value for the high (razz: its low) and, in hi/lo, its eight-or-better low (0: none)."""
-        cards = self.hand_cards(player)
-        if self.variant is Variant.RAZZ:
-            return razz_batch(cards, check=False), np.zeros(len(cards), dtype=np.int32)
-        low = low8_batch(cards, check=False) if self.variant is Variant.STUD7_HL8 else np.zeros(len(cards), np.int32)
-        return high_batch(cards, check=False), low
 
     def classes(self, player: int) -> list[str]:
         """Each hand's class, what a player would call it: ``"Two pair, aces and sevens"``, ``"8-6-4-2-A low"``,
         in hi/lo both halves (``"Flush, ace high / no low"``)."""
-        up = list(self.ranges[player].up)
-        labels = []
-        for cards, _ in self.combos[player]:
-            hand = [*cards, *up]
-            if self.variant is Variant.RAZZ:
-                labels.append(evaluate_razz(hand).description)
-                continue
-            label = evaluate_high(hand).description
-            if self.variant is Variant.STUD7_HL8:
-                low = evaluate_low8(hand)
-                label += f" / {low.description if low else 'no low'}"
-            labels.append(label)
-        return labels
+        return classes_of(self.variant, self.hand_cards(player))
 
     def describe(self) -> str:
         """One line: the game, the boards, the pot, the betting."""
@@ -222,6 +122,68 @@ class RiverSpot:
 
 def _stack(stack: int | None) -> str:
     return "deep" if stack is None else str(stack)
+
+
+#: Up to this many pairs of hands the showdown is held as dense matrices (one matrix product a call, the faster
+#: for small ranges); beyond it, valued from the cards by the sorted sweep (:mod:`~studpoker.solve.sweep`).
+DENSE_PAIRS = 1_000_000
+
+
+def hand_values(variant: Variant, cards: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+    """Each hand's value for the high (razz: its low) and, in hi/lo, its eight-or-better low (0: none)."""
+    if variant is Variant.RAZZ:
+        return razz_batch(cards, check=False), np.zeros(len(cards), dtype=np.int32)
+    low = low8_batch(cards, check=False) if variant is Variant.STUD7_HL8 else np.zeros(len(cards), np.int32)
+    return high_batch(cards, check=False), low
+
+
+def showdown_of(
+    variant: Variant,
+    down: tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]],
+    full: tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]],
+) -> Showdown:
+    """The showdown of two players' hands: ``down[p]`` the cards no one else sees (hands by cards: two hands meet
+    when these share none), ``full[p]`` every card of each hand (valued by the game's rules)."""
+    values = [hand_values(variant, full[p]) for p in (0, 1)]
+    hilo = variant is Variant.STUD7_HL8
+    if len(down[0]) * len(down[1]) > DENSE_PAIRS:
+        lows = (values[0][1], values[1][1]) if hilo else None
+        return CardShowdown(down, (values[0][0], values[1][0]), lows)
+    masks = [np.bitwise_or.reduce(np.uint64(1) << down[p].astype(np.uint64), axis=1) for p in (0, 1)]
+    compatible = ((masks[0][:, None] & masks[1][None, :]) == 0).astype(np.float64)
+    high = _share(values[0][0], values[1][0])
+    if hilo:
+        low0, low1 = values[0][1][:, None], values[1][1][None, :]
+        low = _share(values[0][1], values[1][1])
+        share = np.where(
+            (low0 == 0) & (low1 == 0),
+            high,
+            np.where(low1 == 0, 0.5 * high + 0.5, np.where(low0 == 0, 0.5 * high, 0.5 * high + 0.5 * low)),
+        )
+    else:
+        share = high
+    return DenseShowdown(compatible, share)
+
+
+def classes_of(variant: Variant, cards: npt.NDArray[np.uint8]) -> list[str]:
+    """Each hand's class (its made hand in words), each value described once."""
+    values = hand_values(variant, cards)
+    said: dict[tuple[int, int], str] = {}
+    labels = []
+    for row, high, low in zip(cards.tolist(), values[0].tolist(), values[1].tolist(), strict=True):
+        key = (high, low)
+        label = said.get(key)
+        if label is None:
+            if variant is Variant.RAZZ:
+                label = evaluate_razz(row).description
+            else:
+                label = evaluate_high(row).description
+                if variant is Variant.STUD7_HL8:
+                    made = evaluate_low8(row)
+                    label += f" / {made.description if made else 'no low'}"
+            said[key] = label
+        labels.append(label)
+    return labels
 
 
 def _share(values0: npt.NDArray[np.int32], values1: npt.NDArray[np.int32]) -> Floats:
@@ -240,3 +202,87 @@ def _place(seen: dict[Card, str], card: Card, where: str) -> None:
     if card in seen:
         raise SolveError(f"{card} is in {seen[card]} and in {where}: a card can be in one place only")
     seen[card] = where
+
+
+def prepare(spot: RiverSpot | SixthSpot, cards: int, *, streets: int) -> list[list[tuple[tuple[Card, ...], float]]]:
+    """Check a spot (ranges of the game with ``cards`` cards a player, chips, no card in two places, the betting)
+    and set who acts first if not given; returns each player's hands (the combinations of his range the cards seen
+    leave, with their weights)."""
+    game = spot.variant
+    street = "the last street" if streets == 1 else "sixth street"
+    for p, r in enumerate(spot.ranges):
+        if not isinstance(r, Range) or r.variant is not game:
+            raise SolveError(f"player {p + 1}'s range must be a {game.title.lower()} range")
+        if r.down + len(r.up) != cards:
+            example = "(XXX) As Kd 8c 3s" if game.cards == 7 else "(X) As Kd 8c 3s"
+            if streets == 2:
+                example = "(XX) As Kd 8c 3s"
+            raise SolveError(
+                f"player {p + 1}'s range has {r.down} down and {len(r.up)} up cards: on {street} of "
+                f"{game.title.lower()} a player has {cards} (give the up cards after the terms, {example})"
+            )
+    _check_chips("the pot", spot.pot, low=1)
+    _check_chips("the bet", spot.bet, low=1)
+    for p, stack in enumerate(spot.stacks):
+        if stack is not None:
+            _check_chips(f"player {p + 1}'s stack", stack, low=0)
+    seen: dict[Card, str] = {}
+    for where, up in (("player 1's up cards", spot.ranges[0].up), ("player 2's up cards", spot.ranges[1].up)):
+        for card in up:
+            _place(seen, card, where)
+    for card in spot.dead:
+        _place(seen, card, "the dead cards")
+    if spot.first == -1:
+        boards = [r.up for r in spot.ranges]
+        object.__setattr__(spot, "first", first_to_act(boards, low=game is Variant.RAZZ))
+    elif spot.first not in (0, 1) or type(spot.first) is not int:
+        raise SolveError(f"first must be 0 or 1 (the player who acts first), got {spot.first!r}")
+    BettingTree.build(spot.bet, raises=spot.raises, stacks=spot.stacks, first=spot.first, streets=streets)
+    combos = []
+    for p, r in enumerate(spot.ranges):
+        visible = [*spot.dead, *spot.ranges[1 - p].up]
+        hands = r.combos(dead=visible)
+        if not hands:
+            raise SolveError(f"player {p + 1}'s range holds no hand once the cards seen are taken out")
+        if len(hands) > MAX_HANDS:
+            raise SolveError(f"player {p + 1}'s range holds {len(hands):,} hands; at most {MAX_HANDS:,}")
+        combos.append(hands)
+    return combos
+
+
+def parse_question(
+    variant: str | Variant,
+    ranges: Sequence[str],
+    stacks: Sequence[int | None] | None,
+    first: int | None,
+    dead: str | Iterable[Card | str],
+    *,
+    last: bool,
+) -> tuple[Variant, tuple[Range, Range], tuple[int | None, int | None], int, tuple[Card, ...]]:
+    """The parts of a spot given as text: the game, the two ranges (three down cards on the river of the
+    seven-card games, one in five-card stud; two on sixth street), the stacks, who acts first (-1: by the
+    boards), the dead cards. Mistakes raise :class:`SolveError`."""
+    try:
+        game = game_of(variant)
+    except EquityError as error:
+        raise SolveError(str(error)) from None
+    if isinstance(ranges, str) or len(ranges) != 2:
+        raise SolveError("a spot is between two players: give two ranges")
+    if not last and game.cards != 7:
+        raise SolveError("sixth street is a street of the seven-card games (in five-card stud the last card is up)")
+    down = (3 if game.cards == 7 else 1) if last else 2
+    parsed = []
+    for p, text in enumerate(ranges):
+        try:
+            parsed.append(Range.parse(text, game, down=down))
+        except (RangeError, EquityError) as error:
+            raise SolveError(f"player {p + 1}'s range: {error}") from None
+    try:
+        dead_cards = parse_cards(dead) if isinstance(dead, str) else parse_cards([str(c) for c in dead])
+    except CardError as error:
+        raise SolveError(f"the dead cards: {error}") from None
+    if stacks is None:
+        stacks = (None, None)
+    if len(stacks) != 2:
+        raise SolveError(f"stacks must be two numbers, one a player, got {list(stacks)!r}")
+    return game, (parsed[0], parsed[1]), (stacks[0], stacks[1]), -1 if first is None else first, tuple(dead_cards)

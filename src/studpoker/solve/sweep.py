@@ -10,9 +10,9 @@ the empty set included); the entries (hand, key) are sorted once by (key, value)
 each subset S of its cards :func:`numpy.searchsorted` finds the start of S's group, its first entry of value
 >= v, its first of value > v and its end. A call then gathers the reach into entry order, takes one prefix sum
 (float64, against cancellation) and reads every sum as a signed difference of prefix-sum rows: O(n 2^k K) work
-and O(n 2^k K) memory (the prefix sums: n_other * 2^k rows of K float64, 11.6 MB for 10,660 hands, k = 3,
-K = 17). Hi/lo adds a second structure on the low values and reuses the high one on the reach of the
-opponent's hands without a low.
+and O(n 2^k K) memory: the prefix sums hold n_other * 2^k + 1 rows of K float64 (11.6 MB for 10,660 hands,
+k = 3, K = 17), and a call briefly holds about three such arrays. Hi/lo adds a second structure on the low
+values and reuses the high one on the reach of the opponent's hands without a low.
 
 >>> import numpy as np
 >>> cards = (np.array([[0], [1]], np.uint8), np.array([[0], [2]], np.uint8))
@@ -92,40 +92,42 @@ class _Sweep:
             end=np.searchsorted(combined, base + width, "left").astype(np.int64),
         )
 
-    def prefix(self, reach: Reach) -> Floats:
-        """The reach in entry order, summed: row j is the total of the first j entries (float64)."""
-        sums = np.zeros((self.order.shape[0] + 1, reach.shape[1]), np.float64)
-        np.cumsum(reach[self.order], axis=0, dtype=np.float64, out=sums[1:])
-        return sums
+    def restrict(self, rows: npt.NDArray[np.intp]) -> _Sweep:
+        """The same sweep for `rows` of my hands only."""
+        return _Sweep(self.order, self.start[:, rows], self.less[:, rows], self.upto[:, rows], self.end[:, rows])
 
-    def totals(self, prefix: Floats, signs: Floats, rows: npt.NDArray[np.intp] | None = None) -> tuple[Floats, Floats]:
-        """(share, compatible) of my hands (or of `rows` of them): less + equal / 2, and everything disjoint."""
-        share: Floats | None = None
-        compatible: Floats | None = None
+    def prefix(self, reach: Reach) -> Floats:
+        """The reach in entry order, summed: row j is the total of the first j entries (float64).
+
+        Summed along contiguous rows of the transpose, then transposed back for fast row gathers: NumPy's
+        cumsum down the columns of a C-ordered array is three times slower."""
+        columns = np.ascontiguousarray(reach.T, np.float64)
+        summed = np.empty((reach.shape[1], self.order.shape[0] + 1), np.float64)
+        summed[:, 0] = 0.0
+        np.cumsum(np.take(columns, self.order, axis=1), axis=1, out=summed[:, 1:])
+        return np.ascontiguousarray(summed.T)
+
+    def totals(self, prefix: Floats, signs: Floats) -> tuple[Floats, Floats]:
+        """(share, compatible) of my hands: the other's reach below my value plus half the tied, and all of it."""
+        shape = (self.start.shape[1], prefix.shape[1])
+        starts, halves, ends, row = np.zeros(shape), np.zeros(shape), np.zeros(shape), np.empty(shape)
         for mask, sign in enumerate(signs):
-            start, less, upto, end = self.start[mask], self.less[mask], self.upto[mask], self.end[mask]
-            if rows is not None:
-                start, less, upto, end = start[rows], less[rows], upto[rows], end[rows]
-            base = prefix[start]
-            part_share = 0.5 * (prefix[less] + prefix[upto]) - base
-            part_compatible = prefix[end] - base
-            if sign < 0:
-                part_share *= -1.0
-                part_compatible *= -1.0
-            if share is None or compatible is None:
-                share, compatible = part_share, part_compatible
-            else:
-                share += part_share
-                compatible += part_compatible
-        assert share is not None and compatible is not None
-        return share, compatible
+            accumulate = np.add if sign > 0 else np.subtract
+            for positions, total in ((self.start, starts), (self.less, halves), (self.upto, halves), (self.end, ends)):
+                np.take(prefix, positions[mask], axis=0, out=row)
+                accumulate(total, row, out=total)
+        halves *= 0.5
+        halves -= starts
+        ends -= starts
+        return halves, ends
 
 
 class CardShowdown:
     """Showdown sums of two players' hands of k private cards each, with card removal, by the sorted sweep.
 
     Built once per pair of ranges (the sorting and searching); :meth:`sums` then costs a gather, a prefix sum
-    and 4 * 2^k gathers of n x K rows per call (memory: n_other * 2^k rows of K float64).
+    and 4 * 2^k gathers of n x K rows per call (memory: n_other * 2^k rows of K float64, about three times
+    that at the peak of a call). The positions kept between calls: 4 * 2^k int64 per hand and structure.
     """
 
     def __init__(
@@ -159,9 +161,11 @@ class CardShowdown:
         self._high = tuple(_Sweep.build(keys[1 - p], self.high[1 - p], keys[p], self.high[p]) for p in (0, 1))
         self._low: tuple[_Sweep, ...] | None = None
         self._no_low: tuple[npt.NDArray[np.intp], ...] = ()
+        self._high_no_low: tuple[_Sweep, ...] = ()
         if self.low is not None:
             self._low = tuple(_Sweep.build(keys[1 - p], self.low[1 - p], keys[p], self.low[p]) for p in (0, 1))
             self._no_low = tuple(np.flatnonzero(self.low[p] == 0) for p in (0, 1))
+            self._high_no_low = tuple(self._high[p].restrict(self._no_low[p]) for p in (0, 1))
 
     def _values(
         self, values: tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]], name: str
@@ -173,8 +177,9 @@ class CardShowdown:
         return result[0], result[1]
 
     def sums(self, player: int, reach: Reach) -> tuple[Floats, Floats]:
-        """(share, compatible), each n_player x K: the other's reach, times `player`'s pot share, over hands
-        disjoint from each of `player`'s hands; and the plain sum of that reach."""
+        """(share, compatible), each n_player x K float64: the other's reach (n_other x K, float32 or float64)
+        times `player`'s pot share, summed over the other's hands disjoint from each of `player`'s hands; and the
+        plain sum of that reach."""
         if player not in (0, 1):
             raise ValueError("player must be 0 or 1")
         other = 1 - player
@@ -189,7 +194,8 @@ class CardShowdown:
         # s = H/2 + L/2, and where neither has a low (L counts that as a tie) s = H: add (H - 1/2)/2 there.
         rows = self._no_low[player]
         masked = reach * (self.low[other] == 0)[:, None]
-        none_share, none_compatible = sweep.totals(sweep.prefix(masked), self._signs, rows)
+        restricted = self._high_no_low[player]
+        none_share, none_compatible = restricted.totals(restricted.prefix(masked), self._signs)
         share *= 0.5
         share += 0.5 * low_share
         share[rows] += 0.5 * (none_share - 0.5 * none_compatible)

@@ -26,7 +26,7 @@ __all__ = ["MAX_BETS", "BettingTree", "Node", "NodeKind", "SolveError"]
 #: The most bets one street may see (a bet and its raises): an uncapped river between deep stacks is bounded by it.
 MAX_BETS = 64
 
-NodeKind = Literal["decision", "fold", "showdown"]
+NodeKind = Literal["decision", "fold", "showdown", "deal"]
 
 #: One letter per action in a node's ``line``.
 LETTERS = {"check": "x", "bet": "b", "call": "c", "raise": "r", "fold": "f"}
@@ -38,10 +38,12 @@ class SolveError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Node:
-    """One point of the street. ``player`` acts at a decision (0 or 1; ``None`` at an end), choosing among
-    ``actions``, each leading to the node of the same position in ``children``. ``put`` is what each player has
-    put in on this street; ``folder`` who folded (a fold only); ``line`` the actions so far, a letter each
-    (x check, b bet, c call, r raise, f fold)."""
+    """One point of the betting. ``player`` acts at a decision (0 or 1; ``None`` elsewhere), choosing among
+    ``actions``, each leading to the node of the same position in ``children``. A ``deal`` node ends a street that
+    another follows (each player's next card is dealt; its one child starts the next street). ``put`` is what each
+    player has put in on the streets solved; ``folder`` who folded (a fold only); ``line`` the actions so far, a
+    letter each (x check, b bet, c call, r raise, f fold), ``/`` where a card is dealt; ``street`` 0 for the first
+    street solved, 1 for the next."""
 
     index: int
     kind: NodeKind
@@ -51,11 +53,13 @@ class Node:
     put: tuple[int, int]
     folder: int | None
     line: str
+    street: int = 0
 
 
 @dataclass(frozen=True, slots=True)
 class BettingTree:
-    """Every node of a street, parents before children (the root, index 0, first). Build one with :meth:`build`."""
+    """Every node of the betting, parents before children (the root, index 0, first). Build one with
+    :meth:`build`."""
 
     nodes: tuple[Node, ...]
     bet: int
@@ -63,6 +67,7 @@ class BettingTree:
     stacks: tuple[int | None, int | None]
     first: int
     half_street: bool
+    streets: int = 1
 
     @classmethod
     def build(
@@ -73,11 +78,14 @@ class BettingTree:
         stacks: tuple[int | None, int | None] = (None, None),
         first: int = 0,
         half_street: bool = False,
+        streets: int = 1,
     ) -> BettingTree:
         """The tree of a street where ``first`` (0 or 1) acts first, the bets are ``bet`` chips, at most
         ``raises`` raises follow the opening bet (``None``: no cap) and each player has ``stacks[i]`` chips
         behind (``None``: more than the street can take). ``half_street``: only ``first`` may bet (the other
-        checks behind, or calls or folds), as in the toy games of the literature."""
+        checks behind, or calls or folds), as in the toy games of the literature. ``streets`` 2: a card is dealt to
+        each after the first street's betting, and a second street follows (sixth street and the river), with the
+        same bets and cap, and the same player first (a down card does not change the boards)."""
         if type(bet) is not int or bet <= 0:
             raise SolveError(f"the bet must be a whole number of chips above 0, got {bet!r}")
         if raises is not None and (type(raises) is not int or raises < 0):
@@ -97,9 +105,11 @@ class BettingTree:
             )
         if raises is not None and raises >= MAX_BETS:
             raise SolveError(f"raises must be under {MAX_BETS}, got {raises}")
-        builder = _Builder(bet, raises, stacks, half_street)
+        if streets not in (1, 2) or type(streets) is not int:
+            raise SolveError(f"streets must be 1 (the river) or 2 (sixth street and the river), got {streets!r}")
+        builder = _Builder(bet, raises, stacks, half_street, streets)
         builder.decision(first, (0, 0), 0, "", checked=False, all_in=False)
-        return cls(tuple(builder.nodes), bet, raises, (stacks[0], stacks[1]), first, half_street)
+        return cls(tuple(builder.nodes), bet, raises, (stacks[0], stacks[1]), first, half_street, streets)
 
     def decisions(self, player: int) -> list[Node]:
         """The decision nodes where ``player`` acts, in tree order."""
@@ -117,8 +127,12 @@ class BettingTree:
 class _Builder:
     """Grows the tree depth first, each node numbered as it is created so that parents come before children."""
 
-    def __init__(self, bet: int, raises: int | None, stacks: tuple[int | None, int | None], half: bool) -> None:
+    def __init__(
+        self, bet: int, raises: int | None, stacks: tuple[int | None, int | None], half: bool, streets: int
+    ) -> None:
         self.bet = bet
+        self.streets = streets
+        self.street = 0
         self.raises = raises
         self.stacks = stacks
         self.half = half
@@ -130,10 +144,23 @@ class _Builder:
         return None if stack is None else stack - put[player]
 
     def end(self, kind: NodeKind, put: tuple[int, int], folder: int | None, line: str) -> int:
-        if kind == "showdown":  # an uncalled part of a bet goes back before the showdown
+        if kind == "showdown":  # an uncalled part of a bet goes back before the showdown (or the next card)
             put = (min(put), min(put))
+            if self.street + 1 < self.streets:
+                return self.deal(put, line)
         index = len(self.nodes)
-        self.nodes.append(Node(index, kind, None, (), (), put, folder, line.strip()))
+        self.nodes.append(Node(index, kind, None, (), (), put, folder, line.strip(), self.street))
+        return index
+
+    def deal(self, put: tuple[int, int], line: str) -> int:
+        """The next street: a deal node, then its betting from the first player, no bet yet."""
+        index = len(self.nodes)
+        self.nodes.append(Node(index, "deal", None, (), (), put, None, line.strip(), self.street))
+        self.street += 1
+        assert self.first is not None
+        child = self.decision(self.first, put, 0, line + " /", checked=False, all_in=False)
+        self.street -= 1
+        self.nodes[index] = Node(index, "deal", None, ("deal",), (child,), put, None, line.strip(), self.street)
         return index
 
     def decision(self, player: int, put: tuple[int, int], bets: int, line: str, *, checked: bool, all_in: bool) -> int:
@@ -142,7 +169,7 @@ class _Builder:
         if bets == 0 and (self.left(0, put) == 0 or self.left(1, put) == 0):
             return self.end("showdown", put, None, line)  # someone is all-in already: nothing to bet
         index = len(self.nodes)
-        self.nodes.append(Node(index, "decision", player, (), (), put, None, line.strip()))
+        self.nodes.append(Node(index, "decision", player, (), (), put, None, line.strip(), self.street))
         other = 1 - player
         actions: list[str] = []
         children: list[int] = []
@@ -181,7 +208,9 @@ class _Builder:
                         other, after, bets + 1, line + " r", checked=False, all_in=mine is not None and mine <= amount
                     )
                 )
-        self.nodes[index] = Node(index, "decision", player, tuple(actions), tuple(children), put, None, line.strip())
+        self.nodes[index] = Node(
+            index, "decision", player, tuple(actions), tuple(children), put, None, line.strip(), self.street
+        )
         return index
 
 
