@@ -23,8 +23,8 @@ def test_the_table_says_what_was_solved_and_how_well(capsys: pytest.CaptureFixtu
     assert lines[1].startswith("Solved by DCFR in ")
     percent = float(lines[1].rsplit("chips, ", 1)[1].split("%")[0])
     assert percent <= 0.1
-    assert "Player 2 first to act:" in out  # the pair of queens showing acts first
-    assert "Player 1 after check:" in out and "Player 1 after bet:" in out
+    assert "Player 2 first to act (reached 100.0%):" in out  # the pair of queens showing acts first
+    assert "Player 1 after check (reached " in out and "Player 1 after bet (reached " in out
 
 
 def test_json_has_every_hand(capsys: pytest.CaptureFixture[str]) -> None:
@@ -91,3 +91,14 @@ def test_a_range_mistake_points_at_it(capsys: pytest.CaptureFixture[str]) -> Non
     assert status == 2 and "player 1's range: unknown rank 'Z'" in err
     status, _, err = stud(capsys, "(AKX) Ah Kd 8c", RANGES[1], "--pot", "5", "--bet", "2")
     assert status == 2 and "has 3 down and 3 up cards" in err
+
+
+def test_sixth_street_and_the_river(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["--street", "sixth", "(AA),(KK),(A8) Ah Kd 8c 3s", "(QQ),(99),(Q9) Qs Qd 9h 4c", "--pot", "60"]
+    status, out, err = stud(capsys, *args, "--bet", "20", "--raises", "1", "--dead", "2c 7h", "--min-reach", "0")
+    assert status == 0 and err == ""
+    assert out.startswith("Seven-card stud, sixth street and the river: Ah Kd 8c 3s vs Qs Qd 9h 4c")
+    assert "Player 2 after bet, call, the river card (reached " in out
+    assert "left out" not in out  # --min-reach 0 shows every decision
+    status, _, err = stud(capsys, *args, "--bet", "20", "--variant", "5stud")
+    assert status == 2 and "sixth street is a street of the seven-card games" in err

@@ -181,10 +181,14 @@ def test_the_answer_as_json_and_as_a_table(hilo_answer) -> None:  # type: ignore
     assert data["players"][0]["hands"] == len(spot.combos[0])
     assert len(data["players"][1]["hand"]) == len(spot.combos[1])
     root = data["nodes"][0]
-    assert root["line"] == "" and root["actions"] == ["check", "bet"]
+    assert root["line"] == "" and root["actions"] == ["check", "bet"] and root["reached"] == 1
+    assert root["street"] == "river"
+    # What reaches the decisions after the first adds up to what reaches the first.
+    after = [node["reached"] for node in data["nodes"] if node["line"] in ("x", "b")]
+    assert sum(after) == pytest.approx(1, abs=1e-4)
     assert sum(c["share"] for c in root["classes"]) == pytest.approx(1, abs=1e-4)
     assert data["exploitability"]["pot"] <= 0.001
     text = answer.table(limit=3)
     assert text.startswith("Seven-card stud hi/lo, river: Ah 4d 8c Ks vs 6c 5h 9d 2s; pot 50, bet 10, no cap")
-    assert "Player 1 first to act:" in text and "weaker classes" in text
+    assert "Player 1 first to act (reached 100.0%):" in text and "weaker classes" in text
     assert "/ no low" in text

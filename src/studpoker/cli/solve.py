@@ -19,7 +19,8 @@ from .options import UsageError
 __all__ = ["add_commands"]
 
 USAGE = (
-    "stud solve [--variant GAME] RANGE RANGE --pot N --bet N [--raises N|none] [--stacks N N] [--first 1|2]"
+    "stud solve [--variant GAME] [--street river|sixth] RANGE RANGE --pot N --bet N [--raises N|none] [--stacks N N]"
+    " [--first 1|2]"
     " [--dead CARDS] [--target PCT] [--method dcfr|cfr+] [--iterations N] [--seconds S] [--limit N] [--json]"
 )
 
@@ -35,8 +36,10 @@ def add_commands(sub: Any) -> None:
         usage=USAGE,
         help="the equilibrium of a heads-up river between two ranges",
         description=(
-            "Solve the last betting round of a heads-up stud hand: each player's range of down cards under his up "
-            "cards (three down and four up in the seven-card games, one down in five-card stud), the pot, the bet, "
+            "Solve the last betting round of a heads-up stud hand (or, with --street sixth, sixth street and the "
+            "river): "
+            "each player's range of down cards under his up cards (three down and four up on the river of the "
+            "seven-card games, two down on sixth street, one down in five-card stud), the pot, the bet, "
             "the raises allowed and the stacks. Prints how often each class of hands checks, bets, folds, calls "
             "and raises at every decision, each range's value, and how far the answer is from an equilibrium (its "
             "exploitability, measured by a best response)."
@@ -51,6 +54,13 @@ def add_commands(sub: Any) -> None:
         "ranges", nargs=2, metavar="RANGE", help="a range with the up cards, e.g. '(AAX),(KKX) Ah Kd 8c 3s'"
     )
     sv.add_argument("--variant", type=options.variant, default="7stud", metavar="GAME", help=options.VARIANT_HELP)
+    sv.add_argument(
+        "--street",
+        choices=("river", "sixth"),
+        default="river",
+        help="river (default), or sixth: sixth street and the river, the last card dealt between (two down cards a "
+        "range)",
+    )
     sv.add_argument(
         "--pot", type=_chips("--pot", 1), required=True, metavar="N", help="chips in the pot before the round"
     )
@@ -91,6 +101,12 @@ def add_commands(sub: Any) -> None:
         metavar="N",
         help="classes shown at each decision (default 40; the JSON has them all)",
     )
+    sv.add_argument(
+        "--min-reach",
+        default="0.1",
+        metavar="PCT",
+        help="leave out of the table the decisions reached less often than this, in %% of the deals (default 0.1)",
+    )
     sv.add_argument("--json", action="store_true", help="print the whole answer as JSON, every hand's strategy")
     sv.set_defaults(run=_solve)
 
@@ -115,12 +131,14 @@ def _raises(text: str) -> int | None:
 
 
 def _solve(args: argparse.Namespace) -> int:
-    from ..solve import RiverSpot, SolveError, solve
+    from ..solve import RiverSpot, SixthSpot, SolveError, solve
 
     target = _number("--target", args.target, 0, 100) / 100
+    min_reach = _number("--min-reach", args.min_reach, 0, 100) / 100
     seconds = None if args.seconds is None else _number("--seconds", args.seconds, 0.001, 86_400)
     try:
-        spot = RiverSpot.parse(
+        kind = SixthSpot if args.street == "sixth" else RiverSpot
+        spot = kind.parse(
             args.variant,
             args.ranges,
             pot=args.pot,
@@ -136,5 +154,5 @@ def _solve(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print("stud solve: interrupted", file=sys.stderr)
         return 130
-    print(answer.to_json(indent=1) if args.json else answer.table(limit=args.limit))
+    print(answer.to_json(indent=1) if args.json else answer.table(limit=args.limit, min_reach=min_reach))
     return 0

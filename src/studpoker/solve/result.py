@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -84,6 +85,28 @@ class Solution:
         """The node reached by ``line`` (``"x b"``: check, bet)."""
         return self.game.tree.node(line)
 
+    @cached_property
+    def reached(self) -> dict[int, float]:
+        """How often each decision is reached when both play the strategy (a share of the deals), by node index.
+        CFR's average strategy at a decision seldom reached is seldom tested, so means little there."""
+        game = self.game
+        mine, theirs = reaches(game, 0, self.strategy), reaches(game, 1, self.strategy)
+        out: dict[int, float] = {}
+        for street in range(game.tree.streets):
+            nodes = [n.index for n in game.tree.nodes if n.kind == "decision" and n.street == street]
+            if not nodes:
+                continue
+            if street == 0:
+                showdown = game.showdown
+                scale = game.deal.outcomes if game.deal is not None else 1
+            else:
+                assert game.deal is not None
+                showdown, scale = game.deal.showdown, 1
+            meets = showdown.sums(0, np.stack([theirs[k] for k in nodes], axis=1))[1]
+            for column, k in enumerate(nodes):
+                out[k] = float(mine[k] @ meets[:, column]) * scale / game.deals
+        return out
+
     def frequencies(self, line: str = "") -> list[tuple[str, float, dict[str, float]]]:
         """At the decision reached by ``line``, each class of the acting player's hands that gets there: its name,
         how likely it is to be here (a share of the hands here) and how often it takes each action."""
@@ -153,6 +176,7 @@ class Solution:
                 "line": node.line,
                 "street": "river" if node.street == 1 or tree.streets == 1 else "sixth",
                 "player": node.player + 1,
+                "reached": _round(self.reached[node.index]),
                 "put": list(node.put),
                 "actions": list(node.actions),
                 "classes": [
@@ -184,9 +208,10 @@ class Solution:
         """:meth:`to_dict` as JSON."""
         return json.dumps(self.to_dict(hands=hands), indent=indent, allow_nan=False)
 
-    def table(self, *, limit: int = 40) -> str:
-        """The answer for a reader: the measures, then at each decision the acting player's classes (at most
-        ``limit`` of them, strongest first) with how often each takes each action."""
+    def table(self, *, limit: int = 40, min_reach: float = 0.001) -> str:
+        """The answer for a reader: the measures, then at each decision reached at least ``min_reach`` of the
+        time (a share of the deals: 0.001 is 0.1 %) the acting player's classes (at most ``limit`` of them,
+        strongest first) with how often each takes each action."""
         lines = [self.title] if self.title else []
         lines.append(
             f"Solved by {self.method.upper()} in {self.iterations} iterations ({self.seconds:.2f} s); exploitability "
@@ -197,16 +222,20 @@ class Solution:
                 f"Player {p + 1}: {len(self.game.weights[p]):,} hands, equity {100 * self.range_equity(p):.1f}%, "
                 f"EV {self.ev(p):.2f} of the pot of {self.game.pot:g}"
             )
+        rare = 0
         for node in self.game.tree.nodes:
             if node.kind != "decision":
                 continue
             assert node.player is not None
+            if self.reached[node.index] < min_reach:
+                rare += 1
+                continue
             rows = self.frequencies(node.line)
             if not rows:
                 continue
             where = _spoken(node.line)
             lines.append("")
-            lines.append(f"Player {node.player + 1} {where}:")
+            lines.append(f"Player {node.player + 1} {where} (reached {_percent(self.reached[node.index])}):")
             width = max(24, *(len(name) for name, _, _ in rows[:limit]))
             lines.append(f"  {'class':<{width}}  {'here':>6}" + "".join(f"  {a:>6}" for a in node.actions))
             for name, share, freqs in rows[:limit]:
@@ -214,6 +243,12 @@ class Solution:
                 lines.append(f"  {name:<{width}}  {100 * share:>5.1f}%{cells}")
             if len(rows) > limit:
                 lines.append(f"  ... {len(rows) - limit} weaker classes (the JSON has them all)")
+        if rare:
+            lines.append("")
+            lines.append(
+                f"{rare} decision{'s' if rare != 1 else ''} reached less than {_percent(min_reach)} of the time left"
+                " out (CFR's strategy means little where play seldom goes; the JSON has every decision)"
+            )
         return "\n".join(lines)
 
 
@@ -226,6 +261,15 @@ def _spoken(line: str) -> str:
     if line == "/":
         return "first to act on the river"
     return "after " + ", ".join(_SPOKEN[letter] for letter in line.split())
+
+
+def _percent(share: float) -> str:
+    """A share as a percentage a reader takes in: 12.3%, 0.05%, under 0.01%."""
+    if share >= 0.001:
+        return f"{100 * share:.1f}%"
+    if share >= 0.0001:
+        return f"{100 * share:.2f}%"
+    return "under 0.01%"
 
 
 def _round(value: float) -> float | None:
