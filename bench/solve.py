@@ -11,10 +11,12 @@ under 0.1 % of the pot in under 5 s on this machine, published with the converge
 
 What is measured, in this process:
 
-* (a) the spots (``--spot``, repeatable; default all three), each with a pot of 60, a bet of 20 and a cap of a bet
-  and three raises: ``main``, seven-card stud, player 1 ``(AKX),(AAX),(KKX),(88X),(AX3) Ah Kd 8c 3s`` against
-  ``(QQX),(99X),(44X),(Q9X),(Q4X),(94X) Qs Qd 9h 4c``, dead ``2c 7h``; ``stud8``, stud hi/lo; ``razz`` (see
-  ``SPOTS``; the hand counts are printed). Each method (``dcfr``, ``cfr+``) solves each spot to 0.1 % of the pot
+* (a) the spots (``--spot``, repeatable; default all but ``sixth``), each with a pot of 60, a bet of 20 and a cap
+  of a bet and three raises: ``main``, seven-card stud, player 1 ``(AKX),(AAX),(KKX),(88X),(AX3) Ah Kd 8c 3s``
+  against ``(QQX),(99X),(44X),(Q9X),(Q4X),(94X) Qs Qd 9h 4c``, dead ``2c 7h``; ``stud8``, stud hi/lo; ``razz``;
+  ``full``, seven-card stud with any three down cards a side (11,480 hands); ``sixth``, sixth street and the river
+  (only when named; see ``SPOTS``; the hand counts are printed). Each method (``dcfr``, ``cfr+``) solves each spot
+  to 0.1 % of the pot
   (``solve(spot, target=0.001)``, the exploitability measured every 10 iterations, as the library's default),
   the methods taking turns run by run for ``--rounds`` rounds (default 3; ``--quick`` 1), the order swapped every
   round. Printed: min, median and max wall seconds of the ``solve()`` call (building the game, the iterations,
@@ -51,7 +53,7 @@ from typing import Any
 
 import numpy as np
 
-from studpoker.solve import METHODS, Game, RiverSpot, Solution, solve, toys
+from studpoker.solve import METHODS, Game, RiverSpot, SixthSpot, Solution, solve, toys
 from studpoker.solve.cfr import Method, exploitability
 
 #: (name, variant, player 1's range, player 2's range, dead cards): about 1,000 hands a side each.
@@ -65,7 +67,20 @@ SPOTS: tuple[tuple[str, str, str, str, str], ...] = (
     ),
     ("stud8", "7stud8", "(A2X),(A4X),(AAX),(KKX) Ad 3c 6h Kh", "(QQX),(44X),(23X),(25X) Qs Qd 4s 8c", "7d Tc"),
     ("razz", "razz", "(A2X),(A4X) 3s 5d 7c Kh", "(A2X),(A3X) 4h 6c 8d 9s", "Qc Jd"),
+    # Full ranges, any three down cards (11,480 hands a side): valued from the cards by the sorted sweep.
+    ("full", "7stud", "(XXX) Ah Kd 8c 3s", "(XXX) Qs Qd 9h 4c", "2c 7h"),
+    # Sixth street and the river (only with --spot sixth: about a minute a run): 57 and 96 sixth-street hands,
+    # 2,280 and 3,840 river hands.
+    (
+        "sixth",
+        "7stud",
+        "(AA),(KK),(A8),(AK),(K8),(88),(33),(A3),(K3) Ah Kd 8c 3s",
+        "(QQ),(99),(Q9),(44),(Q4),(94),(QX):0.3 Qs Qd 9h 4c",
+        "2c 7h",
+    ),
 )
+#: The spots run unless ``--spot`` names others.
+DEFAULT_SPOTS = ("main", "stud8", "razz", "full")
 #: (b): a small stud river for the linear program.
 SMALL = ("7stud", "(AAK),(A88),(AK5) Ah Kd 8c 3s", "(QQ9),(Q9A),(96A) Qs Qd 9h 4c", "2c 7h")
 POT = 60
@@ -108,8 +123,9 @@ class Cell:
     runs: list[Run] = field(default_factory=list)
 
 
-def make_spot(variant: str, first: str, second: str, dead: str) -> RiverSpot:
-    return RiverSpot.parse(variant, [first, second], pot=POT, bet=BET, raises=RAISES, dead=dead)
+def make_spot(variant: str, first: str, second: str, dead: str, name: str = "") -> RiverSpot | SixthSpot:
+    kind = SixthSpot if name == "sixth" else RiverSpot
+    return kind.parse(variant, [first, second], pot=POT, bet=BET, raises=RAISES, dead=dead)
 
 
 def reached(solution: Solution, target: float) -> float | None:
@@ -117,7 +133,7 @@ def reached(solution: Solution, target: float) -> float | None:
     return next((s for _, s, gap in solution.curve if gap <= target * solution.pot), None)
 
 
-def timed_solve(spot: RiverSpot | Game, method: Method, **options: Any) -> Run:
+def timed_solve(spot: RiverSpot | SixthSpot | Game, method: Method, **options: Any) -> Run:
     start = time.perf_counter()
     solution = solve(spot, method=method, **options)
     wall = time.perf_counter() - start
@@ -135,7 +151,7 @@ def bench_spots(names: list[str], rounds: int) -> dict[str, list[Cell]]:
     for name, variant, first, second, dead in SPOTS:
         if name not in names:
             continue
-        spot = make_spot(variant, first, second, dead)
+        spot = make_spot(variant, first, second, dead, name)
         sizes = [len(h) for h in spot.combos]
         print(f"\n  {name}: {spot.variant.title}, player {spot.first + 1} acts first, dead {dead}")
         for p, text in enumerate((first, second)):
@@ -412,7 +428,7 @@ def main() -> None:
     rounds = args.rounds if args.rounds is not None else 1 if args.quick else 3
     if rounds < 1:
         parser.error("--rounds must be at least 1")
-    names = args.spot or [s[0] for s in SPOTS]
+    names = args.spot or list(DEFAULT_SPOTS)
 
     import studpoker.solve
 

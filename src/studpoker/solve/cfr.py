@@ -1,10 +1,12 @@
-"""Counterfactual regret minimisation over a river, every hand of a range at once.
+"""Counterfactual regret minimisation over a river (or sixth street and the river), every hand of a range at once.
 
 Each iteration walks the betting tree once per player: it carries the other player's chance of reaching each
-node (a vector over his hands) down the tree, values every end for all of the player's hands with two matrix
-products (which hand beats which, which can be dealt together), and carries the values back up, updating each
-hand's regrets. Discounted CFR (Brown and Sandholm, 2019: alpha 1.5, beta 0, gamma 2) is the default; CFR+
-(Tammelin, 2014) is the other choice. Both converge in their *average* strategy, which is what is returned, and
+node (a vector over his hands) down the tree, values every end for all of the player's hands with two sums of the
+street's showdown (what his hands win against the other's reach, and how much of it they can meet: matrix products
+or the sorted sweep), and carries the values back up, updating each hand's regrets. At a deal between two streets
+a river hand takes its sixth-street hand's reach, and a sixth-street hand's value is the sum of its river hands'.
+Discounted CFR (Brown and Sandholm, 2019: alpha 1.5, beta 0, gamma 2) is the default; CFR+ (Tammelin, 2014) is
+the other choice. Both converge in their *average* strategy, which is what is returned, and
 whose distance from an equilibrium is measured honestly by a best response (:func:`exploitability`).
 """
 

@@ -113,11 +113,16 @@ class RiverSpot:
 
     def describe(self) -> str:
         """One line: the game, the boards, the pot, the betting."""
-        cap = "no cap" if self.raises is None else f"{self.raises} raise{'s' if self.raises != 1 else ''}"
-        stacks = "" if self.stacks == (None, None) else f", stacks {_stack(self.stacks[0])}/{_stack(self.stacks[1])}"
-        dead = f", dead {format_cards(self.dead)}" if self.dead else ""
-        boards = " vs ".join(format_cards(r.up) for r in self.ranges)
-        return f"{self.variant.title}, river: {boards}{dead}; pot {self.pot}, bet {self.bet}, {cap}{stacks}"
+        return describe(self, "river")
+
+
+def describe(spot: RiverSpot | SixthSpot, street: str) -> str:
+    """A spot in one line: the game and ``street``, the boards, the dead cards, the pot, the betting."""
+    cap = "no cap" if spot.raises is None else f"{spot.raises} raise{'s' if spot.raises != 1 else ''}"
+    stacks = "" if spot.stacks == (None, None) else f", stacks {_stack(spot.stacks[0])}/{_stack(spot.stacks[1])}"
+    dead = f", dead {format_cards(spot.dead)}" if spot.dead else ""
+    boards = " vs ".join(format_cards(r.up) for r in spot.ranges)
+    return f"{spot.variant.title}, {street}: {boards}{dead}; pot {spot.pot}, bet {spot.bet}, {cap}{stacks}"
 
 
 def _stack(stack: int | None) -> str:

@@ -27,7 +27,7 @@ from ..cards import CARDS, Card, format_cards
 from ..engine import Variant
 from ..equity.ranges import Range
 from .game import Deal, Game
-from .river import classes_of, parse_question, prepare, showdown_of
+from .river import classes_of, describe, parse_question, prepare, showdown_of
 from .tree import BettingTree, SolveError
 
 __all__ = ["MAX_RIVER_HANDS", "SixthSpot"]
@@ -142,16 +142,7 @@ class SixthSpot:
 
     def describe(self) -> str:
         """One line: the game, the boards, the pot, the betting."""
-        cap = "no cap" if self.raises is None else f"{self.raises} raise{'s' if self.raises != 1 else ''}"
-        stacks = "" if self.stacks == (None, None) else f", stacks {_stack(self.stacks[0])}/{_stack(self.stacks[1])}"
-        dead = f", dead {format_cards(self.dead)}" if self.dead else ""
-        boards = " vs ".join(format_cards(r.up) for r in self.ranges)
-        street = f"{self.variant.title}, sixth street and the river"
-        return f"{street}: {boards}{dead}; pot {self.pot}, bet {self.bet}, {cap}{stacks}"
-
-
-def _stack(stack: int | None) -> str:
-    return "deep" if stack is None else str(stack)
+        return describe(self, "sixth street and the river")
 
 
 def _name(row: list[int]) -> str:
