@@ -102,3 +102,15 @@ def test_sixth_street_and_the_river(capsys: pytest.CaptureFixture[str]) -> None:
     assert "left out" not in out  # --min-reach 0 shows every decision
     status, _, err = stud(capsys, *args, "--bet", "20", "--variant", "5stud")
     assert status == 2 and "sixth street is a street of the seven-card games" in err
+
+
+def test_the_progress_bar_fills_as_the_exploitability_falls_to_the_target() -> None:
+    from studpoker.cli.solve import _Shown
+
+    shown = _Shown(0.001, 60)
+    seen: list[tuple[int, int, str]] = []
+    shown.bar.show = lambda done, total, info="": seen.append((done, total, info))  # type: ignore[method-assign]
+    for iteration, percent in ((10, 1.0), (20, 0.1 * 10**0.5), (30, 0.1), (40, 0.05)):
+        shown.update(iteration, 0.0, percent / 100 * 60)
+    assert [done for done, _, _ in seen] == [0, 500, 1000, 1000]  # a log scale from the first measure to the target
+    assert seen[1][2] == "iteration 20, 0.316% of the pot"

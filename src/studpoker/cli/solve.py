@@ -9,11 +9,12 @@ with exit status 2. NumPy and the solver load only when the command runs.
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from . import options
+from . import options, progress
 from .options import UsageError
 
 __all__ = ["add_commands"]
@@ -121,6 +122,25 @@ def _number(option: str, text: str, low: float, high: float) -> float:
     return float(value)
 
 
+class _Shown:
+    """The progress of a solve on a terminal: the bar fills as the exploitability falls toward the target (on a
+    log scale, from the first measure), beside the iteration and the exploitability."""
+
+    def __init__(self, target: float, pot: int) -> None:
+        self.target, self.pot = target, pot
+        self.first: float | None = None
+        self.bar = progress.Progress(sys.stderr, "stud solve", delay=1.0)
+
+    def update(self, iteration: int, seconds: float, chips: float) -> None:
+        gap = chips / self.pot
+        if self.first is None:
+            self.first = gap
+        done = 1000
+        if self.target > 0 and self.first > self.target and gap > self.target:
+            done = round(1000 * math.log(self.first / max(gap, 1e-300)) / math.log(self.first / self.target))
+        self.bar.show(max(0, min(done, 1000)), 1000, f"iteration {iteration:,}, {100 * gap:.3f}% of the pot")
+
+
 def _raises(text: str) -> int | None:
     if text.strip().lower() in ("none", "no", "unlimited"):
         return None
@@ -148,7 +168,19 @@ def _solve(args: argparse.Namespace) -> int:
             first=None if args.first is None else args.first - 1,
             dead=" ".join(args.dead),
         )
-        answer = solve(spot, target=target, method=args.method, iterations=args.iterations, seconds=seconds)
+        shown = None if args.json or not progress.is_terminal(sys.stderr) else _Shown(target, args.pot)
+        try:
+            answer = solve(
+                spot,
+                target=target,
+                method=args.method,
+                iterations=args.iterations,
+                seconds=seconds,
+                progress=None if shown is None else shown.update,
+            )
+        finally:
+            if shown is not None:
+                shown.bar.close()  # off the screen before the answer or the message
     except SolveError as error:
         raise UsageError(str(error)) from None
     except KeyboardInterrupt:

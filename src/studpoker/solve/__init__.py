@@ -17,6 +17,7 @@ True
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 import numpy as np
 import numpy.typing as npt
@@ -44,10 +45,12 @@ def solve(
     iterations: int = 10_000,
     seconds: float | None = None,
     check_every: int = 10,
+    progress: Callable[[int, float, float], None] | None = None,
 ) -> Solution:
     """Solve ``spot`` until the exploitability is at most ``target`` times the pot (0.001: 0.1 %), or after
     ``iterations`` iterations or ``seconds`` seconds, whichever comes first; the exploitability is measured
-    every ``check_every`` iterations and at the end, and reported in the answer."""
+    every ``check_every`` iterations and at the end, and reported in the answer; ``progress``, if given, is called
+    with ``(iteration, seconds, exploitability in chips)`` at each measure."""
     if not isinstance(target, int | float) or not 0 <= target < 1:
         raise SolveError(f"target must be a fraction of the pot from 0 to 1, got {target!r}")
     if type(iterations) is not int or not 1 <= iterations <= MAX_ITERATIONS:
@@ -71,7 +74,13 @@ def solve(
     else:
         raise SolveError(f"solve takes a RiverSpot, a SixthSpot or a Game, got {type(spot).__name__}")
     trainer, curve = train(
-        game, method=method, target=target, iterations=iterations, seconds=seconds, check_every=check_every
+        game,
+        method=method,
+        target=target,
+        iterations=iterations,
+        seconds=seconds,
+        check_every=check_every,
+        progress=progress,
     )
     gap, best0, best1 = trainer.exploitability()
     return Solution(

@@ -30,6 +30,9 @@ Floats = npt.NDArray[np.float64]
 Method = Literal["dcfr", "cfr+"]
 METHODS: tuple[Method, ...] = ("dcfr", "cfr+")
 
+#: Hands times columns one showdown call may take (memory: about 8 x 8 bytes x 3 of it at the sweep's peak).
+COLUMN_BUDGET = 1_000_000
+
 #: One strategy: for each decision node (by index), an array of the acting player's hands by actions.
 Strategy = dict[int, Floats]
 
@@ -69,10 +72,16 @@ class _Ends:
         player's reach of each end (with his hands' weights)."""
         out: dict[int, Floats] = {}
         for showdown, index, a, b in self.streets:
-            opponent = np.stack([reach[i] for i in index], axis=1)
-            share, compatible = showdown.sums(player, opponent)
-            value = share * a[player] + compatible * b[player]
-            out.update((i, value[:, k]) for k, i in enumerate(index))
+            # A few columns at a time: the sweep holds several arrays of the other's hands (times eight keys) by
+            # the columns, which on sixth street (a hundred ends and more) would not all fit at once.
+            step = max(1, COLUMN_BUDGET // max(1, showdown.sizes[1 - player]))
+            for start in range(0, len(index), step):
+                part = index[start : start + step]
+                opponent = np.stack([reach[i] for i in part], axis=1)
+                share, compatible = showdown.sums(player, opponent)
+                cut = slice(start, start + len(part))
+                value = share * a[player, cut] + compatible * b[player, cut]
+                out.update((i, value[:, k]) for k, i in enumerate(part))
         return out
 
 
@@ -250,10 +259,11 @@ def train(
     iterations: int = 10_000,
     seconds: float | None = None,
     check_every: int = 10,
+    progress: Callable[[int, float, float], None] | None = None,
 ) -> tuple[Trainer, list[tuple[int, float, float]]]:
     """Iterate until the exploitability is at most ``target`` times the pot, or ``iterations`` are done, or
     ``seconds`` have passed (checked every ``check_every`` iterations); returns the trainer and the convergence
-    curve, ``(iteration, seconds, exploitability)`` at each check."""
+    curve, ``(iteration, seconds, exploitability)`` at each check, each also given to ``progress``."""
     trainer = Trainer(game, method)
     curve: list[tuple[int, float, float]] = []
     start = time.perf_counter()
@@ -264,5 +274,7 @@ def train(
             gap = trainer.exploitability()[0]
             elapsed = time.perf_counter() - start
             curve.append((n, elapsed, gap))
+            if progress is not None:
+                progress(n, elapsed, gap)
             if gap <= target * game.pot or n >= iterations or (seconds is not None and elapsed >= seconds):
                 return trainer, curve

@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from .tree import BettingTree, SolveError
 
-__all__ = ["MAX_HANDS", "MAX_PAIRS", "Deal", "DenseShowdown", "Game", "Showdown", "sum_by"]
+__all__ = ["MAX_ENTRIES", "MAX_HANDS", "MAX_PAIRS", "Deal", "DenseShowdown", "Game", "Showdown", "sum_by"]
 
 Floats = npt.NDArray[np.float64]
 
@@ -26,6 +26,9 @@ MAX_HANDS = 20_000
 #: The most pairs of hands (one a player) dense matrices may have: the solver keeps a few of that size (about 150 MB
 #: at this bound); larger stud ranges are valued from their cards (:class:`~studpoker.solve.sweep.CardShowdown`).
 MAX_PAIRS = 4_000_000
+#: The most numbers a strategy may hold (every decision's hands by actions): the solver keeps three such tables
+#: (regrets, the strategy summed, the current one), about 240 MB at this bound.
+MAX_ENTRIES = 10_000_000
 
 
 class Showdown(Protocol):
@@ -149,6 +152,17 @@ class Game:
             raise SolveError("a betting tree of two streets needs the deal between them, and one street none")
         if self.deal is not None and tuple(len(p) for p in self.deal.parents) != self.deal.showdown.sizes:
             raise SolveError("the deal's parents and its showdown are for different hands")
+        entries = sum(
+            self.size(node.player, node.street) * len(node.actions)
+            for node in self.tree.nodes
+            if node.player is not None
+        )
+        if entries > MAX_ENTRIES:
+            decisions = sum(1 for node in self.tree.nodes if node.kind == "decision")
+            raise SolveError(
+                f"{decisions:,} decisions for so many hands make {entries:,} numbers a strategy, more than the "
+                f"{MAX_ENTRIES:,} the solver takes: cap the raises, shorten the stacks or narrow the ranges"
+            )
         deals = float(self.weights[0] @ self.against(0)[1])
         if deals <= 0:
             raise SolveError("no hand of player 0 can be dealt with a hand of player 1: the ranges share every card")
