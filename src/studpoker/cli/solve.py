@@ -22,7 +22,8 @@ __all__ = ["add_commands"]
 USAGE = (
     "stud solve [--variant GAME] [--street river|sixth] RANGE RANGE --pot N --bet N [--raises N|none] [--stacks N N]"
     " [--first 1|2]"
-    " [--dead CARDS] [--target PCT] [--method dcfr|cfr+] [--iterations N] [--seconds S] [--limit N] [--json]"
+    " [--dead CARDS] [--target PCT] [--method dcfr|cfr+] [--iterations N] [--seconds S] [--limit N]"
+    " [--min-reach PCT] [--json]"
 )
 
 
@@ -153,7 +154,7 @@ def _raises(text: str) -> int | None:
 def _solve(args: argparse.Namespace) -> int:
     from ..solve import RiverSpot, SixthSpot, SolveError, solve
 
-    target = _number("--target", args.target, 0, 100) / 100
+    target = _number("--target", args.target, 0, 99.999) / 100
     min_reach = _number("--min-reach", args.min_reach, 0, 100) / 100
     seconds = None if args.seconds is None else _number("--seconds", args.seconds, 0.001, 86_400)
     try:

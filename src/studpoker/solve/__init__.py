@@ -16,6 +16,8 @@ True
 
 from __future__ import annotations
 
+import math
+import numbers
 import time
 from collections.abc import Callable
 
@@ -51,14 +53,16 @@ def solve(
     ``iterations`` iterations or ``seconds`` seconds, whichever comes first; the exploitability is measured
     every ``check_every`` iterations and at the end, and reported in the answer; ``progress``, if given, is called
     with ``(iteration, seconds, exploitability in chips)`` at each measure."""
-    if not isinstance(target, int | float) or not 0 <= target < 1:
-        raise SolveError(f"target must be a fraction of the pot from 0 to 1, got {target!r}")
+    if not isinstance(target, numbers.Real) or isinstance(target, bool) or not 0 <= target < 1:
+        raise SolveError(f"target must be a fraction of the pot from 0 to under 1 (0.001: 0.1 %), got {target!r}")
     if type(iterations) is not int or not 1 <= iterations <= MAX_ITERATIONS:
         raise SolveError(f"iterations must be a whole number from 1 to {MAX_ITERATIONS:,}, got {iterations!r}")
     if type(check_every) is not int or check_every < 1:
         raise SolveError(f"check_every must be a whole number above 0, got {check_every!r}")
-    if seconds is not None and (not isinstance(seconds, int | float) or not seconds > 0):
-        raise SolveError(f"seconds must be above 0, got {seconds!r}")
+    if seconds is not None and (
+        not isinstance(seconds, numbers.Real) or isinstance(seconds, bool) or not 0 < seconds < math.inf
+    ):
+        raise SolveError(f"seconds must be a number above 0, got {seconds!r}")
     start = time.perf_counter()
     river_classes = None
     if isinstance(spot, RiverSpot | SixthSpot):
@@ -76,7 +80,7 @@ def solve(
     trainer, curve = train(
         game,
         method=method,
-        target=target,
+        target=float(target),
         iterations=iterations,
         seconds=seconds,
         check_every=check_every,

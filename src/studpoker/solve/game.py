@@ -8,6 +8,7 @@ small games and the toy games of :mod:`~studpoker.solve.toys`, or the hands' car
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -29,6 +30,9 @@ MAX_PAIRS = 4_000_000
 #: The most numbers a strategy may hold (every decision's hands by actions): the solver keeps three such tables
 #: (regrets, the strategy summed, the current one), about 240 MB at this bound.
 MAX_ENTRIES = 10_000_000
+#: The largest weight of a hand and the largest pot (beyond them sums overflow or rounding swamps the bets).
+MAX_WEIGHT = 1e6
+MAX_POT = 1e12
 
 
 class Showdown(Protocol):
@@ -136,18 +140,27 @@ class Game:
     deals: float = field(init=False)
 
     def __post_init__(self) -> None:
+        if not isinstance(self.tree, BettingTree):
+            raise SolveError(f"the tree must be a BettingTree (BettingTree.build), got {type(self.tree).__name__}")
+        if not all(isinstance(w, np.ndarray) and w.ndim == 1 for w in self.weights) or len(self.weights) != 2:
+            raise SolveError("weights must be two flat arrays, one a player")
         n0, n1 = len(self.weights[0]), len(self.weights[1])
         if not 0 < n0 <= MAX_HANDS or not 0 < n1 <= MAX_HANDS:
             raise SolveError(f"each player needs 1 to {MAX_HANDS:,} hands, got {n0:,} and {n1:,}")
         if self.showdown.sizes != (n0, n1):
             raise SolveError(f"the showdown is for {self.showdown.sizes} hands, the weights for {(n0, n1)}")
         for p, w in enumerate(self.weights):
-            if not np.all(np.isfinite(w)) or w.min() < 0 or w.max() <= 0:
-                raise SolveError(f"player {p}'s weights must be 0 or more, some above 0")
+            if not np.all(np.isfinite(w)) or w.min() < 0 or w.max() <= 0 or w.max() > MAX_WEIGHT:
+                raise SolveError(f"player {p}'s weights must be from 0 to {MAX_WEIGHT:g}, some above 0")
             if len(self.hands[p]) != len(w):
                 raise SolveError(f"player {p} has {len(w)} weights but {len(self.hands[p])} hand names")
-        if not (np.isfinite(self.pot) and self.pot > 0):
-            raise SolveError(f"the pot must be above 0, got {self.pot!r}")
+        if not (np.isfinite(self.pot) and 0 < self.pot <= MAX_POT):
+            raise SolveError(f"the pot must be above 0 and at most {MAX_POT:g}, got {self.pot!r}")
+        if self.pot > 1_000 * self.tree.bet:
+            raise SolveError(
+                f"a pot of {self.pot:g} is more than 1,000 bets of {self.tree.bet}: what the betting could win or lose"
+                " would be lost in the solver's rounding"
+            )
         if (self.deal is None) != (self.tree.streets == 1):
             raise SolveError("a betting tree of two streets needs the deal between them, and one street none")
         if self.deal is not None and tuple(len(p) for p in self.deal.parents) != self.deal.showdown.sizes:
@@ -179,10 +192,19 @@ class Game:
         hands: tuple[Sequence[str], Sequence[str]] | None = None,
     ) -> Game:
         """A game from plain lists and matrices (hands named ``0``, ``1``, ... unless ``hands`` names them)."""
-        w = (np.asarray(weights[0], dtype=np.float64), np.asarray(weights[1], dtype=np.float64))
+        if not isinstance(pot, numbers.Real) or isinstance(pot, bool):
+            raise SolveError(f"the pot must be a number, got {type(pot).__name__}")
+        if not isinstance(weights, tuple | list) or len(weights) != 2:
+            raise SolveError("weights must be two lists, one a player")
+        try:
+            w = (np.asarray(weights[0], dtype=np.float64), np.asarray(weights[1], dtype=np.float64))
+            c, s = np.asarray(compatible, dtype=np.float64), np.asarray(share, dtype=np.float64)
+        except (TypeError, ValueError) as error:
+            raise SolveError(f"the weights and matrices must be numbers: {error}") from None
+        if w[0].ndim != 1 or w[1].ndim != 1:
+            raise SolveError("each player's weights must be a flat list, one number a hand")
         names = hands or (tuple(map(str, range(len(w[0])))), tuple(map(str, range(len(w[1])))))
-        showdown = DenseShowdown(np.asarray(compatible, dtype=np.float64), np.asarray(share, dtype=np.float64))
-        return cls(w, showdown, float(pot), tree, (tuple(names[0]), tuple(names[1])))
+        return cls(w, DenseShowdown(c, s), float(pot), tree, (tuple(names[0]), tuple(names[1])))
 
     @property
     def compatible(self) -> Floats:

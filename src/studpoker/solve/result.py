@@ -58,6 +58,7 @@ class Solution:
 
     def dealt(self, player: int) -> Floats:
         """How likely each of ``player``'s hands is, card removal counted (sums to 1)."""
+        _check_player(player)
         weight: Floats = self.game.weights[player] * self.game.against(player)[1]
         dealt: Floats = weight / weight.sum()
         return dealt
@@ -69,11 +70,13 @@ class Solution:
     def range_equity(self, player: int) -> float:
         """``player``'s range's share of the pot were every hand shown down now (on two streets: after the cards to
         come, with no more bets)."""
+        _check_player(player)
         return self.game.range_equity()[player]
 
     def reach(self, player: int) -> dict[int, Floats]:
         """How likely each of ``player``'s hands is to be dealt and to reach each node, by the node's index (in
         proportion: at a node the hands' numbers compare, not the nodes')."""
+        _check_player(player)
         game = self.game
         meets = [game.against(player)[1]]  # how much of the other's range each hand can meet
         if game.deal is not None:
@@ -205,16 +208,23 @@ class Solution:
         }
 
     def to_json(self, *, hands: bool = True, indent: int | None = None) -> str:
-        """:meth:`to_dict` as JSON."""
+        """:meth:`to_dict` as JSON (``indent``: None for one line, or 0 to 8 spaces)."""
+        if indent is not None and (type(indent) is not int or not 0 <= indent <= 8):
+            raise SolveError(f"indent must be None or a whole number from 0 to 8, got {indent!r}")
         return json.dumps(self.to_dict(hands=hands), indent=indent, allow_nan=False)
 
     def table(self, *, limit: int = 40, min_reach: float = 0.001) -> str:
         """The answer for a reader: the measures, then at each decision reached at least ``min_reach`` of the
         time (a share of the deals: 0.001 is 0.1 %) the acting player's classes (at most ``limit`` of them,
         strongest first) with how often each takes each action."""
+        if type(limit) is not int or not 1 <= limit <= 100_000:
+            raise SolveError(f"limit must be a whole number from 1 to 100,000 (classes a decision), got {limit!r}")
+        if not isinstance(min_reach, int | float) or isinstance(min_reach, bool) or not 0 <= min_reach <= 1:
+            raise SolveError(f"min_reach must be a share of the deals from 0 to 1, got {min_reach!r}")
         lines = [self.title] if self.title else []
         lines.append(
-            f"Solved by {self.method.upper()} in {self.iterations} iterations ({self.seconds:.2f} s); exploitability "
+            f"Solved by {self.method.upper()} in {self.iterations:,} iteration{'s' if self.iterations != 1 else ''}"
+            f" ({self.seconds:.2f} s); exploitability "
             f"{self.exploitability:.4g} chips, {100 * self.exploitability_pot:.3f}% of the pot"
         )
         for p in (0, 1):
@@ -261,6 +271,11 @@ def _spoken(line: str) -> str:
     if line == "/":
         return "first to act on the river"
     return "after " + ", ".join(_SPOKEN[letter] for letter in line.split())
+
+
+def _check_player(player: object) -> None:
+    if player not in (0, 1) or type(player) is not int:
+        raise SolveError(f"player must be 0 or 1, got {player!r}")
 
 
 def _percent(share: float) -> str:

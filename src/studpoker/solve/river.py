@@ -12,6 +12,7 @@ the pot, the bet, the cap and the stacks, and who acts first.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -38,6 +39,8 @@ __all__ = ["MAX_CHIPS", "RiverSpot"]
 
 #: The most chips a pot, a bet or a stack may be (a bound on what a caller hands over).
 MAX_CHIPS = 10**12
+#: The largest pot, in bets: beyond it the bets are worth less than the solver's precision (single-precision sums).
+MAX_POT_BETS = 1_000
 
 Floats = npt.NDArray[np.float64]
 
@@ -65,6 +68,7 @@ class RiverSpot:
     combos: list[list[tuple[tuple[Card, ...], float]]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        check_variant(self.variant)
         object.__setattr__(self, "combos", prepare(self, self.variant.cards, streets=1))
 
     @classmethod
@@ -198,13 +202,23 @@ def _share(values0: npt.NDArray[np.int32], values1: npt.NDArray[np.int32]) -> Fl
     return share
 
 
-def _check_chips(what: str, value: object, *, low: int) -> None:
-    if type(value) is not int or not low <= value <= MAX_CHIPS:
-        raise SolveError(f"{what} must be a whole number of chips from {low} to {MAX_CHIPS:,}, got {value!r}")
+def check_variant(variant: object) -> None:
+    if not isinstance(variant, Variant):
+        raise SolveError(f"the variant must be a Variant (parse() takes its name), got {type(variant).__name__}")
+
+
+def _chips(what: str, value: object, *, low: int) -> int:
+    """``value`` as a whole number of chips from ``low`` to :data:`MAX_CHIPS` (NumPy integers too), or SolveError."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool) and low <= int(value) <= MAX_CHIPS:
+        return int(value)
+    shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+    raise SolveError(f"{what} must be a whole number of chips from {low} to {MAX_CHIPS:,}, got {shown}")
 
 
 def _place(seen: dict[Card, str], card: Card, where: str) -> None:
     if card in seen:
+        if seen[card] == where:
+            raise SolveError(f"{card} is twice in {where}: a card can be in one place only")
         raise SolveError(f"{card} is in {seen[card]} and in {where}: a card can be in one place only")
     seen[card] = where
 
@@ -214,6 +228,12 @@ def prepare(spot: RiverSpot | SixthSpot, cards: int, *, streets: int) -> list[li
     and set who acts first if not given; returns each player's hands (the combinations of his range the cards seen
     leave, with their weights)."""
     game = spot.variant
+    if not isinstance(spot.ranges, tuple) or len(spot.ranges) != 2:
+        raise SolveError("a spot is between two players: give two ranges")
+    if not isinstance(spot.stacks, tuple) or len(spot.stacks) != 2:
+        raise SolveError("stacks must be two numbers (or None), one a player")
+    if not isinstance(spot.dead, tuple) or not all(isinstance(c, Card) for c in spot.dead):
+        raise SolveError("the dead cards must be a tuple of Card (parse() takes them as text)")
     street = "the last street" if streets == 1 else "sixth street"
     for p, r in enumerate(spot.ranges):
         if not isinstance(r, Range) or r.variant is not game:
@@ -226,11 +246,19 @@ def prepare(spot: RiverSpot | SixthSpot, cards: int, *, streets: int) -> list[li
                 f"player {p + 1}'s range has {r.down} down and {len(r.up)} up cards: on {street} of "
                 f"{game.title.lower()} a player has {cards} (give the up cards after the terms, {example})"
             )
-    _check_chips("the pot", spot.pot, low=1)
-    _check_chips("the bet", spot.bet, low=1)
-    for p, stack in enumerate(spot.stacks):
-        if stack is not None:
-            _check_chips(f"player {p + 1}'s stack", stack, low=0)
+    object.__setattr__(spot, "pot", _chips("the pot", spot.pot, low=1))
+    object.__setattr__(spot, "bet", _chips("the bet", spot.bet, low=1))
+    if spot.pot > MAX_POT_BETS * spot.bet:
+        raise SolveError(
+            f"a pot of {spot.pot:,} is more than {MAX_POT_BETS:,} bets of {spot.bet:,}: what the betting could win or "
+            "lose would be lost in the solver's rounding (and no stud river has such a pot)"
+        )
+    stacks = tuple(
+        None if s is None else _chips(f"player {p + 1}'s stack", s, low=0) for p, s in enumerate(spot.stacks)
+    )
+    object.__setattr__(spot, "stacks", stacks)
+    if spot.raises is not None and isinstance(spot.raises, numbers.Integral) and not isinstance(spot.raises, bool):
+        object.__setattr__(spot, "raises", int(spot.raises))
     seen: dict[Card, str] = {}
     for where, up in (("player 1's up cards", spot.ranges[0].up), ("player 2's up cards", spot.ranges[1].up)):
         for card in up:
@@ -271,8 +299,8 @@ def parse_question(
         game = game_of(variant)
     except EquityError as error:
         raise SolveError(str(error)) from None
-    if isinstance(ranges, str) or len(ranges) != 2:
-        raise SolveError("a spot is between two players: give two ranges")
+    if not isinstance(ranges, list | tuple) or len(ranges) != 2 or not all(isinstance(r, str) for r in ranges):
+        raise SolveError("a spot is between two players: give two ranges as text, in a list or a tuple")
     if not last and game.cards != 7:
         raise SolveError("sixth street is a street of the seven-card games (in five-card stud the last card is up)")
     down = (3 if game.cards == 7 else 1) if last else 2
@@ -282,12 +310,14 @@ def parse_question(
             parsed.append(Range.parse(text, game, down=down))
         except (RangeError, EquityError) as error:
             raise SolveError(f"player {p + 1}'s range: {error}") from None
+    if not isinstance(dead, str | list | tuple):
+        raise SolveError(f"the dead cards must be text such as '2c 7h' (or a list of cards), got {type(dead).__name__}")
     try:
         dead_cards = parse_cards(dead) if isinstance(dead, str) else parse_cards([str(c) for c in dead])
     except CardError as error:
         raise SolveError(f"the dead cards: {error}") from None
     if stacks is None:
         stacks = (None, None)
-    if len(stacks) != 2:
-        raise SolveError(f"stacks must be two numbers, one a player, got {list(stacks)!r}")
+    if not isinstance(stacks, list | tuple) or len(stacks) != 2:
+        raise SolveError("stacks must be two numbers (or None), one a player, in a list or a tuple")
     return game, (parsed[0], parsed[1]), (stacks[0], stacks[1]), -1 if first is None else first, tuple(dead_cards)

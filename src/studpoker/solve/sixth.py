@@ -27,7 +27,7 @@ from ..cards import CARDS, Card, format_cards
 from ..engine import Variant
 from ..equity.ranges import Range
 from .game import Deal, Game
-from .river import classes_of, describe, parse_question, prepare, showdown_of
+from .river import check_variant, classes_of, describe, parse_question, prepare, showdown_of
 from .tree import BettingTree, SolveError
 
 __all__ = ["MAX_RIVER_HANDS", "SixthSpot"]
@@ -56,6 +56,7 @@ class SixthSpot:
     combos: list[list[tuple[tuple[Card, ...], float]]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        check_variant(self.variant)
         if self.variant.cards != 7:
             raise SolveError("sixth street is a street of the seven-card games (in five-card stud the last card is up)")
         combos = prepare(self, 6, streets=2)

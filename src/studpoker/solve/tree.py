@@ -21,10 +21,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["MAX_BETS", "BettingTree", "Node", "NodeKind", "SolveError"]
+__all__ = ["MAX_BETS", "MAX_DECISIONS", "BettingTree", "Node", "NodeKind", "SolveError"]
 
 #: The most bets one street may see (a bet and its raises): an uncapped river between deep stacks is bounded by it.
 MAX_BETS = 64
+#: The most decisions a tree may hold (sixth street with no cap multiplies the river's by its own lines).
+MAX_DECISIONS = 1_000
 
 NodeKind = Literal["decision", "fold", "showdown", "deal"]
 
@@ -92,8 +94,10 @@ class BettingTree:
             raise SolveError(f"raises must be a whole number 0 or more, or None for no cap, got {raises!r}")
         if first not in (0, 1) or type(first) is not int:
             raise SolveError(f"first must be 0 or 1 (the player who acts first), got {first!r}")
-        if len(stacks) != 2:
-            raise SolveError(f"stacks must be two numbers, one a player, got {stacks!r}")
+        if streets not in (1, 2) or type(streets) is not int:
+            raise SolveError(f"streets must be 1 (the river) or 2 (sixth street and the river), got {streets!r}")
+        if not isinstance(stacks, tuple | list) or len(stacks) != 2:
+            raise SolveError(f"stacks must be two numbers (or None), one a player, got {_short(stacks)}")
         for stack in stacks:
             if stack is not None and (type(stack) is not int or stack < 0):
                 raise SolveError(f"a stack must be a whole number of chips, 0 or more, or None, got {stack!r}")
@@ -105,10 +109,14 @@ class BettingTree:
             )
         if raises is not None and raises >= MAX_BETS:
             raise SolveError(f"raises must be under {MAX_BETS}, got {raises}")
-        if streets not in (1, 2) or type(streets) is not int:
-            raise SolveError(f"streets must be 1 (the river) or 2 (sixth street and the river), got {streets!r}")
         builder = _Builder(bet, raises, stacks, half_street, streets)
         builder.decision(first, (0, 0), 0, "", checked=False, all_in=False)
+        decisions = sum(1 for node in builder.nodes if node.kind == "decision")
+        if decisions > MAX_DECISIONS:
+            raise SolveError(
+                f"the betting has {decisions:,} decisions, more than the {MAX_DECISIONS:,} the solver takes: cap the "
+                "raises or shorten the stacks"
+            )
         return cls(tuple(builder.nodes), bet, raises, (stacks[0], stacks[1]), first, half_street, streets)
 
     def decisions(self, player: int) -> list[Node]:
@@ -117,11 +125,13 @@ class BettingTree:
 
     def node(self, line: str) -> Node:
         """The node reached by ``line`` (``"x b r"``: check, bet, raise); :class:`SolveError` if none is."""
+        if not isinstance(line, str):
+            raise SolveError(f"a line is text such as 'x b r', got {_short(line)}")
         wanted = " ".join(line.split())
         for node in self.nodes:
             if node.line == wanted:
                 return node
-        raise SolveError(f"no node has the line {line!r}; lines are letters x b c r f, e.g. 'x b r'")
+        raise SolveError(f"no node has the line {_short(line)}; lines are letters x b c r f and / , e.g. 'x b r'")
 
 
 class _Builder:
@@ -212,6 +222,12 @@ class _Builder:
             index, "decision", player, tuple(actions), tuple(children), put, None, line.strip(), self.street
         )
         return index
+
+
+def _short(value: object) -> str:
+    """``repr(value)``, cut to a length an error message can show."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _least(amount: int, *caps: int | None) -> int:
