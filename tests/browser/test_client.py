@@ -56,12 +56,18 @@ def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
+#: The test's own API calls close their connection: Playwright's request context does not retry a request sent on a
+#: kept-alive connection the room is closing as idle (uvicorn's five seconds), which a slow step between two calls
+#: makes a race (ECONNRESET on a POST, seen once in CI on a busy machine). The browser's pages keep their own.
+FRESH = {"Connection": "close"}
+
+
 def player(browser: Any, base: str, viewport: tuple[int, int] = (1280, 800)) -> Any:
     """A new browser context signed in as a fresh account (signed up through the API); its first page."""
     context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
     name = f"p{next(_names)}x{viewport[0]}"
     answer = context.request.post(
-        f"{base}/api/signup", data={"username": name, "password": PASSWORD}, headers={"Origin": base}
+        f"{base}/api/signup", data={"username": name, "password": PASSWORD}, headers={"Origin": base, **FRESH}
     )
     assert answer.ok, answer.text()
     page = context.new_page()
@@ -73,7 +79,10 @@ def player(browser: Any, base: str, viewport: tuple[int, int] = (1280, 800)) -> 
 
 def call_api(page: Any, base: str, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
     answer = page.context.request.fetch(
-        f"{base}{path}", method=method, data=body or {}, headers={"Origin": base, "Content-Type": "application/json"}
+        f"{base}{path}",
+        method=method,
+        data=body or {},
+        headers={"Origin": base, "Content-Type": "application/json", **FRESH},
     )
     assert answer.ok, f"{method} {path}: {answer.status} {answer.text()}"
     return answer.json()
