@@ -30,12 +30,12 @@ from ..evaluation.batch import high_batch, low8_batch, razz_batch
 from ..evaluation.board import first_to_act
 from .game import MAX_HANDS, DenseShowdown, Game, Showdown
 from .sweep import CardShowdown
+from .tree import BettingTree, SolveError
 
 if TYPE_CHECKING:
     from .sixth import SixthSpot
-from .tree import BettingTree, SolveError
 
-__all__ = ["MAX_CHIPS", "RiverSpot"]
+__all__ = ["MAX_CHIPS", "MAX_POT_BETS", "RiverSpot"]
 
 #: The most chips a pot, a bet or a stack may be (a bound on what a caller hands over).
 MAX_CHIPS = 10**12
