@@ -57,8 +57,11 @@ run: $(call installed,server)
 play: $(call installed,tui)
 	$(VENV)/bin/stud play $(ARGS)
 
+# OpenBLAS one thread a test process: the workers already share the cores, and OpenBLAS's own threads, started by the
+# first matrix product (the river solver's tests make many), spin between products and take the CPU the browser and
+# server tests of the other workers wait for. A value the caller sets is kept.
 test: $(call installed,test)
-	$(PY) -m pytest -n $(JOBS)
+	OPENBLAS_NUM_THREADS=$${OPENBLAS_NUM_THREADS:-1} $(PY) -m pytest -n $(JOBS)
 
 # The edit-test loop: the cards, the variants, the engine, evaluation, equity and histories (their tests, the doctests
 # of their sources and of their docs pages), without the tests marked slow (they run in `make test`), browser or

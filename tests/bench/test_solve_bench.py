@@ -14,9 +14,6 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("scipy")
-pytest.importorskip("matplotlib")
-
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "solve.py"
 
 
